@@ -1,0 +1,11 @@
+// ts-jest's ESM preset: the project is ESM because lowdb 7 is ESM-only.
+// Type checking is tsc's job (npm run typecheck); isolatedModules in tsconfig keeps ts-jest to transpiling.
+export default {
+  preset: 'ts-jest/presets/default-esm',
+  testEnvironment: 'node',
+  roots: ['<rootDir>'],
+  testPathIgnorePatterns: ['/node_modules/', '/.sandbox/'],
+  testMatch: ['**/*.test.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+};
