@@ -1,0 +1,92 @@
+/**
+ * Findings: what the real service may tolerate but the interface says not to do.
+ * A finding never rejects a request unless the sandbox runs with --strict.
+ */
+
+/** `token` findings are about the JWT (strict mode answers 401), `request` findings about headers and body (400). */
+export type FindingKind = 'token' | 'request';
+
+export interface Finding {
+  code: FindingCode;
+  message: string;
+  /** Where in interface-v2.md the rule comes from. */
+  section: string;
+}
+
+const CATALOGUE = {
+  SUB_LOCATION_MISMATCH: { kind: 'token', section: '§5' },
+  JTI_REUSED: { kind: 'token', section: '§5' },
+  TOKEN_LIFETIME_OVER_1H: { kind: 'token', section: '§5' },
+  API_KEY_HEADER_MISSING: { kind: 'request', section: '§5 migration notes' },
+  VERSION_HEADER_MISSING: { kind: 'request', section: '§5 migration notes' },
+  UNKNOWN_FIELD: { kind: 'request', section: '§2.1' },
+} as const satisfies Record<string, { kind: FindingKind; section: string }>;
+
+export type FindingCode = keyof typeof CATALOGUE;
+
+/** Builds a finding with its § reference from the catalogue. */
+export function finding(code: FindingCode, message: string): Finding {
+  return { code, message, section: CATALOGUE[code].section };
+}
+
+export function findingKind(code: FindingCode): FindingKind {
+  return CATALOGUE[code].kind;
+}
+
+/** Longest token lifetime (exp − nbf) that draws no finding. */
+export const MAX_TOKEN_LIFETIME_S = 3600;
+
+/** Header names the sandbox takes as "the version header"; §5 names no header and no value. */
+export const VERSION_HEADERS = ['x-api-version', 'api-version', 'x-version', 'version'] as const;
+
+/** Findings about the headers every v2 request should carry (§5 migration notes). */
+export function migrationHeaderFindings(headers: Record<string, string | string[] | undefined>): Finding[] {
+  const found: Finding[] = [];
+  if (!present(headers['x-api-key'])) {
+    found.push(finding('API_KEY_HEADER_MISSING', 'header x-api-key is missing; the v2 migration notes say every request carries it'));
+  }
+  if (!VERSION_HEADERS.some((name) => present(headers[name]))) {
+    found.push(
+      finding(
+        'VERSION_HEADER_MISSING',
+        `no version header; the v2 migration notes say every request carries one (the sandbox looks for ${VERSION_HEADERS.join(', ')})`,
+      ),
+    );
+  }
+  return found;
+}
+
+/** Finding when the token's sub (its location) is not the location the request is for. */
+export function subLocationFindings(sub: string, locationId: string | undefined): Finding[] {
+  if (locationId === undefined || sub === locationId) return [];
+  return [
+    finding(
+      'SUB_LOCATION_MISMATCH',
+      `token sub is '${sub}' but header x-service-locationid is '${locationId}'; sub must be the location identifier`,
+    ),
+  ];
+}
+
+/** Finding when a token is valid for longer than an hour. */
+export function lifetimeFindings(nbf: number, exp: number): Finding[] {
+  const lifetime = exp - nbf;
+  if (lifetime <= MAX_TOKEN_LIFETIME_S) return [];
+  return [
+    finding(
+      'TOKEN_LIFETIME_OVER_1H',
+      `token is valid for ${lifetime} s (exp − nbf); keep tokens short-lived, at most ${MAX_TOKEN_LIFETIME_S} s`,
+    ),
+  ];
+}
+
+/** Findings for body fields the interface does not define. */
+export function unknownFieldFindings(fields: string[], where: string): Finding[] {
+  return fields.map((field) =>
+    finding('UNKNOWN_FIELD', `${field} is not a field of ${where}; the service ignores or rejects unknown fields`),
+  );
+}
+
+function present(value: string | string[] | undefined): boolean {
+  if (Array.isArray(value)) return value.some((v) => v.trim() !== '');
+  return value !== undefined && value.trim() !== '';
+}

@@ -1,0 +1,185 @@
+/**
+ * The §5 rules for a POS → service token, as a pure check that names every defect,
+ * so a POS engineer can fix the token from the message alone.
+ */
+import { createHash, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { describeValue as describe } from './describe-value.js';
+
+/** aud of every POS → service token, iss of every service → POS token (§5). */
+export const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
+/** Clock skew allowed on nbf and exp. */
+export const CLOCK_TOLERANCE_S = 60;
+
+export interface PosTokenClaims {
+  sub: string;
+  jti: string;
+  nbf: number;
+  exp: number;
+  iss: string;
+  aud: string;
+  [other: string]: unknown;
+}
+
+export interface VerifiedPosToken {
+  header: Record<string, unknown>;
+  claims: PosTokenClaims;
+  /** sha256 of the whole token: tells two tokens apart without keeping either. */
+  sha256: string;
+}
+
+export type PosTokenCheck = { ok: true; token: VerifiedPosToken } | { ok: false; defects: string[] };
+
+export interface PosTokenContext {
+  key: KeyObject;
+  posName: string;
+  nowSeconds: number;
+}
+
+const STRING_CLAIMS = ['sub', 'jti', 'iss', 'aud'] as const;
+const TIME_CLAIMS = ['nbf', 'exp'] as const;
+
+/** Checks an `Authorization` header value against §5; every defect found is listed. */
+export function checkAuthorizationHeader(value: string | undefined, context: PosTokenContext): PosTokenCheck {
+  if (value === undefined || value.trim() === '') {
+    return fail('Authorization header is missing; send Authorization: Bearer <JWT> signed with the non-prod key (§5)');
+  }
+  const match = /^(\S+)(?:\s+(.*))?$/.exec(value.trim());
+  const scheme = match?.[1] ?? '';
+  if (match?.[2] === undefined && scheme.split('.').length === 3) {
+    return fail("Authorization header holds a bare token; send it as 'Bearer <JWT>' (§5)");
+  }
+  if (scheme.toLowerCase() !== 'bearer') {
+    return fail(`Authorization header must be 'Bearer <JWT>' (§5), got scheme '${scheme}'`);
+  }
+  const token = match?.[2]?.trim() ?? '';
+  if (token === '') return fail("Authorization header is 'Bearer' with no token after it");
+  return checkPosToken(token, context);
+}
+
+/** Checks a bare JWT against §5: HS256 with the partner's key, the six claims, their types and values. */
+export function checkPosToken(token: string, context: PosTokenContext): PosTokenCheck {
+  const parts = token.split('.');
+  if (parts.length !== 3) {
+    return fail(`token is not a JWT: expected header.payload.signature (three base64url parts separated by dots), got ${parts.length} part(s)`);
+  }
+  const header = decodeJsonPart(parts[0] ?? '');
+  if (header === undefined) return fail('token header is not base64url-encoded JSON: this is not a JWT');
+  const algDefect = checkAlgorithm(header.alg);
+  if (algDefect) return fail(algDefect);
+  const payload = decodeJsonPart(parts[1] ?? '');
+  if (payload === undefined) return fail('token payload is not a base64url-encoded JSON object');
+
+  const signatureDefect = checkSignature(token, context);
+  if (signatureDefect) return fail(signatureDefect);
+
+  const defects = [...checkClaimTypes(payload), ...checkClaimValues(payload, context)];
+  if (defects.length > 0) return { ok: false, defects };
+  return {
+    ok: true,
+    token: { header, claims: payload as PosTokenClaims, sha256: createHash('sha256').update(token).digest('hex') },
+  };
+}
+
+function checkAlgorithm(alg: unknown): string | undefined {
+  if (alg === 'HS256') return undefined;
+  if (alg === undefined) return 'token header has no alg; sign the token with HS256 (§5)';
+  if (typeof alg === 'string' && alg.toLowerCase() === 'none') {
+    return "token alg is 'none' (an unsigned token); only HS256 signed with the partner's non-prod key is accepted (§5)";
+  }
+  const hint = typeof alg === 'string' && /^(RS|PS|ES)/i.test(alg)
+    ? "; the non-prod key is a shared HMAC secret, not a public/private key pair"
+    : '';
+  return `token alg is '${String(alg)}'; only HS256 is accepted (§5)${hint}`;
+}
+
+function checkSignature(token: string, { key, posName }: PosTokenContext): string | undefined {
+  try {
+    // Expiry and nbf are checked below with our own clock and messages, so jsonwebtoken only checks the signature.
+    jwt.verify(token, key, { algorithms: ['HS256'], ignoreExpiration: true, ignoreNotBefore: true });
+    return undefined;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (reason === 'invalid signature') {
+      return `token signature does not verify with the non-prod key of POS '${posName}': it was signed with another key (a production key, another partner's, or a mistyped one?)`;
+    }
+    return `token could not be verified: ${reason}`;
+  }
+}
+
+function checkClaimTypes(payload: Record<string, unknown>): string[] {
+  const defects: string[] = [];
+  for (const claim of STRING_CLAIMS) {
+    const value = payload[claim];
+    if (value === undefined) defects.push(`token claim ${claim} is missing (${CLAIM_MEANING[claim]}, §5)`);
+    else if (typeof value !== 'string') defects.push(`token claim ${claim} must be a string, got ${describe(value)}`);
+    else if (value.trim() === '') defects.push(`token claim ${claim} must not be empty`);
+  }
+  for (const claim of TIME_CLAIMS) {
+    const value = payload[claim];
+    if (value === undefined) defects.push(`token claim ${claim} is missing (${CLAIM_MEANING[claim]}, §5)`);
+    else if (typeof value !== 'number' || !Number.isInteger(value)) {
+      defects.push(`token claim ${claim} must be an integer number of seconds since the Unix epoch, got ${describe(value)}`);
+    } else if (value > 1e11) {
+      defects.push(`token claim ${claim} is ${value}, which looks like milliseconds; §5 wants seconds since the Unix epoch`);
+    }
+  }
+  return defects;
+}
+
+function checkClaimValues(payload: Record<string, unknown>, { posName, nowSeconds }: PosTokenContext): string[] {
+  const defects: string[] = [];
+  const { aud, iss, nbf, exp } = payload;
+  if (typeof aud === 'string' && aud.trim() !== '' && aud !== SERVICE_AUDIENCE) {
+    const hint = aud === posName ? " (that is the service → POS direction)" : '';
+    defects.push(`token aud is '${aud}' but must be '${SERVICE_AUDIENCE}' for POS → service calls (§5)${hint}`);
+  }
+  if (typeof iss === 'string' && iss.trim() !== '' && iss !== posName) {
+    defects.push(`token iss is '${iss}' but must be the POS name '${posName}' (§5)`);
+  }
+  if (isSeconds(nbf) && nbf > nowSeconds + CLOCK_TOLERANCE_S) {
+    defects.push(
+      `token is not valid yet: nbf is ${isoTime(nbf)}, ${nbf - nowSeconds} s after the sandbox's clock (${isoTime(nowSeconds)}), beyond the ${CLOCK_TOLERANCE_S} s tolerance; check the POS clock`,
+    );
+  }
+  if (isSeconds(exp) && exp + CLOCK_TOLERANCE_S <= nowSeconds) {
+    defects.push(
+      `token expired at ${isoTime(exp)}, ${nowSeconds - exp} s before the sandbox's clock (${isoTime(nowSeconds)}), beyond the ${CLOCK_TOLERANCE_S} s tolerance; mint a fresh token`,
+    );
+  }
+  if (isSeconds(nbf) && isSeconds(exp) && exp <= nbf) {
+    defects.push(`token exp (${isoTime(exp)}) is not after nbf (${isoTime(nbf)}): the token is never valid`);
+  }
+  return defects;
+}
+
+const CLAIM_MEANING: Record<(typeof STRING_CLAIMS)[number] | (typeof TIME_CLAIMS)[number], string> = {
+  sub: 'the location identifier',
+  jti: 'a unique identifier for each token',
+  iss: 'the POS name',
+  aud: `'${SERVICE_AUDIENCE}'`,
+  nbf: 'not-before, seconds since the Unix epoch',
+  exp: 'expiry, seconds since the Unix epoch',
+};
+
+function fail(defect: string): PosTokenCheck {
+  return { ok: false, defects: [defect] };
+}
+
+function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isSeconds(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value <= 1e11;
+}
+
+function isoTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}

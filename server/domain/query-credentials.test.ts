@@ -1,0 +1,24 @@
+import { describe, expect, it } from '@jest/globals';
+import { findCredentialInQuery } from './query-credentials.js';
+
+const KEY = 'the-partner-key-0123456789abcdef0123';
+
+describe('findCredentialInQuery', () => {
+  it.each([
+    ['key=abc', 'key'],
+    ['api_key=abc', 'api_key'],
+    ['apiKey=abc', 'apiKey'],
+    ['x-api-key=abc', 'x-api-key'],
+    ['access_token=abc', 'access_token'],
+    ['client_secret=abc', 'client_secret'],
+    [`anything=${KEY}`, 'anything'],
+    ['t=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl', 't'],
+    ['page=2&token=abc', 'token'],
+  ])('finds the credential in ?%s', (query, name) => {
+    expect(findCredentialInQuery(new URLSearchParams(query), KEY)).toBe(name);
+  });
+
+  it.each(['', 'page=2', 'monkey=1', 'tokenizer=bpe', 'locationId=loc-std-001'])('finds nothing in ?%s', (query) => {
+    expect(findCredentialInQuery(new URLSearchParams(query), KEY)).toBeUndefined();
+  });
+});

@@ -1,0 +1,20 @@
+/** v1 sometimes passed keys in query parameters (§5 migration notes); v2 takes them in headers only. */
+
+const CREDENTIAL_NAME = /(^|[-_.])(key|apikey|api[-_]?key|token|access[-_]?token|jwt|secret|signature|sig|auth|authorization|password)$/i;
+const JWT_SHAPE = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
+
+/**
+ * Names the first query parameter that carries a credential: by its name, because its value is the
+ * partner's key, or because its value is a JWT. Undefined when the query string is clean.
+ */
+export function findCredentialInQuery(query: URLSearchParams, partnerKey: string): string | undefined {
+  for (const [name, value] of query) {
+    if (CREDENTIAL_NAME.test(name) || value === partnerKey || JWT_SHAPE.test(value)) return name;
+  }
+  return undefined;
+}
+
+/** The 401 message for a credential found in the query string. */
+export function queryCredentialMessage(parameter: string): string {
+  return `a key or token was passed in the query parameter '${parameter}'; v2 takes the token only in the Authorization header (Bearer <JWT>), never in the URL, where proxies and logs keep it (§5)`;
+}
