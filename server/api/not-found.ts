@@ -1,0 +1,17 @@
+/** The last route: 405 with Allow for a known path and another method, 404 for everything else. */
+import type { RequestHandler } from 'express';
+import { ApiError } from '../errors.js';
+import { allowedMethods } from './pos-routes.js';
+
+export const notFound: RequestHandler = (req) => {
+  const allowed = allowedMethods(req.path);
+  if (allowed.length > 0) {
+    throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allowed.join(' or ')}`, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+  throw new ApiError(
+    'NOT_FOUND',
+    `no endpoint at ${req.method} ${req.path}; the sandbox serves POST /order/refund under /, /v2 and /v1/pos/openapi`,
+  );
+};

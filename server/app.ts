@@ -1,0 +1,68 @@
+/** createApp(deps) → the Express app. It is handed everything it needs: no files, env, argv or listen here. */
+import { createSecretKey, randomUUID } from 'node:crypto';
+import express, { Router, type Express, type RequestHandler } from 'express';
+import type { EnvelopeFamily } from './errors.js';
+import type { PartnerIdentity } from './config.js';
+import type { Fixtures } from './fixtures/load-fixtures.js';
+import type { Logger } from './logger.js';
+import { JtiRegistry } from './domain/jti-registry.js';
+import { authenticate } from './pipeline/authenticate.js';
+import { errorHandler } from './pipeline/error-handler.js';
+import { readJsonBody } from './pipeline/json-body.js';
+import { readLocation } from './pipeline/location.js';
+import { noteMigrationHeaders } from './pipeline/migration-headers.js';
+import { requestId } from './pipeline/request-id.js';
+import { requestLog } from './pipeline/request-log.js';
+import { legacyRouter } from './api/legacy.js';
+import { notFound } from './api/not-found.js';
+import { LEGACY_MOUNT, POS_MOUNTS } from './api/pos-routes.js';
+import { refundHandler } from './api/refund.js';
+import './pipeline/locals.js';
+
+export interface AppDeps {
+  fixtures: Fixtures;
+  partner: PartnerIdentity;
+  strict: boolean;
+  logger: Logger;
+  /** Milliseconds since the epoch; injected so token expiry is tested without waiting. */
+  clock?: () => number;
+  newId?: () => string;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const clock = deps.clock ?? Date.now;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId(deps.newId ?? randomUUID));
+  app.use(requestLog(deps.logger, clock));
+
+  app.use(LEGACY_MOUNT, legacyRouter());
+  const posApi = posApiRouter(deps, clock);
+  for (const mount of POS_MOUNTS) app.use(mount, posApi);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+/** The POS → service routes, in the SANDBOX-SPEC §3 order: auth → location header → body → handler. */
+function posApiRouter(deps: AppDeps, clock: () => number): Router {
+  // Built once: with a string secret jsonwebtoken re-derives the key on every verify (~0.5 ms).
+  const key = createSecretKey(Buffer.from(deps.partner.nonProdKey, 'utf8'));
+  const auth = authenticate({ key, posName: deps.partner.name, nonProdKey: deps.partner.nonProdKey, clock, jtis: new JtiRegistry() });
+  const posCall = (family: EnvelopeFamily): RequestHandler[] => [
+    (_req, res, next) => {
+      res.locals.family = family;
+      res.locals.findings = [];
+      next();
+    },
+    auth,
+    readLocation,
+    noteMigrationHeaders,
+    readJsonBody,
+  ];
+  const router = Router();
+  router.post('/order/refund', ...posCall('order'), refundHandler({ strict: deps.strict }));
+  return router;
+}

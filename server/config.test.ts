@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, resolvePartner, resolveServeConfig } from './config.js';
+
+const defaults = { fixturesDir: '/repo/fixtures' };
+
+describe('resolveServeConfig', () => {
+  it('starts from the documented defaults', () => {
+    expect(resolveServeConfig({}, {}, defaults)).toEqual({
+      host: '127.0.0.1',
+      port: 4100,
+      fixturesDir: '/repo/fixtures',
+      posOrderUrl: undefined,
+      strict: false,
+      logLevel: 'info',
+      partnerOverride: { name: undefined, nonProdKey: undefined },
+    });
+  });
+
+  it('takes PORT, SANDBOX_POS_ORDER_URL, SANDBOX_PARTNER and SANDBOX_NONPROD_KEY from the environment', () => {
+    const env = { PORT: '5000', SANDBOX_POS_ORDER_URL: 'http://127.0.0.1:4200/orders', SANDBOX_PARTNER: 'acme', SANDBOX_NONPROD_KEY: 'k' };
+    const config = resolveServeConfig({}, env, defaults);
+    expect(config.port).toBe(5000);
+    expect(config.posOrderUrl).toBe('http://127.0.0.1:4200/orders');
+    expect(config.partnerOverride).toEqual({ name: 'acme', nonProdKey: 'k' });
+  });
+
+  it('lets flags beat the environment', () => {
+    const config = resolveServeConfig({ port: '6000', posOrderUrl: 'http://localhost:1/o' }, { PORT: '5000', SANDBOX_POS_ORDER_URL: 'http://x/y' }, defaults);
+    expect(config.port).toBe(6000);
+    expect(config.posOrderUrl).toBe('http://localhost:1/o');
+  });
+
+  it.each([
+    [{ port: 'abc' }, "port must be a whole number from 0 to 65535 (0 picks a free one), got 'abc'"],
+    [{ port: '70000' }, "port must be a whole number from 0 to 65535 (0 picks a free one), got '70000'"],
+    [{ posOrderUrl: 'localhost:4200' }, "the POS order URL must use http or https, got 'localhost:'"],
+    [{ posOrderUrl: 'not a url' }, "the POS order URL must be an absolute http(s) URL, got 'not a url'"],
+    [{ logLevel: 'loud' }, "log level must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'"],
+  ])('refuses %j with a message that says why', (flags, message) => {
+    expect(() => resolveServeConfig(flags, {}, defaults)).toThrow(new ConfigError(message));
+  });
+});
+
+describe('resolvePartner', () => {
+  const fixture = { name: 'demo-pos', nonProdKey: 'fixture-key', apiKey: 'api' };
+  it('uses the fixture partner unless the environment names another', () => {
+    expect(resolvePartner(fixture, {})).toEqual({ name: 'demo-pos', nonProdKey: 'fixture-key', apiKey: 'api' });
+    expect(resolvePartner(fixture, { name: 'acme', nonProdKey: 'own-key' })).toEqual({ name: 'acme', nonProdKey: 'own-key', apiKey: 'api' });
+  });
+});

@@ -1,0 +1,105 @@
+/** Pure: defaults + environment + flags → the server's configuration. Flags beat the environment. */
+
+export interface ServeFlags {
+  port?: string;
+  host?: string;
+  fixtures?: string;
+  posOrderUrl?: string;
+  strict?: boolean;
+  logLevel?: string;
+}
+
+export interface ServeConfig {
+  host: string;
+  port: number;
+  fixturesDir: string;
+  posOrderUrl: string | undefined;
+  strict: boolean;
+  logLevel: string;
+  /** SANDBOX_PARTNER and SANDBOX_NONPROD_KEY: the partner's own POS name and key, so a POS build needs no change. */
+  partnerOverride: PartnerOverride;
+}
+
+export interface PartnerOverride {
+  name?: string;
+  nonProdKey?: string;
+}
+
+export interface PartnerIdentity {
+  name: string;
+  nonProdKey: string;
+  apiKey: string | undefined;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4100;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A configuration value that cannot be used; the message says which and why. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function resolveServeConfig(
+  flags: ServeFlags,
+  env: Record<string, string | undefined>,
+  defaults: { fixturesDir: string },
+): ServeConfig {
+  return {
+    host: flags.host ?? DEFAULT_HOST,
+    port: parsePort(flags.port ?? env.PORT),
+    fixturesDir: flags.fixtures ?? defaults.fixturesDir,
+    posOrderUrl: parseUrl(flags.posOrderUrl ?? nonEmpty(env.SANDBOX_POS_ORDER_URL)),
+    strict: flags.strict ?? false,
+    logLevel: parseLogLevel(flags.logLevel ?? env.LOG_LEVEL ?? 'info'),
+    partnerOverride: partnerOverrideFromEnv(env),
+  };
+}
+
+export function partnerOverrideFromEnv(env: Record<string, string | undefined>): PartnerOverride {
+  return { name: nonEmpty(env.SANDBOX_PARTNER), nonProdKey: nonEmpty(env.SANDBOX_NONPROD_KEY) };
+}
+
+/** The fixture partner with SANDBOX_PARTNER / SANDBOX_NONPROD_KEY applied. */
+export function resolvePartner(
+  fixture: { name: string; nonProdKey: string; apiKey?: string },
+  override: PartnerOverride,
+): PartnerIdentity {
+  return {
+    name: override.name ?? fixture.name,
+    nonProdKey: override.nonProdKey ?? fixture.nonProdKey,
+    apiKey: fixture.apiKey,
+  };
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_PORT;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`port must be a whole number from 0 to 65535 (0 picks a free one), got '${value}'`);
+  }
+  return port;
+}
+
+function parseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`the POS order URL must be an absolute http(s) URL, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`the POS order URL must use http or https, got '${url.protocol}'`);
+  }
+  return url.toString();
+}
+
+function parseLogLevel(value: string): string {
+  if (!LOG_LEVELS.includes(value)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(', ')}, got '${value}'`);
+  return value;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,37 @@
+/** The §5 authentication stage of every POS → service call. */
+import type { KeyObject } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { ApiError } from '../errors.js';
+import { lifetimeFindings, finding } from '../domain/findings.js';
+import { checkAuthorizationHeader } from '../domain/pos-token-rules.js';
+import { findCredentialInQuery, queryCredentialMessage } from '../domain/query-credentials.js';
+import type { JtiRegistry } from '../domain/jti-registry.js';
+import { addFindings } from './findings.js';
+
+export interface AuthenticateDeps {
+  key: KeyObject;
+  posName: string;
+  nonProdKey: string;
+  clock: () => number;
+  jtis: JtiRegistry;
+}
+
+export function authenticate({ key, posName, nonProdKey, clock, jtis }: AuthenticateDeps): RequestHandler {
+  return (req, res, next) => {
+    const query = new URL(req.originalUrl, 'http://sandbox.invalid').searchParams;
+    const parameter = findCredentialInQuery(query, nonProdKey);
+    if (parameter !== undefined) throw new ApiError('UNAUTHORIZED', queryCredentialMessage(parameter));
+
+    const nowSeconds = Math.floor(clock() / 1000);
+    const check = checkAuthorizationHeader(req.get('authorization'), { key, posName, nowSeconds });
+    if (!check.ok) throw new ApiError('UNAUTHORIZED', check.defects);
+
+    const { claims, sha256 } = check.token;
+    res.locals.token = check.token;
+    addFindings(res, lifetimeFindings(claims.nbf, claims.exp));
+    if (jtis.use(claims.jti, sha256) === 'reused') {
+      addFindings(res, [finding('JTI_REUSED', `jti '${claims.jti}' was already used by a different token; every token needs its own jti`)]);
+    }
+    next();
+  };
+}

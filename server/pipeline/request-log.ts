@@ -1,0 +1,25 @@
+/** One log line per request when it finishes, and one warning per finding, so the terminal tells the story. */
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger.js';
+
+export function requestLog(logger: Logger, clock: () => number): RequestHandler {
+  return (req, res, next) => {
+    const started = clock();
+    res.on('finish', () => {
+      const findings = res.locals.findings ?? [];
+      const fields = {
+        requestId: res.locals.requestId,
+        status: res.statusCode,
+        ms: clock() - started,
+        location: res.locals.locationId,
+        findings: findings.length,
+      };
+      const line = `${req.method} ${req.originalUrl} → ${res.statusCode}`;
+      if (res.statusCode >= 500) logger.error(fields, line);
+      else if (res.statusCode >= 400) logger.warn(fields, line);
+      else logger.info(fields, line);
+      for (const f of findings) logger.warn({ requestId: res.locals.requestId, code: f.code, section: f.section }, `finding: ${f.message}`);
+    });
+    next();
+  };
+}

@@ -1,0 +1,88 @@
+/** Test helpers: a seeded app with its own clock, and tokens built claim by claim. */
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createApp } from '../app.js';
+import { resolvePartner, type PartnerIdentity } from '../config.js';
+import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { PACKAGE_ROOT } from '../version.js';
+
+export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
+export const fixtures = loadFixtures(FIXTURES_DIR);
+export const PARTNER = resolvePartner(fixtures.partner, {});
+/** The sandbox's clock in every test: 2026-11-21T10:00:00Z. */
+export const NOW_S = Date.parse('2026-11-21T10:00:00Z') / 1000;
+export const LOCATION = 'loc-std-001';
+export const EXTERNAL_ID = 'POS-STD-1001';
+
+export function testApp(
+  options: { strict?: boolean; logger?: Logger; nowSeconds?: number; partner?: PartnerIdentity } = {},
+): Express {
+  let next = 0;
+  return createApp({
+    fixtures,
+    partner: options.partner ?? PARTNER,
+    strict: options.strict ?? false,
+    logger: options.logger ?? silentLogger(),
+    clock: () => (options.nowSeconds ?? NOW_S) * 1000,
+    newId: () => `req-${++next}`,
+  });
+}
+
+/** Signs any header and payload with HS256, without the claim checks jwt.sign would make. */
+export function signHs256(header: object, payload: object, key = PARTNER.nonProdKey): string {
+  const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
+  const signingInput = `${encode(header)}.${encode(payload)}`;
+  return `${signingInput}.${createHmac('sha256', key).update(signingInput).digest('base64url')}`;
+}
+
+let jtiCounter = 0;
+
+/** The six §5 claims of a valid POS → service token at NOW_S. */
+export function validClaims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    sub: LOCATION,
+    jti: `jti-${++jtiCounter}`,
+    nbf: NOW_S - 10,
+    exp: NOW_S + 600,
+    iss: PARTNER.name,
+    aud: SERVICE_AUDIENCE,
+    ...overrides,
+  };
+}
+
+/** A valid token, or one with claims changed (`undefined` removes a claim). */
+export function posToken(overrides: Record<string, unknown> = {}, key = PARTNER.nonProdKey): string {
+  const claims = Object.fromEntries(Object.entries(validClaims(overrides)).filter(([, value]) => value !== undefined));
+  return signHs256({ alg: 'HS256', typ: 'JWT' }, claims, key);
+}
+
+/** The headers of a clean refund: token, location, x-api-key, version and JSON content type. */
+export function cleanHeaders(token = posToken()): Record<string, string> {
+  return {
+    Authorization: `Bearer ${token}`,
+    'x-service-locationid': LOCATION,
+    'x-api-key': PARTNER.apiKey ?? 'key',
+    'x-api-version': '2',
+    'Content-Type': 'application/json',
+  };
+}
+
+/** POSTs a refund; `headers` values of undefined remove a clean header. */
+export function postRefund(
+  app: Express,
+  options: { path?: string; headers?: Record<string, string | undefined>; body?: string } = {},
+): request.Test {
+  const headers = { ...cleanHeaders(), ...options.headers };
+  let call = request(app).post(options.path ?? '/v2/order/refund');
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) call = call.set(name, value);
+  return call.send(options.body ?? JSON.stringify({ ExternalId: EXTERNAL_ID }));
+}
+
+/** The lowercase §2.3 envelope with one entry per message. */
+export function orderEnvelope(code: string, ...messages: string[]): object {
+  return { errors: messages.map((message) => ({ code, message })) };
+}
