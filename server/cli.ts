@@ -1,0 +1,14 @@
+/** The pos-sandbox command: one file per subcommand under cli/. */
+import { Command } from 'commander';
+import { VERSION } from './version.js';
+import { serveCommand } from './cli/serve.js';
+import { tokenCommand } from './cli/token.js';
+
+const program = new Command('pos-sandbox')
+  .description('A laptop sandbox of the POS integration interface (Open API v2)')
+  .version(VERSION)
+  .showHelpAfterError()
+  .addCommand(serveCommand())
+  .addCommand(tokenCommand());
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,46 @@
+/** Pure: what `serve` prints once it listens, down to a curl that performs a valid refund. */
+import type { PartnerIdentity } from '../config.js';
+import type { Location } from '../fixtures/fixture-schemas.js';
+
+export interface BannerInput {
+  version: string;
+  baseUrl: string;
+  partner: PartnerIdentity;
+  locations: Location[];
+  posOrderUrl: string | undefined;
+  strict: boolean;
+  fixturesDir: string;
+  sample: { token: string; ttlSeconds: number; locationId: string; externalId: string };
+}
+
+export function startupBanner(input: BannerInput): string {
+  const { partner, sample } = input;
+  const locations = input.locations.map((l) => `    ${l.id.padEnd(22)} ${l.kind.padEnd(9)} ${l.name}`);
+  const curl = [
+    `curl -i -X POST ${input.baseUrl}/v2/order/refund \\`,
+    `  -H 'Authorization: Bearer ${sample.token}' \\`,
+    `  -H 'x-service-locationid: ${sample.locationId}' \\`,
+    ...(partner.apiKey ? [`  -H 'x-api-key: ${partner.apiKey}' \\`] : []),
+    `  -H 'x-api-version: 2' \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d '{"ExternalId":"${sample.externalId}"}'`,
+  ];
+  return [
+    `POS Sandbox ${input.version} listening on ${input.baseUrl}`,
+    '',
+    `  POS name (token iss):  ${partner.name}`,
+    `  non-prod key:          ${partner.nonProdKey}`,
+    `                         SANDBOX ONLY: use it for this sandbox and nothing else`,
+    `  token audience:        io.service.pos.brokers.openapi`,
+    `  fixtures:              ${input.fixturesDir}`,
+    `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url or SANDBOX_POS_ORDER_URL)'}`,
+    `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
+    '  locations:',
+    ...locations,
+    '',
+    `A refund with a token valid for ${Math.round(sample.ttlSeconds / 60)} minutes (new tokens: npx pos-sandbox token --location ID):`,
+    '',
+    ...curl,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,70 @@
+/** `pos-sandbox serve`: loads the fixtures, starts the app, prints the banner. The only place with env and listen. */
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { createApp } from '../app.js';
+import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
+import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { mintPosToken } from '../domain/mint-pos-token.js';
+import { createLogger } from '../logger.js';
+import { PACKAGE_ROOT, VERSION } from '../version.js';
+import { startupBanner } from './banner.js';
+import { exitWith } from './exit.js';
+
+const SAMPLE_TTL_S = 3600;
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('start the sandbox (defaults: 127.0.0.1:4100, the fixtures in fixtures/)')
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('PORT').default('4100'))
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--fixtures <dir>', 'fixture folder', join(PACKAGE_ROOT, 'fixtures'))
+    .addOption(new Option('--pos-order-url <url>', "the POS's order endpoint, where orders are sent").env('SANDBOX_POS_ORDER_URL'))
+    .option('--strict', 'reject requests that draw findings instead of only reporting them', false)
+    .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'))
+    .addHelpText(
+      'after',
+      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL. Flags beat the environment.',
+    )
+    .action(async (flags: ServeFlags) => {
+      await exitWith(() => serve(flags));
+    });
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const config = resolveServeConfig(flags, process.env, { fixturesDir: join(PACKAGE_ROOT, 'fixtures') });
+  const fixtures = loadFixtures(config.fixturesDir);
+  const partner = resolvePartner(fixtures.partner, config.partnerOverride);
+  const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+  const app = createApp({ fixtures, partner, strict: config.strict, logger });
+
+  const server = app.listen(config.port, config.host);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const sampleOrder = fixtures.orders.find((o) => o.Status === 'ACCEPTED' && o.ExternalId) ?? fixtures.orders[0];
+  const locationId = sampleOrder?.LocationId ?? fixtures.locations[0]?.id ?? 'loc';
+  const { token } = mintPosToken({
+    posName: partner.name,
+    key: partner.nonProdKey,
+    locationId,
+    ttlSeconds: SAMPLE_TTL_S,
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });
+  process.stdout.write(
+    startupBanner({
+      version: VERSION,
+      baseUrl: `http://${host}:${port}`,
+      partner,
+      locations: fixtures.locations,
+      posOrderUrl: config.posOrderUrl,
+      strict: config.strict,
+      fixturesDir: config.fixturesDir,
+      sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
+    }) + '\n',
+  );
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => server.close(() => process.exit(0)));
+  }
+}

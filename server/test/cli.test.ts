@@ -1,0 +1,159 @@
+/** The pos-sandbox command as a user runs it: real processes, a real port, the printed curl run as printed. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { PACKAGE_ROOT } from '../version.js';
+
+jest.setTimeout(60_000);
+const run = promisify(execFile);
+const BIN = join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js');
+const running: ChildProcess[] = [];
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill('SIGKILL');
+});
+
+/** Starts `serve` and resolves once the banner is printed, with the base URL and everything printed. */
+async function serve(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...BASE_ENV, PORT: '0', ...env } });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && out.includes(`-d '`)) resolve({ baseUrl: url, banner: out });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function refund(baseUrl: string, token: string, locationId: string, extra: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${baseUrl}/v2/order/refund`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'x-service-locationid': locationId,
+      'x-api-key': 'k',
+      'x-api-version': '2',
+      'Content-Type': 'application/json',
+      ...extra,
+    },
+    body: JSON.stringify({ ExternalId: 'POS-HUB-2001' }),
+  });
+}
+
+describe('pos-sandbox serve', () => {
+  it('prints the base URL, the partner, the labelled key and a curl that performs a valid refund', async () => {
+    const { baseUrl, banner } = await serve([]);
+    expect(banner).toContain('POS name (token iss):  demo-pos');
+    expect(banner).toMatch(/non-prod key: +SANDBOX-ONLY-nonprod-key-demo-pos-\w+\n +SANDBOX ONLY/);
+    const curl = banner.slice(banner.indexOf('curl -i'), banner.indexOf("}'", banner.indexOf('curl -i')) + 2);
+    expect(curl).toContain(`${baseUrl}/v2/order/refund`);
+    const { stdout } = await run('bash', ['-c', `${curl} -s`]);
+    expect(stdout).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(stdout).toContain('x-sandbox-findings: 0');
+  });
+
+  it('takes SANDBOX_PARTNER, SANDBOX_NONPROD_KEY and SANDBOX_POS_ORDER_URL from the environment', async () => {
+    const env = { SANDBOX_PARTNER: 'acme-pos', SANDBOX_NONPROD_KEY: 'acme-own-nonprod-key-for-tests-0001', SANDBOX_POS_ORDER_URL: 'http://127.0.0.1:4999/orders' };
+    const { baseUrl, banner } = await serve([], env);
+    expect(banner).toContain('POS name (token iss):  acme-pos');
+    expect(banner).toContain('acme-own-nonprod-key-for-tests-0001');
+    expect(banner).toContain('orders to the POS go:  http://127.0.0.1:4999/orders');
+    const minted = await cli(['token', '--location', 'loc-hub-001-burgers'], env);
+    expect((await refund(baseUrl, minted.stdout.trim(), 'loc-hub-001-burgers')).status).toBe(200);
+    const withFixtureKey = await cli(['token', '--location', 'loc-hub-001-burgers', '--partner', 'acme-pos']);
+    expect((await refund(baseUrl, withFixtureKey.stdout.trim(), 'loc-hub-001-burgers')).status).toBe(401);
+  });
+
+  it('lets --pos-order-url beat SANDBOX_POS_ORDER_URL, and --strict reject findings', async () => {
+    const { baseUrl, banner } = await serve(['--strict', '--pos-order-url', 'http://127.0.0.1:5001/pos'], { SANDBOX_POS_ORDER_URL: 'http://127.0.0.1:4999/x' });
+    expect(banner).toContain('orders to the POS go:  http://127.0.0.1:5001/pos');
+    expect(banner).toContain('mode:                  strict');
+    const { stdout: token } = await cli(['token', '--location', 'loc-std-001']);
+    const response = await refund(baseUrl, token.trim(), 'loc-kiosk-001');
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { errors: Array<{ message: string }> }).errors[0]?.message).toMatch(/^strict mode: SUB_LOCATION_MISMATCH/);
+  });
+
+  it('stops with exit code 2 and names the file and JSON path of a broken fixture', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fixtures-'));
+    try {
+      cpSync(join(PACKAGE_ROOT, 'fixtures'), dir, { recursive: true });
+      writeFileSync(join(dir, 'partner.json'), JSON.stringify({ name: 'demo-pos' }));
+      const result = await cli(['serve', '--fixtures', dir, '--port', '0']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`pos-sandbox: the fixtures are broken:\n  - ${dir}/partner.json: nonProdKey is required\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops with exit code 2 and a hint when the port is taken', async () => {
+    const { baseUrl } = await serve([]);
+    const result = await cli(['serve', '--port', new URL(baseUrl).port]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^pos-sandbox: cannot listen: listen EADDRINUSE.*; pick another --port \(or PORT\) or --host\n$/);
+  });
+
+  it('refuses a bad PORT with a message', async () => {
+    const result = await cli(['serve'], { PORT: 'eighty' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("pos-sandbox: port must be a whole number from 0 to 65535 (0 picks a free one), got 'eighty'\n");
+  });
+});
+
+describe('pos-sandbox token', () => {
+  it('prints a token the running sandbox accepts, with no findings', async () => {
+    const { baseUrl } = await serve([]);
+    const minted = await cli(['token', '--location', 'loc-hub-001-burgers']);
+    expect(minted.code).toBe(0);
+    expect(minted.stderr).toBe('');
+    const response = await refund(baseUrl, minted.stdout.trim(), 'loc-hub-001-burgers');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-sandbox-findings')).toBe('0');
+  });
+
+  it('prints the claims with --json, and warns on stderr about an unknown location and a long lifetime', async () => {
+    const result = await cli(['token', '--location', 'loc-elsewhere', '--ttl', '7200', '--json']);
+    expect(result.code).toBe(0);
+    const { claims } = JSON.parse(result.stdout) as { claims: Record<string, unknown> };
+    expect(claims).toMatchObject({ sub: 'loc-elsewhere', iss: 'demo-pos', aud: 'io.service.pos.brokers.openapi' });
+    expect((claims.exp as number) - (claims.nbf as number)).toBe(7200);
+    expect(result.stderr).toContain("note: location 'loc-elsewhere' is not in the fixtures");
+    expect(result.stderr).toContain('draws the TOKEN_LIFETIME_OVER_1H finding');
+  });
+
+  it('refuses a missing --location and a bad --ttl', async () => {
+    expect((await cli(['token'])).stderr).toContain("required option '--location <id>' not specified");
+    expect((await cli(['token', '--location', 'x', '--ttl', '-5'])).stderr).toContain('must be a whole number of seconds, more than 0');
+  });
+});
+
+describe('--help', () => {
+  it.each([
+    ['serve', ['--port', '--host', '--fixtures', '--pos-order-url', '--strict', 'SANDBOX_NONPROD_KEY']],
+    ['token', ['--location', '--partner', '--ttl', '--json']],
+  ])('describes every option of %s', async (command, options) => {
+    const result = await cli([command, '--help']);
+    expect(result.code).toBe(0);
+    for (const option of options) expect(result.stdout).toContain(option);
+  });
+});
