@@ -1,0 +1,10 @@
+// The baseline: a bare Express 5 endpoint that parses JSON and answers 200, nothing else.
+import express from 'express';
+
+const app = express();
+app.post('/v2/order/refund', express.json(), (_req, res) => {
+  res.status(200).end();
+});
+const server = app.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`);
+});
