@@ -33,7 +33,7 @@ export interface PartnerIdentity {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4100;
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A configuration value that cannot be used; the message says which and why. */
 export class ConfigError extends Error {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createApp } from '../app.js';
-import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
+import { DEFAULT_HOST, DEFAULT_PORT, LOG_LEVELS, resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 import { createLogger } from '../logger.js';
@@ -16,15 +16,16 @@ const SAMPLE_TTL_S = 3600;
 export function serveCommand(): Command {
   return new Command('serve')
     .description('start the sandbox (defaults: 127.0.0.1:4100, the fixtures in fixtures/)')
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('PORT').default('4100'))
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--fixtures <dir>', 'fixture folder', join(PACKAGE_ROOT, 'fixtures'))
-    .addOption(new Option('--pos-order-url <url>', "the POS's order endpoint, where orders are sent").env('SANDBOX_POS_ORDER_URL'))
-    .option('--strict', 'reject requests that draw findings instead of only reporting them', false)
-    .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent']).default('info'))
+    // No defaults or env here: resolveServeConfig is the one place that decides, flags over env over defaults.
+    .option('--port <port>', `port to listen on; 0 picks a free one (default: PORT or ${DEFAULT_PORT})`)
+    .option('--host <address>', `address to listen on (default: ${DEFAULT_HOST})`)
+    .option('--fixtures <dir>', 'fixture folder (default: the fixtures/ of this package)')
+    .option('--pos-order-url <url>', "the POS's order endpoint, where orders are sent (default: SANDBOX_POS_ORDER_URL)")
+    .option('--strict', 'reject requests that draw findings instead of only reporting them')
+    .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL. Flags beat the environment.',
+      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, LOG_LEVEL. Flags beat the environment.',
     )
     .action(async (flags: ServeFlags) => {
       await exitWith(() => serve(flags));
