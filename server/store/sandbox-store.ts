@@ -1,0 +1,96 @@
+/**
+ * The sandbox's durable state (SANDBOX-SPEC §11): a small lowdb document for bounded state (menus),
+ * and segmented lowdb collections for what grows with traffic (orders, refunds).
+ */
+import { Low } from 'lowdb';
+import type { Menu } from '../fixtures/fixture-schemas.js';
+import type { Fixtures } from '../fixtures/load-fixtures.js';
+import type { OrderRecord, RefundRecord } from '../domain/refund-outcome.js';
+import { GroupCommit } from './group-commit.js';
+import { SegmentedCollection } from './segmented-collection.js';
+import type { DocumentStorage } from './segment-storage.js';
+
+/** The key that groups the refunds of one order: its location and its ExternalId. */
+export function refundOrderKey(locationId: string, externalId: string): string {
+  return `${locationId}\u0000${externalId}`;
+}
+
+interface StateDocument {
+  schemaVersion: 1;
+  seededAt: string;
+  menus: Record<string, Menu>;
+}
+
+export class SandboxStore {
+  readonly orders: SegmentedCollection<OrderRecord>;
+  readonly refunds: SegmentedCollection<RefundRecord>;
+  private readonly state: Low<StateDocument>;
+  private readonly committer: GroupCommit;
+  private stateDirty = false;
+
+  private constructor(
+    readonly storage: DocumentStorage,
+    private readonly fixtures: Fixtures,
+    private readonly clock: () => number,
+  ) {
+    this.state = new Low<StateDocument>(storage.open<StateDocument>('state'), this.seedDocument());
+    this.orders = new SegmentedCollection<OrderRecord>(storage, 'orders', (order) => order.OrderId, {
+      secondaryKeyOf: (order) => order.ExternalId,
+    });
+    this.refunds = new SegmentedCollection<RefundRecord>(storage, 'refunds', (refund) => refund.id, {
+      secondaryKeyOf: (refund) => refundOrderKey(refund.locationId, refund.externalId),
+    });
+    this.committer = new GroupCommit(() => this.flush());
+  }
+
+  /** Opens the store; an empty one is seeded from the fixtures. */
+  static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number): Promise<SandboxStore> {
+    const store = new SandboxStore(storage, fixtures, clock);
+    const existing = await store.state.adapter.read();
+    if (existing === null) {
+      await store.reset();
+      return store;
+    }
+    store.state.data = existing;
+    await store.orders.load();
+    await store.refunds.load();
+    return store;
+  }
+
+  menu(locationId: string): Menu | undefined {
+    return this.state.data.menus[locationId];
+  }
+
+  /** Marks the state document changed; the next commit writes it. */
+  touchState(): void {
+    this.stateDirty = true;
+  }
+
+  /** Resolves once every change made before the call is on disk; concurrent callers share one write. */
+  commit(): Promise<void> {
+    return this.committer.commit();
+  }
+
+  /** Back to the fixtures: menus and orders as shipped, no refunds. */
+  async reset(): Promise<void> {
+    await this.orders.clear();
+    await this.refunds.clear();
+    this.state.data = this.seedDocument();
+    for (const order of this.fixtures.orders) this.orders.put(structuredClone(order));
+    this.stateDirty = true;
+    await this.commit();
+  }
+
+  private seedDocument(): StateDocument {
+    return { schemaVersion: 1, seededAt: new Date(this.clock()).toISOString(), menus: structuredClone(this.fixtures.menus) };
+  }
+
+  private async flush(): Promise<void> {
+    const writes = [this.orders.flush(), this.refunds.flush()];
+    if (this.stateDirty) {
+      this.stateDirty = false;
+      writes.push(this.state.write());
+    }
+    await Promise.all(writes);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * A collection that grows with traffic (refunds, orders), kept in lowdb segments of at most
+ * `segmentSize` records. A change rewrites only the segments it touched, so the cost of a write
+ * stays the same however many records there are.
+ */
+import { Low } from 'lowdb';
+import type { DocumentStorage } from './segment-storage.js';
+
+export class SegmentedCollection<T> {
+  private readonly segments: Array<{ name: string; db: Low<T[]> }> = [];
+  private readonly index = new Map<string, { record: T; segment: number }>();
+  private readonly dirty = new Set<number>();
+  /** Secondary key → primary keys, so lookups cost the same however large the collection grows. */
+  private readonly secondary = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly storage: DocumentStorage,
+    private readonly prefix: string,
+    private readonly keyOf: (record: T) => string,
+    private readonly options: { segmentSize?: number; secondaryKeyOf?: (record: T) => string | undefined } = {},
+  ) {}
+
+  /** Reads every segment into memory; reads are served from memory afterwards. */
+  async load(): Promise<void> {
+    for (const name of this.storage.list(`${this.prefix}-`)) {
+      const db = new Low<T[]>(this.storage.open<T[]>(name), []);
+      await db.read();
+      const segment = this.segments.push({ name, db }) - 1;
+      for (const record of db.data) {
+        this.index.set(this.keyOf(record), { record, segment });
+        this.indexSecondary(record, undefined);
+      }
+    }
+  }
+
+  get(key: string): T | undefined {
+    return this.index.get(key)?.record;
+  }
+
+  /** The records whose secondary key is `key`, in insertion order. */
+  lookup(key: string): T[] {
+    return [...(this.secondary.get(key) ?? [])].map((primary) => this.index.get(primary)!.record);
+  }
+
+  all(): T[] {
+    return [...this.index.values()].map((entry) => entry.record);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Adds a record, or replaces the one with the same key in place. */
+  put(record: T): void {
+    const key = this.keyOf(record);
+    const existing = this.index.get(key);
+    if (existing) {
+      const list = this.segments[existing.segment]!.db.data;
+      list[list.indexOf(existing.record)] = record;
+      this.index.set(key, { record, segment: existing.segment });
+      this.indexSecondary(record, existing.record);
+      this.dirty.add(existing.segment);
+      return;
+    }
+    let last = this.segments.length - 1;
+    if (last < 0 || this.segments[last]!.db.data.length >= (this.options.segmentSize ?? 500)) {
+      const name = `${this.prefix}-${String(this.segments.length + 1).padStart(6, '0')}`;
+      last = this.segments.push({ name, db: new Low<T[]>(this.storage.open<T[]>(name), []) }) - 1;
+    }
+    this.segments[last]!.db.data.push(record);
+    this.index.set(key, { record, segment: last });
+    this.indexSecondary(record, undefined);
+    this.dirty.add(last);
+  }
+
+  private indexSecondary(record: T, previous: T | undefined): void {
+    const keyOf = this.options.secondaryKeyOf;
+    if (!keyOf) return;
+    const primary = this.keyOf(record);
+    const before = previous === undefined ? undefined : keyOf(previous);
+    const after = keyOf(record);
+    if (before === after) return;
+    if (before !== undefined) this.secondary.get(before)?.delete(primary);
+    if (after !== undefined) {
+      if (!this.secondary.has(after)) this.secondary.set(after, new Set());
+      this.secondary.get(after)!.add(primary);
+    }
+  }
+
+  /** Writes the segments changed since the last flush. */
+  async flush(): Promise<void> {
+    const changed = [...this.dirty];
+    this.dirty.clear();
+    await Promise.all(changed.map((segment) => this.segments[segment]!.db.write()));
+  }
+
+  /** Empties the collection, removing its segments from storage. */
+  async clear(): Promise<void> {
+    for (const { name } of this.segments) await this.storage.remove(name);
+    this.segments.length = 0;
+    this.index.clear();
+    this.secondary.clear();
+    this.dirty.clear();
+  }
+}
