@@ -20,6 +20,7 @@ const CATALOGUE = {
   API_KEY_HEADER_MISSING: { kind: 'request', section: '§5 migration notes' },
   VERSION_HEADER_MISSING: { kind: 'request', section: '§5 migration notes' },
   UNKNOWN_FIELD: { kind: 'request', section: '§2.1' },
+  DUPLICATE_REFUND: { kind: 'request', section: '§4.1' },
 } as const satisfies Record<string, { kind: FindingKind; section: string }>;
 
 export type FindingCode = keyof typeof CATALOGUE;

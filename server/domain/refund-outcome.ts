@@ -1,0 +1,61 @@
+/** What happens to an accepted refund when it is processed (§4.1 rule 2): pure, given the state it sees. */
+import type { FixtureOrder } from '../fixtures/fixture-schemas.js';
+
+export type RefundStatus = 'PENDING' | 'PROCESSED' | 'FAILED';
+export type RefundFailure = 'UNKNOWN_LOCATION' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_ACCEPTED' | 'ALREADY_REFUNDED';
+
+/** The sandbox's record of one accepted refund request. */
+export interface RefundRecord {
+  id: string;
+  externalId: string;
+  locationId: string;
+  partner: string;
+  status: RefundStatus;
+  reason?: RefundFailure;
+  /** Why, in a sentence, when FAILED; the order refunded, when PROCESSED. */
+  detail?: string;
+  orderId?: string;
+  requestId: string;
+  journalId: string;
+  acceptedAt: string;
+  dueAt: string;
+  processedAt?: string;
+}
+
+export type OrderRecord = FixtureOrder;
+
+export interface RefundDecision {
+  status: 'PROCESSED' | 'FAILED';
+  reason?: RefundFailure;
+  detail: string;
+  /** The order to mark REFUNDED, when PROCESSED. */
+  orderId?: string;
+}
+
+/** Decides a refund from the locations and the orders that carry its ExternalId, as they are when it is processed. */
+export function decideRefund(
+  refund: Pick<RefundRecord, 'externalId' | 'locationId'>,
+  locationIds: ReadonlySet<string>,
+  ordersWithExternalId: readonly OrderRecord[],
+): RefundDecision {
+  const orders = ordersWithExternalId;
+  const { externalId, locationId } = refund;
+  if (!locationIds.has(locationId)) {
+    return { status: 'FAILED', reason: 'UNKNOWN_LOCATION', detail: `location '${locationId}' is not a location of this partner` };
+  }
+  const order = orders.find((o) => o.ExternalId === externalId && o.LocationId === locationId);
+  if (!order) {
+    const elsewhere = orders.find((o) => o.ExternalId === externalId);
+    const detail = elsewhere
+      ? `ExternalId '${externalId}' is order ${elsewhere.OrderId} of location '${elsewhere.LocationId}', not of '${locationId}'`
+      : `no order with ExternalId '${externalId}' at location '${locationId}'`;
+    return { status: 'FAILED', reason: 'ORDER_NOT_FOUND', detail };
+  }
+  if (order.Status === 'REFUNDED') {
+    return { status: 'FAILED', reason: 'ALREADY_REFUNDED', detail: `order ${order.OrderId} was already refunded` };
+  }
+  if (order.Status !== 'ACCEPTED') {
+    return { status: 'FAILED', reason: 'ORDER_NOT_ACCEPTED', detail: `order ${order.OrderId} is ${order.Status}, not ACCEPTED` };
+  }
+  return { status: 'PROCESSED', detail: `order ${order.OrderId} refunded`, orderId: order.OrderId };
+}

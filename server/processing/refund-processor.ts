@@ -1,0 +1,123 @@
+/**
+ * Asynchronous refunds (§1, §4.1 rule 2): accepted as PENDING, decided `delayMs` later.
+ * Time and timers are injected, so tests move the clock instead of sleeping.
+ */
+import { EventEmitter } from 'node:events';
+import { decideRefund, type RefundRecord } from '../domain/refund-outcome.js';
+import { refundOrderKey, type SandboxStore } from '../store/sandbox-store.js';
+
+/** Schedules `run` in `ms` and returns a cancel function. */
+export type SetTimer = (run: () => void, ms: number) => () => void;
+
+export const realTimer: SetTimer = (run, ms) => {
+  const handle = setTimeout(run, ms);
+  handle.unref();
+  return () => clearTimeout(handle);
+};
+
+export interface RefundProcessorDeps {
+  store: SandboxStore;
+  locationIds: ReadonlySet<string>;
+  clock: () => number;
+  newId: () => string;
+  delayMs: number;
+  setTimer?: SetTimer;
+}
+
+export interface AcceptRefund {
+  externalId: string;
+  locationId: string;
+  partner: string;
+  requestId: string;
+  journalId: string;
+}
+
+/** Emits `settled` with each refund it decides. */
+export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
+  private cancelTimer: (() => void) | undefined;
+  private timerAt = Infinity;
+  /** PENDING refunds in acceptance order: bounded by traffic × delay, not by history. */
+  private readonly pending = new Map<string, RefundRecord>();
+
+  constructor(private readonly deps: RefundProcessorDeps) {
+    super();
+    this.reload();
+  }
+
+  /** Re-reads the PENDING refunds from the store (at start, and after a reset). */
+  reload(): void {
+    this.stop();
+    this.pending.clear();
+    for (const refund of this.deps.store.refunds.all()) if (refund.status === 'PENDING') this.pending.set(refund.id, refund);
+  }
+
+  /** Records a PENDING refund and returns it once it is on disk. */
+  async accept(input: AcceptRefund): Promise<RefundRecord> {
+    const now = this.deps.clock();
+    const refund: RefundRecord = {
+      id: `rf-${this.deps.newId()}`,
+      ...input,
+      status: 'PENDING',
+      acceptedAt: new Date(now).toISOString(),
+      dueAt: new Date(now + this.deps.delayMs).toISOString(),
+    };
+    this.deps.store.refunds.put(refund);
+    this.pending.set(refund.id, refund);
+    await this.deps.store.commit();
+    this.schedule();
+    return refund;
+  }
+
+  /** Earlier refunds of the same order at the same location, newest first. */
+  earlierRefunds(externalId: string, locationId: string): RefundRecord[] {
+    return this.deps.store.refunds.lookup(refundOrderKey(locationId, externalId)).reverse();
+  }
+
+  /** Decides every refund that is due, in the order they were accepted, and writes once. */
+  async runDue(): Promise<RefundRecord[]> {
+    const now = this.deps.clock();
+    const due = [...this.pending.values()].filter((refund) => Date.parse(refund.dueAt) <= now);
+    const settled: RefundRecord[] = [];
+    for (const refund of due) {
+      const decision = decideRefund(refund, this.deps.locationIds, this.deps.store.orders.lookup(refund.externalId));
+      const done: RefundRecord = { ...refund, ...decision, processedAt: new Date(now).toISOString() };
+      if (decision.orderId) {
+        const order = this.deps.store.orders.get(decision.orderId);
+        if (order) this.deps.store.orders.put({ ...order, Status: 'REFUNDED' });
+      }
+      this.deps.store.refunds.put(done);
+      this.pending.delete(refund.id);
+      settled.push(done);
+    }
+    if (settled.length > 0) await this.deps.store.commit();
+    for (const refund of settled) this.emit('settled', refund);
+    this.schedule();
+    return settled;
+  }
+
+  /** Starts the timer for refunds left PENDING by an earlier run (they survive a restart). */
+  start(): void {
+    this.schedule();
+  }
+
+  stop(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  private schedule(): void {
+    // Refunds are accepted in time order with one delay, so the first pending one is due first.
+    const first = this.pending.values().next().value;
+    const next = first === undefined ? Infinity : Date.parse(first.dueAt);
+    if (!Number.isFinite(next) || next >= this.timerAt) return;
+    this.stop();
+    this.timerAt = next;
+    const setTimer = this.deps.setTimer ?? realTimer;
+    this.cancelTimer = setTimer(() => {
+      this.timerAt = Infinity;
+      this.cancelTimer = undefined;
+      void this.runDue();
+    }, Math.max(0, next - this.deps.clock()));
+  }
+}
