@@ -8,10 +8,13 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
  * partner's key, or because its value is a JWT. Undefined when the query string is clean.
  */
 export function findCredentialInQuery(query: URLSearchParams, partnerKey: string): string | undefined {
-  for (const [name, value] of query) {
-    if (CREDENTIAL_NAME.test(name) || value === partnerKey || JWT_SHAPE.test(value)) return name;
-  }
+  for (const [name, value] of query) if (isCredentialParameter(name, value, partnerKey)) return name;
   return undefined;
+}
+
+/** A query parameter that carries a credential, by its name or by its value. */
+export function isCredentialParameter(name: string, value: string, partnerKey: string): boolean {
+  return CREDENTIAL_NAME.test(name) || value === partnerKey || JWT_SHAPE.test(value);
 }
 
 /** The 401 message for a credential found in the query string. */

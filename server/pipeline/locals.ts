@@ -11,6 +11,8 @@ declare global {
   namespace Express {
     interface Locals {
       requestId: string;
+      /** The journal entry this request will be, named in x-sandbox-journal-id. */
+      journalId?: string;
       family?: EnvelopeFamily;
       token?: VerifiedPosToken;
       /** The trimmed x-service-locationid header, when present. */

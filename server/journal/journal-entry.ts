@@ -1,0 +1,115 @@
+/** Pure: what the journal keeps of one request, with every secret taken out. */
+import { createHash } from 'node:crypto';
+import type { Finding } from '../domain/findings.js';
+
+export interface TokenView {
+  header?: Record<string, unknown>;
+  claims?: Record<string, unknown>;
+  /** sha256 of the whole token: tells two tokens apart without keeping either. */
+  sha256: string;
+  /** Set when the Authorization header held no decodable JWT. */
+  unreadable?: string;
+}
+
+export interface JournalEntry {
+  id: string;
+  requestId: string;
+  time: string;
+  direction: 'inbound';
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  locationId?: string;
+  partner?: string;
+  token?: TokenView;
+  request: { headers: Record<string, string>; body?: unknown; bodyText?: string; bodyBytes: number };
+  response: { status: number; headers: Record<string, string>; body?: unknown };
+  latencyMs: number;
+  findings: Finding[];
+}
+
+const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization']);
+/** Bodies are kept up to this size; the journal is for reading, not for replaying megabytes. */
+export const JOURNAL_BODY_LIMIT = 16 * 1024;
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The token of an Authorization header as header + claims + hash: never the signature. */
+export function viewToken(authorization: string | undefined): TokenView | undefined {
+  if (authorization === undefined) return undefined;
+  const token = authorization.replace(/^\s*bearer\s+/i, '').trim();
+  if (token === '') return undefined;
+  const [header, claims] = token.split('.').slice(0, 2).map(decodePart);
+  if (header === undefined || claims === undefined) return { sha256: sha256(token), unreadable: 'not a JWT' };
+  return { header, claims, sha256: sha256(token) };
+}
+
+/** Headers as the journal shows them: the token replaced by its hash, keys by theirs. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers)) {
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw.join(', ') : raw;
+    if (name === 'authorization') {
+      const scheme = /^\s*(\S+)/.exec(value)?.[1] ?? '';
+      const rest = value.slice(value.indexOf(scheme) + scheme.length).trim();
+      shown[name] = `${scheme} [redacted sha256:${sha256(rest || value).slice(0, 16)}]`;
+    } else if (SECRET_HEADERS.has(name)) {
+      shown[name] = `[redacted sha256:${sha256(value).slice(0, 16)}]`;
+    } else {
+      shown[name] = value;
+    }
+  }
+  return shown;
+}
+
+/**
+ * Replaces every occurrence of a secret in any string of `value` (deeply): the last line of defence,
+ * for a key pasted into a body or a query string.
+ */
+export function scrubSecrets<T>(value: T, secrets: string[]): T {
+  const present = secrets.filter((secret) => secret.length >= 8);
+  if (present.length === 0) return value;
+  const scrub = (text: string): string => present.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return scrub(node);
+    if (Array.isArray(node)) return node.map(walk);
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [scrub(key), walk(child)]));
+    }
+    return node;
+  };
+  return walk(value) as T;
+}
+
+/** The secrets one request may carry: the partner key, the raw token and its signature. */
+export function secretsOf(authorization: string | undefined, partnerKey: string): string[] {
+  const token = authorization?.replace(/^\s*bearer\s+/i, '').trim() ?? '';
+  const signature = token.split('.')[2] ?? '';
+  return [partnerKey, token, signature].filter((secret) => secret !== '');
+}
+
+/** A body for the journal: parsed JSON when it is JSON, else its text, both cut to JOURNAL_BODY_LIMIT. */
+export function bodyForJournal(text: string | undefined): { body?: unknown; bodyText?: string } {
+  if (text === undefined || text === '') return {};
+  if (text.length <= JOURNAL_BODY_LIMIT) {
+    try {
+      return { body: JSON.parse(text) };
+    } catch {
+      return { bodyText: text };
+    }
+  }
+  return { bodyText: `${text.slice(0, JOURNAL_BODY_LIMIT)}… [${text.length - JOURNAL_BODY_LIMIT} more characters not kept]` };
+}
+
+function decodePart(part: string | undefined): Record<string, unknown> | undefined {
+  if (part === undefined || !/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

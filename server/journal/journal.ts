@@ -1,0 +1,65 @@
+/** The request journal: the last `limit` entries in memory, newest last, with the filters of the control API. */
+import type { JournalEntry } from './journal-entry.js';
+
+export interface JournalFilter {
+  /** Entries whose path contains this text (`/order/refund` matches every mount). */
+  path?: string;
+  /** An exact status (`401`) or a class (`4xx`). */
+  status?: string;
+  location?: string;
+  /** Entries at or after this time (ms since the epoch). */
+  since?: number;
+  limit?: number;
+}
+
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private readonly byId = new Map<string, JournalEntry>();
+  private sequence = 0;
+
+  constructor(readonly limit = 5000) {}
+
+  /** The id the next entry will get; handed out when a request starts, so the response can name it. */
+  nextId(): string {
+    this.sequence += 1;
+    return `j-${String(this.sequence).padStart(6, '0')}`;
+  }
+
+  add(entry: JournalEntry): void {
+    this.entries.push(entry);
+    this.byId.set(entry.id, entry);
+    // Dropping in batches keeps add() O(1) amortized instead of shifting the array every time.
+    if (this.entries.length > this.limit * 1.1) {
+      for (const old of this.entries.splice(0, this.entries.length - this.limit)) this.byId.delete(old.id);
+    }
+  }
+
+  get(id: string): JournalEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Newest first. */
+  list(filter: JournalFilter = {}): JournalEntry[] {
+    const status = filter.status;
+    const matches = (entry: JournalEntry): boolean =>
+      (filter.path === undefined || entry.path.includes(filter.path)) &&
+      (status === undefined || (/^\dxx$/i.test(status) ? String(entry.response.status)[0] === status[0] : String(entry.response.status) === status)) &&
+      (filter.location === undefined || entry.locationId === filter.location) &&
+      (filter.since === undefined || Date.parse(entry.time) >= filter.since);
+    const found: JournalEntry[] = [];
+    const first = Math.max(0, this.entries.length - this.limit);
+    for (let i = this.entries.length - 1; i >= first && found.length < (filter.limit ?? Infinity); i--) {
+      if (matches(this.entries[i]!)) found.push(this.entries[i]!);
+    }
+    return found;
+  }
+
+  get size(): number {
+    return Math.min(this.entries.length, this.limit);
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.byId.clear();
+  }
+}

@@ -1,0 +1,59 @@
+/** Records every POS API call in the journal, redacted, as the response leaves. */
+import type { RequestHandler } from 'express';
+import type { Journal } from '../journal/journal.js';
+import { bodyForJournal, redactHeaders, scrubSecrets, secretsOf, viewToken, type JournalEntry } from '../journal/journal-entry.js';
+import { isCredentialParameter } from '../domain/query-credentials.js';
+
+export const JOURNAL_ID_HEADER = 'x-sandbox-journal-id';
+
+export function recordJournal(deps: { journal: Journal; clock: () => number; partnerKey: string }): RequestHandler {
+  return (req, res, next) => {
+    const id = deps.journal.nextId();
+    const started = deps.clock();
+    res.locals.journalId = id;
+    res.set(JOURNAL_ID_HEADER, id);
+    const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+    // The entry is added before the response leaves, so a client that reads the journal next finds it.
+    res.end = ((...args: unknown[]) => {
+      const chunk = typeof args[0] === 'function' ? undefined : (args[0] as string | Buffer | undefined);
+      deps.journal.add(buildEntry(id, started, chunk));
+      return end(...args);
+    }) as typeof res.end;
+
+    function buildEntry(entryId: string, startedAt: number, chunk: string | Buffer | undefined): JournalEntry {
+      const url = new URL(req.originalUrl, 'http://sandbox.invalid');
+      const query: Record<string, string> = {};
+      for (const [name, value] of url.searchParams) {
+        query[name] = isCredentialParameter(name, value, deps.partnerKey) ? '[redacted]' : value;
+      }
+      const responseText = chunk === undefined ? undefined : chunk.toString();
+      const token = res.locals.token;
+      const entry: JournalEntry = {
+        id: entryId,
+        requestId: res.locals.requestId,
+        time: new Date(startedAt).toISOString(),
+        direction: 'inbound',
+        method: req.method,
+        path: url.pathname,
+        query,
+        locationId: res.locals.locationId ?? req.get('x-service-locationid')?.trim() ?? undefined,
+        partner: token ? String(token.claims.iss) : undefined,
+        token: viewToken(req.get('authorization')),
+        request: {
+          headers: redactHeaders(req.headers),
+          ...bodyForJournal(typeof req.body === 'string' ? req.body : undefined),
+          bodyBytes: res.locals.body?.bytes ?? Number(req.get('content-length') ?? 0),
+        },
+        response: {
+          status: res.statusCode,
+          headers: Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)])),
+          ...(responseText ? { body: bodyForJournal(responseText).body ?? responseText } : {}),
+        },
+        latencyMs: deps.clock() - startedAt,
+        findings: res.locals.findings ?? [],
+      };
+      return scrubSecrets(entry, secretsOf(req.get('authorization'), deps.partnerKey));
+    }
+    next();
+  };
+}
