@@ -12,8 +12,25 @@ describe('resolveServeConfig', () => {
       posOrderUrl: undefined,
       strict: false,
       logLevel: 'info',
+      dataFile: '.sandbox/db.json',
+      refundDelayMs: 1000,
+      journalLimit: 5000,
+      adminToken: undefined,
       partnerOverride: { name: undefined, nonProdKey: undefined },
     });
+  });
+
+  it('keeps state in memory with --memory, and refuses --memory with --data', () => {
+    expect(resolveServeConfig({ memory: true }, {}, defaults).dataFile).toBeUndefined();
+    expect(resolveServeConfig({ data: '/tmp/x.json' }, {}, defaults).dataFile).toBe('/tmp/x.json');
+    expect(() => resolveServeConfig({ memory: true, data: 'x.json' }, {}, defaults)).toThrow(
+      new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory'),
+    );
+  });
+
+  it('takes the refund delay, the journal limit and the admin token', () => {
+    const config = resolveServeConfig({ refundDelayMs: '0', journalLimit: '10' }, { SANDBOX_ADMIN_TOKEN: 'a-long-admin-token-123' }, defaults);
+    expect([config.refundDelayMs, config.journalLimit, config.adminToken]).toEqual([0, 10, 'a-long-admin-token-123']);
   });
 
   it('takes PORT, SANDBOX_POS_ORDER_URL, SANDBOX_PARTNER and SANDBOX_NONPROD_KEY from the environment', () => {
@@ -36,6 +53,9 @@ describe('resolveServeConfig', () => {
     [{ posOrderUrl: 'localhost:4200' }, "the POS order URL must use http or https, got 'localhost:'"],
     [{ posOrderUrl: 'not a url' }, "the POS order URL must be an absolute http(s) URL, got 'not a url'"],
     [{ logLevel: 'loud' }, "log level must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'"],
+    [{ refundDelayMs: '-1' }, "--refund-delay-ms must be a whole number from 0, got '-1'"],
+    [{ journalLimit: '0' }, "--journal-limit must be a whole number from 1, got '0'"],
+    [{ adminToken: 'short' }, 'the admin token must be at least 16 characters long'],
   ])('refuses %j with a message that says why', (flags, message) => {
     expect(() => resolveServeConfig(flags, {}, defaults)).toThrow(new ConfigError(message));
   });

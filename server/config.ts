@@ -7,6 +7,11 @@ export interface ServeFlags {
   posOrderUrl?: string;
   strict?: boolean;
   logLevel?: string;
+  data?: string;
+  memory?: boolean;
+  refundDelayMs?: string;
+  journalLimit?: string;
+  adminToken?: string;
 }
 
 export interface ServeConfig {
@@ -16,6 +21,11 @@ export interface ServeConfig {
   posOrderUrl: string | undefined;
   strict: boolean;
   logLevel: string;
+  /** The lowdb data file; undefined with --memory. */
+  dataFile: string | undefined;
+  refundDelayMs: number;
+  journalLimit: number;
+  adminToken: string | undefined;
   /** SANDBOX_PARTNER and SANDBOX_NONPROD_KEY: the partner's own POS name and key, so a POS build needs no change. */
   partnerOverride: PartnerOverride;
 }
@@ -33,6 +43,7 @@ export interface PartnerIdentity {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4100;
+export const DEFAULT_DATA_FILE = '.sandbox/db.json';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A configuration value that cannot be used; the message says which and why. */
@@ -45,6 +56,7 @@ export function resolveServeConfig(
   env: Record<string, string | undefined>,
   defaults: { fixturesDir: string },
 ): ServeConfig {
+  if (flags.memory && flags.data !== undefined) throw new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory');
   return {
     host: flags.host ?? DEFAULT_HOST,
     port: parsePort(flags.port ?? env.PORT),
@@ -52,6 +64,10 @@ export function resolveServeConfig(
     posOrderUrl: parseUrl(flags.posOrderUrl ?? nonEmpty(env.SANDBOX_POS_ORDER_URL)),
     strict: flags.strict ?? false,
     logLevel: parseLogLevel(flags.logLevel ?? env.LOG_LEVEL ?? 'info'),
+    dataFile: flags.memory ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
+    refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
+    journalLimit: parseWhole('--journal-limit', flags.journalLimit, 5000, 1),
+    adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),
     partnerOverride: partnerOverrideFromEnv(env),
   };
 }
@@ -79,6 +95,18 @@ function parsePort(value: string | undefined): number {
     throw new ConfigError(`port must be a whole number from 0 to 65535 (0 picks a free one), got '${value}'`);
   }
   return port;
+}
+
+function parseWhole(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min) throw new ConfigError(`${name} must be a whole number from ${min}, got '${value}'`);
+  return number;
+}
+
+function parseAdminToken(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < 16) throw new ConfigError('the admin token must be at least 16 characters long');
+  return value;
 }
 
 function parseUrl(value: string | undefined): string | undefined {

@@ -10,6 +10,8 @@ export interface BannerInput {
   posOrderUrl: string | undefined;
   strict: boolean;
   fixturesDir: string;
+  /** The data file, or "memory". */
+  state: string;
   sample: { token: string; ttlSeconds: number; locationId: string; externalId: string };
 }
 
@@ -33,6 +35,8 @@ export function startupBanner(input: BannerInput): string {
     `                         SANDBOX ONLY: use it for this sandbox and nothing else`,
     `  token audience:        io.service.pos.brokers.openapi`,
     `  fixtures:              ${input.fixturesDir}`,
+    `  state:                 ${input.state}`,
+    `  control API:           ${input.baseUrl}/_sandbox/health, /refunds, /journal, /journal.har, /openapi.json`,
     `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url or SANDBOX_POS_ORDER_URL)'}`,
     `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
     '  locations:',

@@ -2,8 +2,9 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { createApp } from '../app.js';
-import { DEFAULT_HOST, DEFAULT_PORT, LOG_LEVELS, resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
+import { createSandbox } from '../sandbox.js';
+import { fileStorage, memoryStorage } from '../store/segment-storage.js';
+import { DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, LOG_LEVELS, resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 import { createLogger } from '../logger.js';
@@ -22,10 +23,15 @@ export function serveCommand(): Command {
     .option('--fixtures <dir>', 'fixture folder (default: the fixtures/ of this package)')
     .option('--pos-order-url <url>', "the POS's order endpoint, where orders are sent (default: SANDBOX_POS_ORDER_URL)")
     .option('--strict', 'reject requests that draw findings instead of only reporting them')
+    .option('--data <file>', `lowdb data file; segments go beside it (default: ${DEFAULT_DATA_FILE})`)
+    .option('--memory', 'keep all state in memory (nothing written; for tests and demos)')
+    .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided (default: 1000)')
+    .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
+    .option('--admin-token <token>', 'let non-loopback clients use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, LOG_LEVEL. Flags beat the environment.',
+      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL. Flags beat the environment.',
     )
     .action(async (flags: ServeFlags) => {
       await exitWith(() => serve(flags));
@@ -37,7 +43,22 @@ async function serve(flags: ServeFlags): Promise<void> {
   const fixtures = loadFixtures(config.fixturesDir);
   const partner = resolvePartner(fixtures.partner, config.partnerOverride);
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
-  const app = createApp({ fixtures, partner, strict: config.strict, logger });
+  const storage = config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile);
+  const sandbox = await createSandbox({
+    fixtures,
+    partner,
+    storage,
+    logger,
+    strict: config.strict,
+    refundDelayMs: config.refundDelayMs,
+    journalLimit: config.journalLimit,
+    adminToken: config.adminToken,
+  });
+  sandbox.refunds.on('settled', (refund) => {
+    const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
+    logger.info({ refundId: refund.id, externalId: refund.externalId, location: refund.locationId }, `refund ${outcome}`);
+  });
+  const app = sandbox.app;
 
   const server = app.listen(config.port, config.host);
   await once(server, 'listening');
@@ -62,6 +83,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       posOrderUrl: config.posOrderUrl,
       strict: config.strict,
       fixturesDir: config.fixturesDir,
+      state: storage.where,
       sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
     }) + '\n',
   );

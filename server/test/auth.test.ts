@@ -133,7 +133,7 @@ describe('POST /order/refund authentication (§5)', () => {
   });
 
   it('accepts the key of SANDBOX_NONPROD_KEY and the name of SANDBOX_PARTNER when they replace the fixture partner', async () => {
-    const app = testApp({ partner: { name: 'acme-pos', nonProdKey: OTHER_KEY, apiKey: undefined } });
+    const app = await testApp({ partner: { name: 'acme-pos', nonProdKey: OTHER_KEY, apiKey: undefined } });
     const good = await postRefund(app, { headers: { Authorization: `Bearer ${posToken({ iss: 'acme-pos' }, OTHER_KEY)}` } });
     expect(good.status).toBe(200);
     const fixtureKey = await postRefund(app, { headers: { Authorization: `Bearer ${posToken({ iss: 'acme-pos' })}` } });

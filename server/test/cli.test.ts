@@ -19,7 +19,7 @@ afterEach(() => {
 
 /** Starts `serve` and resolves once the banner is printed, with the base URL and everything printed. */
 async function serve(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...BASE_ENV, PORT: '0', ...env } });
+  const child = spawn(process.execPath, [BIN, 'serve', '--memory', ...args], { env: { ...BASE_ENV, PORT: '0', ...env } });
   running.push(child);
   let out = '';
   let err = '';
@@ -98,7 +98,7 @@ describe('pos-sandbox serve', () => {
     try {
       cpSync(join(PACKAGE_ROOT, 'fixtures'), dir, { recursive: true });
       writeFileSync(join(dir, 'partner.json'), JSON.stringify({ name: 'demo-pos' }));
-      const result = await cli(['serve', '--fixtures', dir, '--port', '0']);
+      const result = await cli(['serve', '--memory', '--fixtures', dir, '--port', '0']);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(`pos-sandbox: the fixtures are broken:\n  - ${dir}/partner.json: nonProdKey is required\n`);
     } finally {
@@ -108,13 +108,13 @@ describe('pos-sandbox serve', () => {
 
   it('stops with exit code 2 and a hint when the port is taken', async () => {
     const { baseUrl } = await serve([]);
-    const result = await cli(['serve', '--port', new URL(baseUrl).port]);
+    const result = await cli(['serve', '--memory', '--port', new URL(baseUrl).port]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^pos-sandbox: cannot listen: listen EADDRINUSE.*; pick another --port \(or PORT\) or --host\n$/);
   });
 
   it('refuses a bad PORT with a message', async () => {
-    const result = await cli(['serve'], { PORT: 'eighty' });
+    const result = await cli(['serve', '--memory'], { PORT: 'eighty' });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("pos-sandbox: port must be a whole number from 0 to 65535 (0 picks a free one), got 'eighty'\n");
   });

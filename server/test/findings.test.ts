@@ -70,21 +70,25 @@ describe('refund findings (SANDBOX-SPEC §3)', () => {
 
   it('reports JTI_REUSED when two different tokens carry one jti, not when one token is sent twice', async () => {
     const { logger, codes } = capturingLogger();
-    const app = testApp({ logger });
+    const app = await testApp({ logger });
     const first = posToken({ jti: 'jti-shared' });
     const second = posToken({ jti: 'jti-shared', exp: NOW_S + 900 });
-    expect((await postRefund(app, { headers: { Authorization: `Bearer ${first}` } })).headers['x-sandbox-findings']).toBe('0');
-    expect((await postRefund(app, { headers: { Authorization: `Bearer ${first}` } })).headers['x-sandbox-findings']).toBe('0');
-    const reused = await postRefund(app, { headers: { Authorization: `Bearer ${second}` } });
+    const refundOf = (externalId: string) => JSON.stringify({ ExternalId: externalId });
+    expect((await postRefund(app, { headers: { Authorization: `Bearer ${first}` }, body: refundOf('A') })).headers['x-sandbox-findings']).toBe('0');
+    expect((await postRefund(app, { headers: { Authorization: `Bearer ${first}` }, body: refundOf('B') })).headers['x-sandbox-findings']).toBe('0');
+    const reused = await postRefund(app, { headers: { Authorization: `Bearer ${second}` }, body: refundOf('C') });
     expect(reused.status).toBe(200);
     expect(reused.headers['x-sandbox-findings']).toBe('1');
     expect(codes()).toEqual(['JTI_REUSED']);
   });
 
   it('rejects a reused jti with 401 under --strict', async () => {
-    const app = testApp({ strict: true });
-    await postRefund(app, { headers: { Authorization: `Bearer ${posToken({ jti: 'jti-shared' })}` } });
-    const reused = await postRefund(app, { headers: { Authorization: `Bearer ${posToken({ jti: 'jti-shared', exp: NOW_S + 900 })}` } });
+    const app = await testApp({ strict: true });
+    await postRefund(app, { headers: { Authorization: `Bearer ${posToken({ jti: 'jti-shared' })}` }, body: '{"ExternalId":"A"}' });
+    const reused = await postRefund(app, {
+      headers: { Authorization: `Bearer ${posToken({ jti: 'jti-shared', exp: NOW_S + 900 })}` },
+      body: '{"ExternalId":"B"}',
+    });
     expect(reused.status).toBe(401);
     expect(reused.body).toEqual(
       orderEnvelope(

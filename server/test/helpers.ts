@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../app.js';
+import { createSandbox, type Sandbox } from '../sandbox.js';
+import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { resolvePartner, type PartnerIdentity } from '../config.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
@@ -18,18 +19,45 @@ export const NOW_S = Date.parse('2026-11-21T10:00:00Z') / 1000;
 export const LOCATION = 'loc-std-001';
 export const EXTERNAL_ID = 'POS-STD-1001';
 
-export function testApp(
-  options: { strict?: boolean; logger?: Logger; nowSeconds?: number; partner?: PartnerIdentity } = {},
-): Express {
+export interface TestSandboxOptions {
+  strict?: boolean;
+  logger?: Logger;
+  nowSeconds?: number;
+  partner?: PartnerIdentity;
+  refundDelayMs?: number;
+  adminToken?: string;
+  journalLimit?: number;
+  storage?: DocumentStorage;
+}
+
+/** A whole sandbox in memory with a clock the test moves and timers that never fire by themselves. */
+export async function testSandbox(options: TestSandboxOptions = {}): Promise<Sandbox & { clock: { now: number; advance(ms: number): void } }> {
   let next = 0;
-  return createApp({
+  const clock = {
+    now: (options.nowSeconds ?? NOW_S) * 1000,
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
+  const sandbox = await createSandbox({
     fixtures,
     partner: options.partner ?? PARTNER,
-    strict: options.strict ?? false,
+    storage: options.storage ?? memoryStorage(),
     logger: options.logger ?? silentLogger(),
-    clock: () => (options.nowSeconds ?? NOW_S) * 1000,
-    newId: () => `req-${++next}`,
+    strict: options.strict ?? false,
+    refundDelayMs: options.refundDelayMs ?? 0,
+    journalLimit: options.journalLimit,
+    adminToken: options.adminToken,
+    clock: () => clock.now,
+    newId: () => `id-${++next}`,
+    setTimer: () => () => undefined,
   });
+  return { ...sandbox, clock };
+}
+
+/** Just the app of a test sandbox. */
+export async function testApp(options: TestSandboxOptions = {}): Promise<Express> {
+  return (await testSandbox(options)).app;
 }
 
 /** Signs any header and payload with HS256, without the claim checks jwt.sign would make. */
@@ -72,12 +100,12 @@ export function cleanHeaders(token = posToken()): Record<string, string> {
 }
 
 /** POSTs a refund; `headers` values of undefined remove a clean header. */
-export function postRefund(
-  app: Express,
+export async function postRefund(
+  app: Express | Promise<Express>,
   options: { path?: string; headers?: Record<string, string | undefined>; body?: string } = {},
-): request.Test {
+): Promise<request.Response> {
   const headers = { ...cleanHeaders(), ...options.headers };
-  let call = request(app).post(options.path ?? '/v2/order/refund');
+  let call = request(await app).post(options.path ?? '/v2/order/refund');
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) call = call.set(name, value);
   return call.send(options.body ?? JSON.stringify({ ExternalId: EXTERNAL_ID }));
 }

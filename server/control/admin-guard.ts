@@ -1,0 +1,32 @@
+/** /_sandbox answers loopback clients only, or, with --admin-token, whoever sends that token. */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { ApiError } from '../errors.js';
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** Equal-length digests, so the comparison takes the same time whatever was sent. */
+function sameSecret(sent: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(sent), digest(expected));
+}
+
+export function adminGuard(adminToken: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    if (adminToken === undefined) {
+      if (isLoopbackAddress(req.socket.remoteAddress)) return next();
+      throw new ApiError(
+        'FORBIDDEN',
+        `the control API answers loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`,
+      );
+    }
+    const sent = /^\s*Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]?.trim();
+    if (sent !== undefined && sameSecret(sent, adminToken)) return next();
+    throw new ApiError('UNAUTHORIZED', 'the control API needs Authorization: Bearer <admin token> (the sandbox was started with --admin-token)');
+  };
+}

@@ -1,0 +1,44 @@
+/** The control API under /_sandbox (SANDBOX-SPEC §8), behind the admin guard. */
+import { Router } from 'express';
+import { ApiError } from '../errors.js';
+import type { PartnerIdentity } from '../config.js';
+import type { Fixtures } from '../fixtures/load-fixtures.js';
+import type { JtiRegistry } from '../domain/jti-registry.js';
+import type { Journal } from '../journal/journal.js';
+import type { RefundProcessor } from '../processing/refund-processor.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+import { adminGuard } from './admin-guard.js';
+import { journalRoutes } from './journal-routes.js';
+import { openApiDocument } from './openapi-document.js';
+import { stateRoutes } from './state-routes.js';
+import { tokenRoutes } from './token-routes.js';
+
+export const CONTROL_MOUNT = '/_sandbox';
+
+export interface ControlDeps {
+  fixtures: Fixtures;
+  partner: PartnerIdentity;
+  store: SandboxStore;
+  refunds: RefundProcessor;
+  journal: Journal;
+  jtis: JtiRegistry;
+  clock: () => number;
+  startedAt: number;
+  version: string;
+  strict: boolean;
+  refundDelayMs: number;
+  adminToken: string | undefined;
+}
+
+export function controlRouter(deps: ControlDeps): Router {
+  const router = Router();
+  router.use(adminGuard(deps.adminToken));
+  router.use(stateRoutes(deps), journalRoutes(deps), tokenRoutes(deps));
+  router.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument(deps.version));
+  });
+  router.use((req) => {
+    throw new ApiError('NOT_FOUND', `no control endpoint at ${req.method} ${CONTROL_MOUNT}${req.path}; GET ${CONTROL_MOUNT}/openapi.json describes them all`);
+  });
+  return router;
+}

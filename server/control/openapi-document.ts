@@ -1,0 +1,259 @@
+/** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
+
+const json = (schema: object) => ({ 'application/json': { schema } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const orderError = (description: string) => ({ description, content: json(ref('OrderErrorEnvelope')) });
+const controlOk = (description: string, schema: object) => ({ description, content: json(schema) });
+
+const POS_SECURITY = [{ posToken: [] }];
+const locationHeader = {
+  name: 'x-service-locationid',
+  in: 'header',
+  required: true,
+  description: 'The merchant location (§4).',
+  schema: { type: 'string' },
+};
+
+function refundOperation(mount: string) {
+  return {
+    post: {
+      operationId: `refund${mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
+      tags: ['POS API'],
+      summary: `Request a refund (§4.1), mounted at ${mount || '/'}`,
+      security: POS_SECURITY,
+      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
+      requestBody: { required: true, content: json(ref('RefundRequest')) },
+      responses: {
+        '200': {
+          description: 'Accepted for processing; no body. The refund is decided later (GET /_sandbox/refunds).',
+          headers: {
+            'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
+            'x-sandbox-journal-id': { schema: { type: 'string' } },
+            'x-sandbox-refund-id': { schema: { type: 'string' } },
+          },
+        },
+        '400': orderError('INVALID_PAYLOAD: location header, body or ExternalId'),
+        '401': orderError('UNAUTHORIZED: the token, each defect named'),
+        '405': orderError('METHOD_NOT_ALLOWED'),
+        '413': orderError('PAYLOAD_TOO_LARGE: over 1 MiB'),
+      },
+    },
+  };
+}
+
+const controlError = { description: 'An error', content: json(ref('OrderErrorEnvelope')) };
+
+export function openApiDocument(version: string): object {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'POS Sandbox',
+      version,
+      description:
+        'A laptop sandbox of the POS integration interface (Open API v2). The POS API answers as the service does; the control API under /_sandbox shows and steers the sandbox (loopback clients only unless --admin-token is set).',
+    },
+    servers: [{ url: 'http://127.0.0.1:4100' }],
+    tags: [{ name: 'POS API' }, { name: 'Control API' }],
+    paths: {
+      '/order/refund': refundOperation(''),
+      '/v2/order/refund': refundOperation('/v2'),
+      '/v1/pos/openapi/order/refund': refundOperation('/v1/pos/openapi'),
+      '/_sandbox/health': {
+        get: {
+          operationId: 'health',
+          tags: ['Control API'],
+          summary: 'Status, version and uptime',
+          responses: { '200': controlOk('The sandbox is up', ref('Health')), '403': controlError },
+        },
+      },
+      '/_sandbox/reset': {
+        post: {
+          operationId: 'reset',
+          tags: ['Control API'],
+          summary: 'Fixtures back; refunds, journal and seen jtis cleared',
+          responses: { '200': controlOk('Reset done', { type: 'object' }) },
+        },
+      },
+      '/_sandbox/partners': {
+        get: { operationId: 'partners', tags: ['Control API'], summary: 'The partner: POS name and key fingerprint', responses: { '200': controlOk('Partners', { type: 'array', items: { type: 'object' } }) } },
+      },
+      '/_sandbox/locations': {
+        get: { operationId: 'locations', tags: ['Control API'], summary: 'The locations', responses: { '200': controlOk('Locations', { type: 'array', items: { type: 'object' } }) } },
+      },
+      '/_sandbox/locations/{id}/menu': {
+        get: {
+          operationId: 'locationMenu',
+          tags: ['Control API'],
+          summary: "A location's current menu",
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': controlOk('The menu', { type: 'object' }), '404': controlError },
+        },
+      },
+      '/_sandbox/orders': {
+        get: {
+          operationId: 'orders',
+          tags: ['Control API'],
+          summary: 'Orders',
+          parameters: [
+            { name: 'location', in: 'query', schema: { type: 'string' } },
+            { name: 'status', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: { '200': controlOk('Orders', { type: 'array', items: { type: 'object' } }) },
+        },
+      },
+      '/_sandbox/orders/{id}': {
+        get: {
+          operationId: 'order',
+          tags: ['Control API'],
+          summary: 'One order',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': controlOk('The order', { type: 'object' }), '404': controlError },
+        },
+      },
+      '/_sandbox/refunds': {
+        get: {
+          operationId: 'refunds',
+          tags: ['Control API'],
+          summary: 'Refunds, newest first',
+          parameters: ['location', 'status', 'externalId'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+          responses: { '200': controlOk('Refunds', { type: 'array', items: ref('Refund') }) },
+        },
+      },
+      '/_sandbox/journal': {
+        get: {
+          operationId: 'journal',
+          tags: ['Control API'],
+          summary: 'Journal entries, newest first (default limit 100)',
+          parameters: journalParameters(),
+          responses: { '200': controlOk('Entries', { type: 'array', items: ref('JournalEntry') }), '400': controlError },
+        },
+        delete: { operationId: 'clearJournal', tags: ['Control API'], summary: 'Clear the journal', responses: { '200': controlOk('Cleared', { type: 'object' }) } },
+      },
+      '/_sandbox/journal.har': {
+        get: {
+          operationId: 'journalHar',
+          tags: ['Control API'],
+          summary: 'The journal as HAR 1.2, oldest first',
+          parameters: journalParameters(),
+          responses: { '200': controlOk('A HAR log', { type: 'object', required: ['log'] }) },
+        },
+      },
+      '/_sandbox/journal/{id}': {
+        get: {
+          operationId: 'journalEntry',
+          tags: ['Control API'],
+          summary: 'One journal entry',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': controlOk('The entry', ref('JournalEntry')), '404': controlError },
+        },
+      },
+      '/_sandbox/tokens': {
+        post: {
+          operationId: 'mintToken',
+          tags: ['Control API'],
+          summary: 'Mint a POS → service token',
+          requestBody: {
+            required: true,
+            content: json({
+              type: 'object',
+              required: ['locationId'],
+              additionalProperties: false,
+              properties: { locationId: { type: 'string' }, ttl: { type: 'integer', minimum: 1, maximum: 86400 } },
+            }),
+          },
+          responses: {
+            '201': controlOk('The token and its claims', {
+              type: 'object',
+              properties: { token: { type: 'string' }, header: { type: 'object' }, claims: { type: 'object' }, expiresAt: { type: 'string', format: 'date-time' } },
+            }),
+            '400': controlError,
+          },
+        },
+      },
+      '/_sandbox/openapi.json': {
+        get: { operationId: 'openapi', tags: ['Control API'], summary: 'This document', responses: { '200': controlOk('OpenAPI 3.1', { type: 'object' }) } },
+      },
+    },
+    components: {
+      securitySchemes: {
+        posToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: "HS256 with the partner's non-prod key; claims sub, jti, nbf, exp, iss = POS name, aud = io.service.pos.brokers.openapi (§5).",
+        },
+      },
+      schemas: {
+        RefundRequest: {
+          type: 'object',
+          required: ['ExternalId'],
+          properties: { ExternalId: { type: 'string', minLength: 1, description: 'The ID the POS returned for the order (§2.1).' } },
+        },
+        OrderErrorEnvelope: {
+          type: 'object',
+          required: ['errors'],
+          properties: {
+            errors: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+          },
+        },
+        Health: {
+          type: 'object',
+          required: ['status', 'version', 'uptimeSeconds'],
+          properties: { status: { const: 'ok' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer' }, startedAt: { type: 'string', format: 'date-time' } },
+        },
+        Refund: {
+          type: 'object',
+          required: ['id', 'externalId', 'locationId', 'status', 'acceptedAt', 'dueAt'],
+          properties: {
+            id: { type: 'string' },
+            externalId: { type: 'string' },
+            locationId: { type: 'string' },
+            status: { enum: ['PENDING', 'PROCESSED', 'FAILED'] },
+            reason: { enum: ['UNKNOWN_LOCATION', 'ORDER_NOT_FOUND', 'ORDER_NOT_ACCEPTED', 'ALREADY_REFUNDED'] },
+            detail: { type: 'string' },
+            requestId: { type: 'string' },
+            journalId: { type: 'string' },
+            acceptedAt: { type: 'string', format: 'date-time' },
+            dueAt: { type: 'string', format: 'date-time' },
+            processedAt: { type: 'string', format: 'date-time' },
+          },
+        },
+        JournalEntry: {
+          type: 'object',
+          required: ['id', 'requestId', 'time', 'method', 'path', 'request', 'response', 'latencyMs', 'findings'],
+          properties: {
+            id: { type: 'string' },
+            requestId: { type: 'string' },
+            time: { type: 'string', format: 'date-time' },
+            method: { type: 'string' },
+            path: { type: 'string' },
+            locationId: { type: 'string' },
+            partner: { type: 'string' },
+            token: {
+              type: 'object',
+              description: 'Header and claims of the token, and its sha256; never the signature.',
+              properties: { header: { type: 'object' }, claims: { type: 'object' }, sha256: { type: 'string' } },
+            },
+            request: { type: 'object' },
+            response: { type: 'object' },
+            latencyMs: { type: 'number' },
+            findings: {
+              type: 'array',
+              items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, section: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+function journalParameters() {
+  return [
+    { name: 'path', in: 'query', schema: { type: 'string' }, description: 'Entries whose path contains this' },
+    { name: 'status', in: 'query', schema: { type: 'string' }, description: 'A status (401) or a class (4xx)' },
+    { name: 'location', in: 'query', schema: { type: 'string' } },
+    { name: 'since', in: 'query', schema: { type: 'string' }, description: 'ISO time or ms since the epoch' },
+    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
+  ];
+}

@@ -1,0 +1,83 @@
+/** /_sandbox state: health, reset, partners, locations and their menus, orders, refunds. */
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import { ApiError } from '../errors.js';
+import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import type { ControlDeps } from './control-router.js';
+import { checkQuery } from './control-query.js';
+
+export function stateRoutes(deps: ControlDeps): Router {
+  const router = Router();
+  const { store, refunds, journal, fixtures, partner } = deps;
+
+  router.get('/health', (req, res) => {
+    checkQuery(req.query, []);
+    res.json({
+      status: 'ok',
+      version: deps.version,
+      startedAt: new Date(deps.startedAt).toISOString(),
+      uptimeSeconds: Math.floor((deps.clock() - deps.startedAt) / 1000),
+      partner: partner.name,
+      store: store.storage.where,
+      refundDelayMs: deps.refundDelayMs,
+      strict: deps.strict,
+      journal: { entries: journal.size, limit: journal.limit },
+    });
+  });
+
+  router.post('/reset', async (_req, res) => {
+    await store.reset();
+    refunds.reload();
+    journal.clear();
+    deps.jtis.clear();
+    res.json({ reset: true, orders: store.orders.size, refunds: store.refunds.size, journal: journal.size });
+  });
+
+  router.get('/partners', (req, res) => {
+    checkQuery(req.query, []);
+    // The key itself never leaves over HTTP: its fingerprint tells which key the sandbox holds.
+    const keyFingerprint = `sha256:${createHash('sha256').update(partner.nonProdKey).digest('hex').slice(0, 16)}`;
+    res.json([{ name: partner.name, displayName: fixtures.partner.displayName, keyFingerprint, tokenAudience: SERVICE_AUDIENCE }]);
+  });
+
+  router.get('/locations', (req, res) => {
+    checkQuery(req.query, []);
+    res.json(fixtures.locations.map((location) => ({ ...location, menuItems: store.menu(location.id)?.Items.length ?? 0 })));
+  });
+
+  router.get('/locations/:id/menu', (req, res) => {
+    const menu = store.menu(req.params.id);
+    if (!menu) throw new ApiError('NOT_FOUND', `no location '${req.params.id}'; GET /_sandbox/locations lists them`);
+    res.json(menu);
+  });
+
+  router.get('/orders', (req, res) => {
+    const { location, status } = checkQuery(req.query, ['location', 'status']);
+    res.json(
+      store.orders
+        .all()
+        .filter((o) => (location === undefined || o.LocationId === location) && (status === undefined || o.Status === status)),
+    );
+  });
+
+  router.get('/orders/:id', (req, res) => {
+    const order = store.orders.get(req.params.id);
+    if (!order) throw new ApiError('NOT_FOUND', `no order '${req.params.id}'; GET /_sandbox/orders lists them`);
+    res.json(order);
+  });
+
+  router.get('/refunds', (req, res) => {
+    const { location, status, externalId } = checkQuery(req.query, ['location', 'status', 'externalId']);
+    const list = store.refunds
+      .all()
+      .filter(
+        (r) =>
+          (location === undefined || r.locationId === location) &&
+          (status === undefined || r.status === status) &&
+          (externalId === undefined || r.externalId === externalId),
+      );
+    res.json(list.reverse());
+  });
+
+  return router;
+}

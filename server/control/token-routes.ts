@@ -1,0 +1,41 @@
+/** POST /_sandbox/tokens {locationId, ttl?}: a POS → service token, for tools that cannot sign one. */
+import { Router } from 'express';
+import { ApiError } from '../errors.js';
+import { describeValue } from '../domain/describe-value.js';
+import { mintPosToken } from '../domain/mint-pos-token.js';
+import { readJsonBody } from '../pipeline/json-body.js';
+import type { ControlDeps } from './control-router.js';
+
+const MAX_TTL_S = 24 * 3600;
+
+export function tokenRoutes(deps: ControlDeps): Router {
+  const router = Router();
+  router.post('/tokens', readJsonBody, (_req, res) => {
+    const body = res.locals.body;
+    if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
+    const { locationId, ttl } = tokenRequest(body.value);
+    const nowSeconds = Math.floor(deps.clock() / 1000);
+    const minted = mintPosToken({ posName: deps.partner.name, key: deps.partner.nonProdKey, locationId, ttlSeconds: ttl, nowSeconds });
+    res.status(201).json({
+      token: minted.token,
+      header: { alg: 'HS256', typ: 'JWT' },
+      claims: minted.claims,
+      expiresAt: new Date(minted.claims.exp * 1000).toISOString(),
+    });
+  });
+  return router;
+}
+
+function tokenRequest(value: unknown): { locationId: string; ttl: number } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('INVALID_REQUEST', `body must be a JSON object such as {"locationId":"loc-std-001"}, got ${describeValue(value)}`);
+  }
+  const { locationId, ttl = 3600, ...rest } = value as Record<string, unknown>;
+  const problems = Object.keys(rest).map((field) => `${field} is not a field of a token request (locationId, ttl)`);
+  if (typeof locationId !== 'string' || locationId.trim() === '') problems.push(`locationId must be a non-empty string, got ${describeValue(locationId)}`);
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_S) {
+    problems.push(`ttl must be a whole number of seconds from 1 to ${MAX_TTL_S}, got ${describeValue(ttl)}`);
+  }
+  if (problems.length > 0) throw new ApiError('INVALID_REQUEST', problems);
+  return { locationId: locationId as string, ttl: ttl as number };
+}

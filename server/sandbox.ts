@@ -1,0 +1,71 @@
+/** Builds a whole sandbox (store, refund processor, journal, app) from its options: what serve and the tests start. */
+import type { Express } from 'express';
+import type { PartnerIdentity } from './config.js';
+import type { Fixtures } from './fixtures/load-fixtures.js';
+import type { Logger } from './logger.js';
+import { createApp } from './app.js';
+import { JtiRegistry } from './domain/jti-registry.js';
+import { Journal } from './journal/journal.js';
+import { RefundProcessor, type SetTimer } from './processing/refund-processor.js';
+import { SandboxStore } from './store/sandbox-store.js';
+import type { DocumentStorage } from './store/segment-storage.js';
+import { VERSION } from './version.js';
+
+export interface SandboxOptions {
+  fixtures: Fixtures;
+  partner: PartnerIdentity;
+  storage: DocumentStorage;
+  logger: Logger;
+  strict?: boolean;
+  refundDelayMs?: number;
+  journalLimit?: number;
+  adminToken?: string;
+  clock?: () => number;
+  newId?: () => string;
+  setTimer?: SetTimer;
+}
+
+export interface Sandbox {
+  app: Express;
+  store: SandboxStore;
+  refunds: RefundProcessor;
+  journal: Journal;
+  /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
+  close(): void;
+}
+
+export const DEFAULT_REFUND_DELAY_MS = 1000;
+export const DEFAULT_JOURNAL_LIMIT = 5000;
+
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const clock = options.clock ?? Date.now;
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const refundDelayMs = options.refundDelayMs ?? DEFAULT_REFUND_DELAY_MS;
+  const store = await SandboxStore.open(options.storage, options.fixtures, clock);
+  const refunds = new RefundProcessor({
+    store,
+    locationIds: new Set(options.fixtures.locations.map((location) => location.id)),
+    clock,
+    newId,
+    delayMs: refundDelayMs,
+    setTimer: options.setTimer,
+  });
+  const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  const app = createApp({
+    fixtures: options.fixtures,
+    partner: options.partner,
+    strict: options.strict ?? false,
+    logger: options.logger,
+    store,
+    refunds,
+    journal,
+    jtis: new JtiRegistry(),
+    version: VERSION,
+    refundDelayMs,
+    adminToken: options.adminToken,
+    clock,
+    newId,
+  });
+  refunds.start();
+  return { app, store, refunds, journal, close: () => refunds.stop() };
+}
