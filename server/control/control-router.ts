@@ -32,6 +32,11 @@ export interface ControlDeps {
 
 export function controlRouter(deps: ControlDeps): Router {
   const router = Router();
+  // One envelope for the whole control API, even on paths that end in /menu.
+  router.use((_req, res, next) => {
+    res.locals.family = 'order';
+    next();
+  });
   router.use(adminGuard(deps.adminToken));
   router.use(stateRoutes(deps), journalRoutes(deps), tokenRoutes(deps));
   router.get('/openapi.json', (_req, res) => {
