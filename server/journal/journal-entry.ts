@@ -28,6 +28,7 @@ export interface JournalEntry {
   findings: Finding[];
 }
 
+const JWT_SIGNATURE = /(\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.)[A-Za-z0-9_-]{16,}/g;
 const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization']);
 /** Bodies are kept up to this size; the journal is for reading, not for replaying megabytes. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -71,8 +72,9 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
  */
 export function scrubSecrets<T>(value: T, secrets: string[]): T {
   const present = secrets.filter((secret) => secret.length >= 8);
-  if (present.length === 0) return value;
-  const scrub = (text: string): string => present.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  // Any JWT, even one this request did not authenticate with, keeps its header and claims but loses its signature.
+  const scrub = (text: string): string =>
+    present.reduce((out, secret) => out.split(secret).join('[redacted]'), text).replace(JWT_SIGNATURE, '$1[redacted]');
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return scrub(node);
     if (Array.isArray(node)) return node.map(walk);
