@@ -21,6 +21,11 @@ interface StateDocument {
   menus: Record<string, Menu>;
 }
 
+/** The stored state cannot be read; the message names the file and what to do. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
 export class SandboxStore {
   readonly orders: SegmentedCollection<OrderRecord>;
   readonly refunds: SegmentedCollection<RefundRecord>;
@@ -46,14 +51,20 @@ export class SandboxStore {
   /** Opens the store; an empty one is seeded from the fixtures. */
   static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number): Promise<SandboxStore> {
     const store = new SandboxStore(storage, fixtures, clock);
-    const existing = await store.state.adapter.read();
-    if (existing === null) {
-      await store.reset();
-      return store;
+    try {
+      const existing = await store.state.adapter.read();
+      if (existing === null) {
+        await store.reset();
+        return store;
+      }
+      store.state.data = existing;
+      await store.orders.load();
+      await store.refunds.load();
+    } catch (error) {
+      throw new StoreError(
+        `the state in ${storage.where} cannot be read (${(error as Error).message}); move it aside to start from the fixtures, or start with --memory`,
+      );
     }
-    store.state.data = existing;
-    await store.orders.load();
-    await store.refunds.load();
     return store;
   }
 
