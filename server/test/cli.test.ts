@@ -1,48 +1,17 @@
 /** The pos-sandbox command as a user runs it: real processes, a real port, the printed curl run as printed. */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { PACKAGE_ROOT } from '../version.js';
+import { cli, serve, stopServers } from './processes.js';
+
+const run = promisify(execFile);
 
 jest.setTimeout(60_000);
-const run = promisify(execFile);
-const BIN = join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js');
-const running: ChildProcess[] = [];
-const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
-
-afterEach(() => {
-  for (const child of running.splice(0)) child.kill('SIGKILL');
-});
-
-/** Starts `serve` and resolves once the banner is printed, with the base URL and everything printed. */
-async function serve(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--memory', ...args], { env: { ...BASE_ENV, PORT: '0', ...env } });
-  running.push(child);
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url && out.includes(`-d '`)) resolve({ baseUrl: url, banner: out });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-}
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+afterEach(stopServers);
 
 function refund(baseUrl: string, token: string, locationId: string, extra: Record<string, string> = {}): Promise<Response> {
   return fetch(`${baseUrl}/v2/order/refund`, {

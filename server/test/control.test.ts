@@ -1,0 +1,174 @@
+import { request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { Express } from 'express';
+import request from 'supertest';
+import { isLoopbackAddress } from '../control/admin-guard.js';
+import { cleanHeaders, postRefund, testSandbox } from './helpers.js';
+
+/** A real HTTP request over a Unix socket: the client has no loopback address. */
+async function overUnixSocket(app: Express, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sock-'));
+  const socketPath = join(dir, 'sandbox.sock');
+  const server = app.listen(socketPath);
+  try {
+    await new Promise((resolve) => server.once('listening', resolve));
+    return await new Promise((resolve, reject) => {
+      httpRequest({ socketPath, path, headers }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('/_sandbox access', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['10.0.0.5', false],
+    ['192.168.1.20', false],
+    ['::ffff:10.1.2.3', false],
+    ['2001:db8::1', false],
+    [undefined, false],
+  ])('takes %s as loopback: %s', (address, loopback) => {
+    expect(isLoopbackAddress(address)).toBe(loopback);
+  });
+
+  it('refuses a client that is not on loopback, when no admin token is set', async () => {
+    const { app } = await testSandbox();
+    expect(await overUnixSocket(app, '/_sandbox/refunds')).toEqual({
+      status: 403,
+      body: {
+        errors: [
+          {
+            code: 'FORBIDDEN',
+            message: 'the control API answers loopback clients only (this request came from an address-less socket); start the sandbox with --admin-token to allow others',
+          },
+        ],
+      },
+    });
+  });
+
+  it('with --admin-token, answers whoever sends the token, and nobody else', async () => {
+    const { app } = await testSandbox({ adminToken: 'admin-token-for-tests-0001' });
+    expect((await overUnixSocket(app, '/_sandbox/health', { Authorization: 'Bearer admin-token-for-tests-0001' })).status).toBe(200);
+    const wrong = await overUnixSocket(app, '/_sandbox/health', { Authorization: 'Bearer admin-token-for-tests-0002' });
+    expect(wrong).toEqual({
+      status: 401,
+      body: { errors: [{ code: 'UNAUTHORIZED', message: 'the control API needs Authorization: Bearer <admin token> (the sandbox was started with --admin-token)' }] },
+    });
+    expect((await request(app).get('/_sandbox/health')).status).toBe(401);
+  });
+});
+
+describe('the control API', () => {
+  it('reports health: status, version, uptime, store and journal', async () => {
+    const sandbox = await testSandbox();
+    sandbox.clock.advance(65_000);
+    const health = await request(sandbox.app).get('/_sandbox/health');
+    expect(health.body).toEqual({
+      status: 'ok',
+      version: '0.1.0',
+      startedAt: '2026-11-21T10:00:00.000Z',
+      uptimeSeconds: 65,
+      partner: 'demo-pos',
+      store: 'memory',
+      refundDelayMs: 0,
+      strict: false,
+      journal: { entries: 0, limit: 5000 },
+    });
+  });
+
+  it('lists the partner with its key fingerprint, never the key', async () => {
+    const { app } = await testSandbox();
+    const partners = await request(app).get('/_sandbox/partners');
+    expect(partners.body).toEqual([
+      { name: 'demo-pos', displayName: 'Demo POS', keyFingerprint: expect.stringMatching(/^sha256:[0-9a-f]{16}$/), tokenAudience: 'io.service.pos.brokers.openapi' },
+    ]);
+  });
+
+  it('lists locations, menus and orders from the fixtures', async () => {
+    const { app } = await testSandbox();
+    const locations = (await request(app).get('/_sandbox/locations')).body;
+    expect(locations.map((l: { id: string; menuItems: number }) => [l.id, l.menuItems])).toEqual([
+      ['loc-std-001', 4],
+      ['loc-hub-001-burgers', 3],
+      ['loc-hub-001-noodles', 3],
+      ['loc-kiosk-001', 3],
+    ]);
+    expect((await request(app).get('/_sandbox/locations/loc-kiosk-001/menu')).body.Items[0].Id).toBe('itm-coffee');
+    const accepted = (await request(app).get('/_sandbox/orders?location=loc-std-001&status=ACCEPTED')).body;
+    expect(accepted.map((o: { OrderId: string }) => o.OrderId).sort()).toEqual(['ord-std-0001', 'ord-std-0002']);
+    const missing = await request(app).get('/_sandbox/locations/loc-nowhere/menu');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ errors: [{ code: 'NOT_FOUND', message: "no location 'loc-nowhere'; GET /_sandbox/locations lists them" }] });
+    expect((await request(app).get('/_sandbox/orders/ord-none')).status).toBe(404);
+  });
+
+  it('resets: orders back as shipped, refunds and journal cleared, jtis forgotten', async () => {
+    const sandbox = await testSandbox();
+    await postRefund(sandbox.app);
+    await sandbox.refunds.runDue();
+    expect((await request(sandbox.app).get('/_sandbox/orders/ord-std-0001')).body.Status).toBe('REFUNDED');
+    const reset = await request(sandbox.app).post('/_sandbox/reset');
+    expect(reset.body).toEqual({ reset: true, orders: 6, refunds: 0, journal: 0 });
+    expect((await request(sandbox.app).get('/_sandbox/orders/ord-std-0001')).body.Status).toBe('ACCEPTED');
+    expect((await request(sandbox.app).get('/_sandbox/refunds')).body).toEqual([]);
+    expect((await request(sandbox.app).get('/_sandbox/journal')).body).toEqual([]);
+  });
+
+  it('mints a token the POS API accepts', async () => {
+    const { app } = await testSandbox();
+    const minted = await request(app).post('/_sandbox/tokens').send({ locationId: 'loc-hub-001-noodles', ttl: 300 });
+    expect(minted.status).toBe(201);
+    expect(minted.body.claims).toMatchObject({ sub: 'loc-hub-001-noodles', iss: 'demo-pos', aud: 'io.service.pos.brokers.openapi' });
+    expect(minted.body.claims.exp - minted.body.claims.nbf).toBe(300);
+    const refund = await postRefund(app, {
+      headers: { ...cleanHeaders(minted.body.token), 'x-service-locationid': 'loc-hub-001-noodles' },
+      body: '{"ExternalId":"POS-HUB-2002"}',
+    });
+    expect(refund.status).toBe(200);
+    expect(refund.headers['x-sandbox-findings']).toBe('0');
+  });
+
+  it.each([
+    [{}, ['locationId must be a non-empty string, got undefined']],
+    [{ locationId: 'x', ttl: 0, scope: 'all' }, ['scope is not a field of a token request (locationId, ttl)', 'ttl must be a whole number of seconds from 1 to 86400, got number 0']],
+  ])('refuses a token request %j with every problem named', async (body, messages) => {
+    const { app } = await testSandbox();
+    const response = await request(app).post('/_sandbox/tokens').send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ errors: messages.map((message) => ({ code: 'INVALID_REQUEST', message })) });
+  });
+
+  it('answers an unknown control path with 404 pointing at openapi.json', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).get('/_sandbox/nothing');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ errors: [{ code: 'NOT_FOUND', message: 'no control endpoint at GET /_sandbox/nothing; GET /_sandbox/openapi.json describes them all' }] });
+  });
+
+  it('serves an OpenAPI 3.1 document that a real validator accepts, covering every route', async () => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json')).body;
+    const result = await new Validator().validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v2/order/refund', '/_sandbox/refunds', '/_sandbox/journal', '/_sandbox/journal.har', '/_sandbox/tokens', '/_sandbox/reset']),
+    );
+  });
+});

@@ -1,0 +1,47 @@
+/** The pos-sandbox command as real processes, for the tests that run it as a user would. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PACKAGE_ROOT } from '../version.js';
+
+const run = promisify(execFile);
+const BIN = join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js');
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
+const running: ChildProcess[] = [];
+
+/** Kills every server a test started; call it in afterEach. */
+export function stopServers(): void {
+  for (const child of running.splice(0)) child.kill('SIGKILL');
+}
+
+/**
+ * Starts `serve` (in memory unless `args` name --data) and resolves once the banner is printed,
+ * with the base URL, everything printed, and the process.
+ */
+export async function serve(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string; child: ChildProcess }> {
+  const storage = args.includes('--data') ? [] : ['--memory'];
+  const child = spawn(process.execPath, [BIN, 'serve', ...storage, ...args], { env: { ...BASE_ENV, PORT: '0', ...env } });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && out.includes(`-d '`)) resolve({ baseUrl: url, banner: out, child });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+/** Runs one pos-sandbox command to its end. */
+export async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}

@@ -1,0 +1,65 @@
+/** SANDBOX-SPEC §4 and §11 with a real process: a 200 means on disk, and pending refunds finish after a crash. */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { cli, serve, stopServers } from './processes.js';
+
+jest.setTimeout(60_000);
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-data-'));
+});
+afterEach(() => {
+  stopServers();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function refund(baseUrl: string, externalId: string): Promise<Response> {
+  const { stdout: token } = await cli(['token', '--location', 'loc-std-001']);
+  return fetch(`${baseUrl}/v2/order/refund`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token.trim()}`, 'x-service-locationid': 'loc-std-001', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ExternalId: externalId }),
+  });
+}
+
+async function refunds(baseUrl: string): Promise<Array<{ id: string; status: string; reason?: string }>> {
+  return (await (await fetch(`${baseUrl}/_sandbox/refunds`)).json()) as Array<{ id: string; status: string; reason?: string }>;
+}
+
+describe('a refund accepted before a SIGKILL', () => {
+  it('is on disk when the 200 arrives, is there after a restart, and completes', async () => {
+    const data = join(dir, 'db.json');
+    const first = await serve(['--data', data, '--refund-delay-ms', '1500']);
+    const accepted = await refund(first.baseUrl, 'POS-STD-1001');
+    expect(accepted.status).toBe(200);
+    const refundId = accepted.headers.get('x-sandbox-refund-id');
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const segments = join(dir, 'db.segments');
+    const stored = readdirSync(segments).filter((file) => file.startsWith('refunds-'));
+    expect(JSON.parse(readFileSync(join(segments, stored[0]!), 'utf8'))).toEqual([expect.objectContaining({ id: refundId, status: 'PENDING' })]);
+
+    const second = await serve(['--data', data, '--refund-delay-ms', '1500']);
+    expect((await refunds(second.baseUrl)).map((r) => r.id)).toEqual([refundId]);
+    const deadline = Date.now() + 10_000;
+    let status = 'PENDING';
+    while (status === 'PENDING' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await refunds(second.baseUrl))[0]!.status;
+    }
+    expect(status).toBe('PROCESSED');
+    const order = (await (await fetch(`${second.baseUrl}/_sandbox/orders/ord-std-0001`)).json()) as { Status: string };
+    expect(order.Status).toBe('REFUNDED');
+  });
+
+  it('stops with exit code 2 and a way out when the data file is not JSON', async () => {
+    const data = join(dir, 'db.json');
+    writeFileSync(data, '{"schemaVersion":1,');
+    const result = await cli(['serve', '--data', data, '--port', '0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^pos-sandbox: the state in ${data} cannot be read \\(.*JSON.*\\); move it aside to start from the fixtures, or start with --memory\\n$`));
+  });
+});
