@@ -17,7 +17,7 @@ export function refundHandler(options: { strict: boolean; refunds: RefundProcess
     if (locationId === undefined || !check.ok) throw new ApiError('INVALID_PAYLOAD', problems);
 
     const externalId = check.request.ExternalId;
-    const earlier = options.refunds.earlierRefunds(externalId, locationId)[0];
+    const earlier = options.refunds.latestRefund(externalId, locationId);
     if (earlier) {
       const message = `a refund of ExternalId '${externalId}' at '${locationId}' was already requested (${earlier.id}, ${earlier.status}); send one refund per order`;
       addFindings(res, [finding('DUPLICATE_REFUND', message)]);

@@ -4,7 +4,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { decideRefund, type RefundRecord } from '../domain/refund-outcome.js';
-import { refundOrderKey, type SandboxStore } from '../store/sandbox-store.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+
+/** The key that groups the refunds of one order: its location and its ExternalId. */
+function refundOrderKey(locationId: string, externalId: string): string {
+  return `${locationId}\u0000${externalId}`;
+}
 
 /** Schedules `run` in `ms` and returns a cancel function. */
 export type SetTimer = (run: () => void, ms: number) => () => void;
@@ -38,6 +43,8 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
   private timerAt = Infinity;
   /** PENDING refunds in acceptance order: bounded by traffic × delay, not by history. */
   private readonly pending = new Map<string, RefundRecord>();
+  /** The latest refund of each order (location + ExternalId), for the duplicate finding in O(1). */
+  private readonly latestByOrder = new Map<string, RefundRecord>();
 
   constructor(private readonly deps: RefundProcessorDeps) {
     super();
@@ -48,7 +55,16 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
   reload(): void {
     this.stop();
     this.pending.clear();
-    for (const refund of this.deps.store.refunds.all()) if (refund.status === 'PENDING') this.pending.set(refund.id, refund);
+    this.latestByOrder.clear();
+    for (const refund of this.deps.store.refunds.all()) this.track(refund);
+  }
+
+  private track(refund: RefundRecord): void {
+    if (refund.status === 'PENDING') this.pending.set(refund.id, refund);
+    else this.pending.delete(refund.id);
+    const key = refundOrderKey(refund.locationId, refund.externalId);
+    const latest = this.latestByOrder.get(key);
+    if (latest === undefined || latest.id === refund.id || latest.acceptedAt <= refund.acceptedAt) this.latestByOrder.set(key, refund);
   }
 
   /** Records a PENDING refund and returns it once it is on disk. */
@@ -62,15 +78,15 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
       dueAt: new Date(now + this.deps.delayMs).toISOString(),
     };
     this.deps.store.refunds.put(refund);
-    this.pending.set(refund.id, refund);
+    this.track(refund);
     await this.deps.store.commit();
     this.schedule();
     return refund;
   }
 
-  /** Earlier refunds of the same order at the same location, newest first. */
-  earlierRefunds(externalId: string, locationId: string): RefundRecord[] {
-    return this.deps.store.refunds.lookup(refundOrderKey(locationId, externalId)).reverse();
+  /** The latest refund already requested for this order at this location, if any. */
+  latestRefund(externalId: string, locationId: string): RefundRecord | undefined {
+    return this.latestByOrder.get(refundOrderKey(locationId, externalId));
   }
 
   /** Decides every refund that is due, in the order they were accepted, and writes once. */
@@ -86,7 +102,7 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
         if (order) this.deps.store.orders.put({ ...order, Status: 'REFUNDED' });
       }
       this.deps.store.refunds.put(done);
-      this.pending.delete(refund.id);
+      this.track(done);
       settled.push(done);
     }
     if (settled.length > 0) await this.deps.store.commit();

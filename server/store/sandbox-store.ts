@@ -10,11 +10,6 @@ import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
 
-/** The key that groups the refunds of one order: its location and its ExternalId. */
-export function refundOrderKey(locationId: string, externalId: string): string {
-  return `${locationId}\u0000${externalId}`;
-}
-
 interface StateDocument {
   schemaVersion: 1;
   seededAt: string;
@@ -42,9 +37,7 @@ export class SandboxStore {
     this.orders = new SegmentedCollection<OrderRecord>(storage, 'orders', (order) => order.OrderId, {
       secondaryKeyOf: (order) => order.ExternalId,
     });
-    this.refunds = new SegmentedCollection<RefundRecord>(storage, 'refunds', (refund) => refund.id, {
-      secondaryKeyOf: (refund) => refundOrderKey(refund.locationId, refund.externalId),
-    });
+    this.refunds = new SegmentedCollection<RefundRecord>(storage, 'refunds', (refund) => refund.id);
     this.committer = new GroupCommit(() => this.flush());
   }
 
