@@ -92,7 +92,12 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
   /** Decides every refund that is due, in the order they were accepted, and writes once. */
   async runDue(): Promise<RefundRecord[]> {
     const now = this.deps.clock();
-    const due = [...this.pending.values()].filter((refund) => Date.parse(refund.dueAt) <= now);
+    // Pending refunds are in acceptance order, so the due ones come first: stop at the first that is not.
+    const due: RefundRecord[] = [];
+    for (const refund of this.pending.values()) {
+      if (Date.parse(refund.dueAt) > now) break;
+      due.push(refund);
+    }
     const settled: RefundRecord[] = [];
     for (const refund of due) {
       const decision = decideRefund(refund, this.deps.locationIds, this.deps.store.orders.lookup(refund.externalId));

@@ -63,7 +63,7 @@ export class SegmentedCollection<T> {
       return;
     }
     let last = this.segments.length - 1;
-    if (last < 0 || this.segments[last]!.db.data.length >= (this.options.segmentSize ?? 500)) {
+    if (last < 0 || this.segments[last]!.db.data.length >= (this.options.segmentSize ?? 100)) {
       const name = `${this.prefix}-${String(this.segments.length + 1).padStart(6, '0')}`;
       last = this.segments.push({ name, db: new Low<T[]>(this.storage.open<T[]>(name), []) }) - 1;
     }
