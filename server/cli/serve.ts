@@ -65,7 +65,11 @@ async function serve(flags: ServeFlags): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const sampleOrder = fixtures.orders.find((o) => o.Status === 'ACCEPTED' && o.ExternalId) ?? fixtures.orders[0];
+  // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund.
+  const orders = sandbox.store.orders.all();
+  const refundable = (o: (typeof orders)[number]) =>
+    o.Status === 'ACCEPTED' && o.ExternalId !== undefined && !sandbox.refunds.latestRefund(o.ExternalId, o.LocationId);
+  const sampleOrder = orders.find(refundable) ?? orders.find((o) => o.ExternalId) ?? fixtures.orders[0];
   const locationId = sampleOrder?.LocationId ?? fixtures.locations[0]?.id ?? 'loc';
   const { token } = mintPosToken({
     posName: partner.name,

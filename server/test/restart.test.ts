@@ -55,6 +55,18 @@ describe('a refund accepted before a SIGKILL', () => {
     expect(order.Status).toBe('REFUNDED');
   });
 
+  it("prints a curl for an order that is still refundable, so a restart's first request is clean too", async () => {
+    const data = join(dir, 'db.json');
+    const curlOf = (banner: string) => banner.slice(banner.indexOf('curl -i'), banner.indexOf("}'", banner.indexOf('curl -i')) + 2);
+    const first = await serve(['--data', data]);
+    expect(curlOf(first.banner)).toContain('{"ExternalId":"POS-STD-1001"}');
+    expect((await refund(first.baseUrl, 'POS-STD-1001')).status).toBe(200);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    const second = await serve(['--data', data]);
+    expect(curlOf(second.banner)).toContain('{"ExternalId":"POS-STD-1002"}');
+  });
+
   it('stops with exit code 2 and a way out when the data file is not JSON', async () => {
     const data = join(dir, 'db.json');
     writeFileSync(data, '{"schemaVersion":1,');
