@@ -2,63 +2,36 @@
  * npm run bench: how fast the refund endpoint is against a bare Express 5 endpoint in the same run,
  * and what building the key once saves per token check. Loopback only; every load is bounded in time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createSecretKey } from 'node:crypto';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import jwt from 'jsonwebtoken';
 import { mintPosToken } from '../server/domain/mint-pos-token.js';
-import { PACKAGE_ROOT } from '../server/version.js';
+import { BENCH_KEY, refundHeaders, startServer } from './bench-process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const KEY = 'SANDBOX-ONLY-nonprod-key-demo-pos-3f9c2a7e5b1d4c8a9e6f0b2d7a4c1e85';
 const children: ChildProcess[] = [];
 
 function verifyCost(): { stringUs: number; keyObjectUs: number } {
-  const { token } = mintPosToken({ posName: 'demo-pos', key: KEY, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
-  const keyObject = createSecretKey(Buffer.from(KEY));
+  const { token } = mintPosToken({ posName: 'demo-pos', key: BENCH_KEY, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
+  const keyObject = createSecretKey(Buffer.from(BENCH_KEY));
   const time = (secret: string | typeof keyObject, rounds: number): number => {
     for (let i = 0; i < 200; i++) jwt.verify(token, secret, { algorithms: ['HS256'] });
     const start = process.hrtime.bigint();
     for (let i = 0; i < rounds; i++) jwt.verify(token, secret, { algorithms: ['HS256'] });
     return Number(process.hrtime.bigint() - start) / 1000 / rounds;
   };
-  return { stringUs: time(KEY, 2000), keyObjectUs: time(keyObject, 2000) };
-}
-
-/** Starts a server process and resolves with the base URL it prints. */
-function start(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) {
-        child.stdout?.removeAllListeners('data');
-        child.stdout?.resume();
-        resolve(url);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
+  return { stringUs: time(BENCH_KEY, 2000), keyObjectUs: time(keyObject, 2000) };
 }
 
 async function load(url: string): Promise<{ rps: number; p99: number; non2xx: number }> {
-  const { token } = mintPosToken({ posName: 'demo-pos', key: KEY, locationId: 'loc-std-001', ttlSeconds: 3600, nowSeconds: Math.floor(Date.now() / 1000) });
   const result = await autocannon({
     url: `${url}/v2/order/refund`,
     method: 'POST',
     connections: 10,
     duration: SECONDS,
-    headers: {
-      authorization: `Bearer ${token}`,
-      'x-service-locationid': 'loc-std-001',
-      'x-api-key': 'k',
-      'x-api-version': '2',
-      'content-type': 'application/json',
-    },
+    headers: refundHeaders(),
     body: JSON.stringify({ ExternalId: 'POS-STD-1001' }),
   });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
@@ -69,8 +42,12 @@ try {
   console.log(`jwt.verify, string secret:  ${verify.stringUs.toFixed(1)} µs`);
   console.log(`jwt.verify, KeyObject:      ${verify.keyObjectUs.toFixed(1)} µs  (${(verify.stringUs / verify.keyObjectUs).toFixed(0)}× less)`);
 
-  const bare = await load(await start([join('bench', 'bare-express.js')]));
-  const sandbox = await load(await start([join('bin', 'pos-sandbox.js'), 'serve', '--port', '0', '--log-level', 'warn']));
+  const bareServer = await startServer([join('bench', 'bare-express.js')]);
+  children.push(bareServer.child);
+  const bare = await load(bareServer.url);
+  const sandboxServer = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--port', '0', '--memory', '--log-level', 'warn']);
+  children.push(sandboxServer.child);
+  const sandbox = await load(sandboxServer.url);
   console.log(`\nPOST /v2/order/refund, 10 connections, ${SECONDS} s each, server and load on one 2-core machine:`);
   console.log(`bare Express 5 (baseline): ${bare.rps.toFixed(0)} req/s, p99 ${bare.p99} ms`);
   console.log(`pos-sandbox serve:         ${sandbox.rps.toFixed(0)} req/s, p99 ${sandbox.p99} ms, non-2xx ${sandbox.non2xx}`);

@@ -3,38 +3,25 @@
  * throughput at the end is what it was at the start (the store's writes do not grow with the data).
  * Loopback only, bounded in time. BENCH_SOAK_SECONDS shortens it.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { mintPosToken } from '../server/domain/mint-pos-token.js';
-import { PACKAGE_ROOT } from '../server/version.js';
+import { refundHeaders, startServer } from './bench-process.js';
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const WINDOW = Math.max(1, Math.min(10, Math.floor(SECONDS / 4)));
-const KEY = 'SANDBOX-ONLY-nonprod-key-demo-pos-3f9c2a7e5b1d4c8a9e6f0b2d7a4c1e85';
 const dir = mkdtempSync(join(tmpdir(), 'soak-'));
 const data = join(dir, 'db.json');
 // BENCH_SOAK_MEMORY=1 runs the same load with --memory: the difference is what the disk costs.
 const storage = process.env.BENCH_SOAK_MEMORY ? ['--memory'] : ['--data', data];
-const child = spawn(process.execPath, [join('bin', 'pos-sandbox.js'), 'serve', '--port', '0', ...storage, '--log-level', 'warn'], {
-  cwd: PACKAGE_ROOT,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+let child: ChildProcess | undefined;
 
 try {
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve(url);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-  child.stdout.resume();
-  const { token } = mintPosToken({ posName: 'demo-pos', key: KEY, locationId: 'loc-std-001', ttlSeconds: 3600, nowSeconds: Math.floor(Date.now() / 1000) });
+  const server = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--port', '0', ...storage, '--log-level', 'warn']);
+  child = server.child;
+  const baseUrl = server.url;
   let n = 0;
   const perSecond: number[] = [];
   let finished: (result: autocannon.Result) => void = () => undefined;
@@ -47,13 +34,7 @@ try {
       {
         method: 'POST',
         path: '/v2/order/refund',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'x-service-locationid': 'loc-std-001',
-          'x-api-key': 'k',
-          'x-api-version': '2',
-          'content-type': 'application/json',
-        },
+        headers: refundHeaders(),
         // A distinct ExternalId each time, as a POS refunding many orders sends.
         setupRequest: (request) => ({ ...request, body: JSON.stringify({ ExternalId: `SOAK-${++n}` }) }),
       },
@@ -73,6 +54,6 @@ try {
   console.log(`first ${WINDOW} s: ${first.toFixed(0)} req/s   last ${WINDOW} s: ${last.toFixed(0)} req/s   ratio last/first: ${(last / first).toFixed(2)}`);
   console.log(`refunds stored: ${result.requests.total} in ${segments.length} segment files, the largest ${(largest / 1024).toFixed(0)} KiB; still PENDING at the end: ${refunds.length}`);
 } finally {
-  child.kill();
+  child?.kill();
   rmSync(dir, { recursive: true, force: true });
 }
