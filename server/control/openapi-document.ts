@@ -43,6 +43,19 @@ function refundOperation(mount: string) {
 
 const controlError = { description: 'An error', content: json(ref('OrderErrorEnvelope')) };
 
+/** A control GET of one thing by its id: 200 with it, 404 in the envelope when there is none. */
+function getById(operationId: string, summary: string, found: string, schema: object) {
+  return {
+    get: {
+      operationId,
+      tags: ['Control API'],
+      summary,
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { '200': controlOk(found, schema), '404': controlError },
+    },
+  };
+}
+
 export function openApiDocument(version: string): object {
   return {
     openapi: '3.1.0',
@@ -80,15 +93,7 @@ export function openApiDocument(version: string): object {
       '/_sandbox/locations': {
         get: { operationId: 'locations', tags: ['Control API'], summary: 'The locations', responses: { '200': controlOk('Locations', { type: 'array', items: { type: 'object' } }) } },
       },
-      '/_sandbox/locations/{id}/menu': {
-        get: {
-          operationId: 'locationMenu',
-          tags: ['Control API'],
-          summary: "A location's current menu",
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': controlOk('The menu', { type: 'object' }), '404': controlError },
-        },
-      },
+      '/_sandbox/locations/{id}/menu': getById('locationMenu', "A location's current menu", 'The menu', { type: 'object' }),
       '/_sandbox/orders': {
         get: {
           operationId: 'orders',
@@ -101,15 +106,7 @@ export function openApiDocument(version: string): object {
           responses: { '200': controlOk('Orders', { type: 'array', items: { type: 'object' } }) },
         },
       },
-      '/_sandbox/orders/{id}': {
-        get: {
-          operationId: 'order',
-          tags: ['Control API'],
-          summary: 'One order',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': controlOk('The order', { type: 'object' }), '404': controlError },
-        },
-      },
+      '/_sandbox/orders/{id}': getById('order', 'One order', 'The order', { type: 'object' }),
       '/_sandbox/refunds': {
         get: {
           operationId: 'refunds',
@@ -138,15 +135,7 @@ export function openApiDocument(version: string): object {
           responses: { '200': controlOk('A HAR log', { type: 'object', required: ['log'] }) },
         },
       },
-      '/_sandbox/journal/{id}': {
-        get: {
-          operationId: 'journalEntry',
-          tags: ['Control API'],
-          summary: 'One journal entry',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': controlOk('The entry', ref('JournalEntry')), '404': controlError },
-        },
-      },
+      '/_sandbox/journal/{id}': getById('journalEntry', 'One journal entry', 'The entry', ref('JournalEntry')),
       '/_sandbox/tokens': {
         post: {
           operationId: 'mintToken',
