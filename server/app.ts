@@ -7,6 +7,7 @@ import type { Fixtures } from './fixtures/load-fixtures.js';
 import type { Logger } from './logger.js';
 import type { JtiRegistry } from './domain/jti-registry.js';
 import type { Journal } from './journal/journal.js';
+import type { MenuUpdateValidators } from './fixtures/menu-update-schemas.js';
 import type { RefundProcessor } from './processing/refund-processor.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 import { authenticate } from './pipeline/authenticate.js';
@@ -20,6 +21,7 @@ import { requestLog } from './pipeline/request-log.js';
 import { legacyRouter } from './api/legacy.js';
 import { notFound } from './api/not-found.js';
 import { LEGACY_MOUNT, POS_MOUNTS } from './api/pos-routes.js';
+import { menuHandler } from './api/menu.js';
 import { refundHandler } from './api/refund.js';
 import { CONTROL_MOUNT, controlRouter } from './control/control-router.js';
 import './pipeline/locals.js';
@@ -35,6 +37,8 @@ export interface AppDeps {
   jtis: JtiRegistry;
   version: string;
   refundDelayMs: number;
+  /** The menu-update schemas of menu-template/schemas, compiled. */
+  menuSchemas: MenuUpdateValidators;
   adminToken?: string;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
@@ -78,5 +82,10 @@ function posApiRouter(deps: AppDeps): Router {
   ];
   const router = Router();
   router.post('/order/refund', ...posCall('order'), refundHandler({ strict: deps.strict, refunds: deps.refunds, posName: deps.partner.name }));
+  router.put(
+    '/menu',
+    ...posCall('menu'),
+    menuHandler({ strict: deps.strict, store: deps.store, locations: deps.fixtures.locations, validators: deps.menuSchemas, logger: deps.logger }),
+  );
   return router;
 }

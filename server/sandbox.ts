@@ -4,6 +4,7 @@ import type { PartnerIdentity } from './config.js';
 import type { Fixtures } from './fixtures/load-fixtures.js';
 import type { Logger } from './logger.js';
 import { createApp } from './app.js';
+import { loadMenuUpdateSchemas, type MenuUpdateValidators } from './fixtures/menu-update-schemas.js';
 import { JtiRegistry } from './domain/jti-registry.js';
 import { Journal } from './journal/journal.js';
 import { RefundProcessor, type SetTimer } from './processing/refund-processor.js';
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   clock?: () => number;
   newId?: () => string;
   setTimer?: SetTimer;
+  /** Default: the schemas in menu-template/schemas. */
+  menuSchemas?: MenuUpdateValidators;
 }
 
 export interface Sandbox {
@@ -62,6 +65,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     jtis: new JtiRegistry(),
     version: VERSION,
     refundDelayMs,
+    menuSchemas: options.menuSchemas ?? loadMenuUpdateSchemas(),
     adminToken: options.adminToken,
     clock,
     newId,

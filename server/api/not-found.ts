@@ -1,7 +1,9 @@
 /** The last route: 405 with Allow for a known path and another method, 404 for everything else. */
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
-import { allowedMethods } from './pos-routes.js';
+import { allowedMethods, POS_ROUTES } from './pos-routes.js';
+
+const SERVED = POS_ROUTES.map((route) => `${route.method} ${route.path}`).join(' and ');
 
 export const notFound: RequestHandler = (req) => {
   const allowed = allowedMethods(req.path);
@@ -12,6 +14,6 @@ export const notFound: RequestHandler = (req) => {
   }
   throw new ApiError(
     'NOT_FOUND',
-    `no endpoint at ${req.method} ${req.path}; the sandbox serves POST /order/refund under /, /v2 and /v1/pos/openapi`,
+    `no endpoint at ${req.method} ${req.path}; the sandbox serves ${SERVED} under /, /v2 and /v1/pos/openapi`,
   );
 };

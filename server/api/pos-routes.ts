@@ -13,7 +13,10 @@ export interface PosRoute {
   family: EnvelopeFamily;
 }
 
-export const POS_ROUTES: PosRoute[] = [{ method: 'POST', path: '/order/refund', family: 'order' }];
+export const POS_ROUTES: PosRoute[] = [
+  { method: 'POST', path: '/order/refund', family: 'order' },
+  { method: 'PUT', path: '/menu', family: 'menu' },
+];
 
 /** Strips a mount prefix: `/v2/order/refund` → `/order/refund`; trailing slashes and case ignored as Express does. */
 export function routePathOf(path: string): string {

@@ -5,7 +5,7 @@ import { finding, unknownFieldFindings } from '../domain/findings.js';
 import { checkRefundBody } from '../domain/refund-request.js';
 import type { RefundProcessor } from '../processing/refund-processor.js';
 import { addFindings, enforceStrict, setFindingsHeader } from '../pipeline/findings.js';
-import { LOCATION_REQUIRED } from '../pipeline/location.js';
+import { LOCATION_REQUIRED } from '../domain/location-header.js';
 
 export function refundHandler(options: { strict: boolean; refunds: RefundProcessor; posName: string }): RequestHandler {
   return async (_req, res) => {

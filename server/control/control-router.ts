@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { ApiError } from '../errors.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
+import type { MenuUpdateValidators } from '../fixtures/menu-update-schemas.js';
 import type { JtiRegistry } from '../domain/jti-registry.js';
 import type { Journal } from '../journal/journal.js';
 import type { RefundProcessor } from '../processing/refund-processor.js';
@@ -28,6 +29,7 @@ export interface ControlDeps {
   strict: boolean;
   refundDelayMs: number;
   adminToken: string | undefined;
+  menuSchemas: MenuUpdateValidators;
 }
 
 export function controlRouter(deps: ControlDeps): Router {
@@ -40,7 +42,7 @@ export function controlRouter(deps: ControlDeps): Router {
   router.use(adminGuard(deps.adminToken));
   router.use(stateRoutes(deps), journalRoutes(deps), tokenRoutes(deps));
   router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument(deps.version));
+    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }));
   });
   router.use((req) => {
     throw new ApiError('NOT_FOUND', `no control endpoint at ${req.method} ${CONTROL_MOUNT}${req.path}; GET ${CONTROL_MOUNT}/openapi.json describes them all`);

@@ -41,6 +41,37 @@ function refundOperation(mount: string) {
   };
 }
 
+const menuError = (description: string) => ({ description, content: json(ref('MenuErrorEnvelope')) });
+
+function menuOperation(mount: string) {
+  return {
+    put: {
+      operationId: `menu${mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
+      tags: ['POS API'],
+      summary: `Update item prices and names (§4.2), forms A and B, mounted at ${mount || '/'}`,
+      description:
+        'Form A carries LocationId (equal to the header) and prices with ServiceType; form B has no LocationId and prices with Service. The whole update is checked first: any problem rejects it, and nothing is applied.',
+      security: POS_SECURITY,
+      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
+      requestBody: { required: true, content: json({ oneOf: [ref('MenuUpdateFormA'), ref('MenuUpdateFormB')] }) },
+      responses: {
+        '200': {
+          description: 'Applied and stored; no body. GET /_sandbox/locations/{id}/menu shows the result.',
+          headers: {
+            'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
+            'x-sandbox-journal-id': { schema: { type: 'string' } },
+            'x-sandbox-menu-changes': { schema: { type: 'integer' }, description: 'How many names and prices changed.' },
+          },
+        },
+        '400': menuError('VALIDATION_ERROR: every problem, each naming its JSON path'),
+        '401': menuError('UNAUTHORIZED: the token, each defect named'),
+        '405': menuError('METHOD_NOT_ALLOWED'),
+        '413': menuError('PAYLOAD_TOO_LARGE: over 1 MiB'),
+      },
+    },
+  };
+}
+
 const controlError = { description: 'An error', content: json(ref('OrderErrorEnvelope')) };
 
 /** A control GET of one thing by its id: 200 with it, 404 in the envelope when there is none. */
@@ -56,7 +87,8 @@ function getById(operationId: string, summary: string, found: string, schema: ob
   };
 }
 
-export function openApiDocument(version: string): object {
+/** `menuSchemas` are the JSON Schemas of menu-template/schemas, embedded as they are. */
+export function openApiDocument(version: string, menuSchemas: { A: object; B: object }): object {
   return {
     openapi: '3.1.0',
     info: {
@@ -71,6 +103,9 @@ export function openApiDocument(version: string): object {
       '/order/refund': refundOperation(''),
       '/v2/order/refund': refundOperation('/v2'),
       '/v1/pos/openapi/order/refund': refundOperation('/v1/pos/openapi'),
+      '/menu': menuOperation(''),
+      '/v2/menu': menuOperation('/v2'),
+      '/v1/pos/openapi/menu': menuOperation('/v1/pos/openapi'),
       '/_sandbox/health': {
         get: {
           operationId: 'health',
@@ -178,6 +213,15 @@ export function openApiDocument(version: string): object {
           required: ['ExternalId'],
           properties: { ExternalId: { type: 'string', minLength: 1, description: 'The ID the POS returned for the order (§2.1).' } },
         },
+        MenuUpdateFormA: menuSchemas.A,
+        MenuUpdateFormB: menuSchemas.B,
+        MenuErrorEnvelope: {
+          type: 'object',
+          required: ['errors'],
+          properties: {
+            errors: { type: 'array', items: { type: 'object', required: ['Code', 'Message'], properties: { Code: { type: 'string' }, Message: { type: 'string' } } } },
+          },
+        },
         OrderErrorEnvelope: {
           type: 'object',
           required: ['errors'],
@@ -229,6 +273,11 @@ export function openApiDocument(version: string): object {
             findings: {
               type: 'array',
               items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, section: { type: 'string' } } },
+            },
+            menuUpdate: {
+              type: 'object',
+              description: 'An accepted PUT /menu: its form, location, and every name and price it changed (from → to).',
+              properties: { form: { enum: ['A', 'B'] }, locationId: { type: 'string' }, changes: { type: 'array', items: { type: 'object' } } },
             },
           },
         },

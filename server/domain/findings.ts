@@ -21,6 +21,10 @@ const CATALOGUE = {
   VERSION_HEADER_MISSING: { kind: 'request', section: '§5 migration notes' },
   UNKNOWN_FIELD: { kind: 'request', section: '§2.1' },
   DUPLICATE_REFUND: { kind: 'request', section: '§4.1' },
+  UNDOCUMENTED_VALUE: { kind: 'request', section: '§2.2' },
+  FULL_MENU_UPDATE: { kind: 'request', section: '§4.2 rule 2' },
+  MENU_PAYLOAD_OVER_64KIB: { kind: 'request', section: '§4.2 rule 3, §8' },
+  PRICE_UNIT_SUSPECT: { kind: 'request', section: '§2.2' },
 } as const satisfies Record<string, { kind: FindingKind; section: string }>;
 
 export type FindingCode = keyof typeof CATALOGUE;
@@ -28,6 +32,11 @@ export type FindingCode = keyof typeof CATALOGUE;
 /** Builds a finding with its § reference from the catalogue. */
 export function finding(code: FindingCode, message: string): Finding {
   return { code, message, section: CATALOGUE[code].section };
+}
+
+/** How --strict words a finding it turns into an error. */
+export function strictMessage(found: Finding): string {
+  return `strict mode: ${found.code}: ${found.message} (${found.section})`;
 }
 
 export function findingKind(code: FindingCode): FindingKind {

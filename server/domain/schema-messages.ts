@@ -65,7 +65,7 @@ function schemaMessage(error: ErrorObject, root: string): string {
     case 'maxLength':
       return `${path} must be at most ${String(params.limit)} characters long`;
     case 'minItems':
-      return `${path} must have at least ${String(params.limit)} item(s)`;
+      return params.limit === 1 ? `${path} must not be empty` : `${path} must have at least ${String(params.limit)} items`;
     case 'pattern':
       return `${path} must match ${String(params.pattern)}${got}`;
     default:

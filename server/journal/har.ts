@@ -49,6 +49,7 @@ export function toHar(entries: JournalEntry[], creator: { name: string; version:
           _requestId: entry.requestId,
           _token: entry.token,
           _findings: entry.findings,
+          ...(entry.menuUpdate ? { _menuUpdate: entry.menuUpdate } : {}),
         };
       }),
     },

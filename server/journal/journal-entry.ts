@@ -1,6 +1,7 @@
 /** Pure: what the journal keeps of one request, with every secret taken out. */
 import { createHash } from 'node:crypto';
 import type { Finding } from '../domain/findings.js';
+import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 
 export interface TokenView {
   header?: Record<string, unknown>;
@@ -26,6 +27,8 @@ export interface JournalEntry {
   response: { status: number; headers: Record<string, string>; body?: unknown };
   latencyMs: number;
   findings: Finding[];
+  /** An accepted menu update: its form, location and every name and price it changed. */
+  menuUpdate?: MenuUpdateOutcome;
 }
 
 const JWT_SIGNATURE = /(\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.)[A-Za-z0-9_-]{16,}/g;

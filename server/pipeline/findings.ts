@@ -1,7 +1,7 @@
 /** Collecting a request's findings, the x-sandbox-findings header, and --strict. */
 import type { Response } from 'express';
 import { ApiError } from '../errors.js';
-import { findingKind, type Finding } from '../domain/findings.js';
+import { findingKind, strictMessage, type Finding } from '../domain/findings.js';
 
 export const FINDINGS_HEADER = 'x-sandbox-findings';
 
@@ -21,7 +21,7 @@ export function setFindingsHeader(res: Response): void {
 export function enforceStrict(res: Response, strict: boolean): void {
   const found = res.locals.findings ?? [];
   if (!strict || found.length === 0) return;
-  const messages = found.map((f) => `strict mode: ${f.code}: ${f.message} (${f.section})`);
+  const messages = found.map(strictMessage);
   if (found.some((f) => findingKind(f.code) === 'token')) throw new ApiError('UNAUTHORIZED', messages);
   throw new ApiError(res.locals.family === 'menu' ? 'VALIDATION_ERROR' : 'INVALID_PAYLOAD', messages);
 }

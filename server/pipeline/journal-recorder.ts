@@ -51,6 +51,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         },
         latencyMs: deps.clock() - startedAt,
         findings: res.locals.findings ?? [],
+        ...(res.locals.menuUpdate ? { menuUpdate: res.locals.menuUpdate } : {}),
       };
       return scrubSecrets(entry, secretsOf(req.get('authorization'), deps.partnerKey));
     }

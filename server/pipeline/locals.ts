@@ -1,10 +1,9 @@
 /** What the pipeline stages leave for the next ones on `res.locals`. */
 import type { EnvelopeFamily } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
+import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
+import type { ParsedBody } from '../domain/parse-json-body.js';
 import type { VerifiedPosToken } from '../domain/pos-token-rules.js';
-
-/** The body as read off the wire: a parsed JSON value, or the reason it is not one. */
-export type ParsedBody = { ok: true; value: unknown; bytes: number } | { ok: false; problem: string; bytes: number };
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -19,6 +18,8 @@ declare global {
       locationId?: string;
       body?: ParsedBody;
       findings?: Finding[];
+      /** What an accepted PUT /menu changed, for the journal. */
+      menuUpdate?: MenuUpdateOutcome;
     }
   }
 }

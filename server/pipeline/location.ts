@@ -1,10 +1,8 @@
 /** Reads x-service-locationid (§4) and compares it with the token's sub. */
 import type { RequestHandler } from 'express';
 import { subLocationFindings } from '../domain/findings.js';
+import { LOCATION_HEADER } from '../domain/location-header.js';
 import { addFindings } from './findings.js';
-
-export const LOCATION_HEADER = 'x-service-locationid';
-export const LOCATION_REQUIRED = `header ${LOCATION_HEADER} is required: the identifier of the merchant location (§4)`;
 
 export const readLocation: RequestHandler = (req, res, next) => {
   const value = req.get(LOCATION_HEADER)?.trim();

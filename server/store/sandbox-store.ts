@@ -65,6 +65,12 @@ export class SandboxStore {
     return this.state.data.menus[locationId];
   }
 
+  /** Replaces a location's menu; the next commit writes it. */
+  putMenu(locationId: string, menu: Menu): void {
+    this.state.data.menus[locationId] = menu;
+    this.stateDirty = true;
+  }
+
   /** Marks the state document changed; the next commit writes it. */
   touchState(): void {
     this.stateDirty = true;

@@ -7,7 +7,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Express } from 'express';
 import request from 'supertest';
 import { isLoopbackAddress } from '../control/admin-guard.js';
-import { cleanHeaders, postRefund, testSandbox } from './helpers.js';
+import { cleanHeaders, fixtures, postRefund, putMenu, testSandbox } from './helpers.js';
 
 /** A real HTTP request over a Unix socket: the client has no loopback address. */
 async function overUnixSocket(app: Express, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
@@ -117,14 +117,17 @@ describe('the control API', () => {
     expect((await request(app).get('/_sandbox/orders/ord-none')).status).toBe(404);
   });
 
-  it('resets: orders back as shipped, refunds and journal cleared, jtis forgotten', async () => {
+  it('resets: orders and menus back as shipped, refunds and journal cleared, jtis forgotten', async () => {
     const sandbox = await testSandbox();
     await postRefund(sandbox.app);
     await sandbox.refunds.runDue();
+    const update = { LocationId: 'loc-std-001', Items: [{ Id: 'itm-tiramisu', Name: 'Tiramisu', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 700 }] }] };
+    expect((await putMenu(sandbox.app, update)).status).toBe(200);
     expect((await request(sandbox.app).get('/_sandbox/orders/ord-std-0001')).body.Status).toBe('REFUNDED');
     const reset = await request(sandbox.app).post('/_sandbox/reset');
     expect(reset.body).toEqual({ reset: true, orders: 6, refunds: 0, journal: 0 });
     expect((await request(sandbox.app).get('/_sandbox/orders/ord-std-0001')).body.Status).toBe('ACCEPTED');
+    expect((await request(sandbox.app).get('/_sandbox/locations/loc-std-001/menu')).body).toEqual(fixtures.menus['loc-std-001']);
     expect((await request(sandbox.app).get('/_sandbox/refunds')).body).toEqual([]);
     expect((await request(sandbox.app).get('/_sandbox/journal')).body).toEqual([]);
   });
@@ -168,7 +171,7 @@ describe('the control API', () => {
     expect(result.valid).toBe(true);
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/v2/order/refund', '/_sandbox/refunds', '/_sandbox/journal', '/_sandbox/journal.har', '/_sandbox/tokens', '/_sandbox/reset']),
+      expect.arrayContaining(['/v2/order/refund', '/menu', '/v2/menu', '/v1/pos/openapi/menu', '/_sandbox/refunds', '/_sandbox/journal', '/_sandbox/journal.har', '/_sandbox/tokens', '/_sandbox/reset']),
     );
   });
 });

@@ -110,6 +110,23 @@ export async function postRefund(
   return call.send(options.body ?? JSON.stringify({ ExternalId: EXTERNAL_ID }));
 }
 
+/** PUTs a menu update (a JSON value, or text sent as is); `headers` values of undefined remove a clean header. */
+export async function putMenu(
+  app: Express | Promise<Express>,
+  body: unknown,
+  options: { path?: string; headers?: Record<string, string | undefined> } = {},
+): Promise<request.Response> {
+  const headers = { ...cleanHeaders(), ...options.headers };
+  let call = request(await app).put(options.path ?? '/v2/menu');
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) call = call.set(name, value);
+  return call.send(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+/** The capitalized §2.3 menu envelope, VALIDATION_ERROR unless told. */
+export function menuEnvelope(messages: string[], code = 'VALIDATION_ERROR'): object {
+  return { errors: messages.map((message) => ({ Code: code, Message: message })) };
+}
+
 /** The lowercase §2.3 envelope with one entry per message. */
 export function orderEnvelope(code: string, ...messages: string[]): object {
   return { errors: messages.map((message) => ({ code, message })) };

@@ -100,13 +100,13 @@ describe('unknown paths, wrong methods and retired paths', () => {
     expect(response.body).toEqual(
       orderEnvelope(
         'NOT_FOUND',
-        'no endpoint at POST /v2/orders/refund; the sandbox serves POST /order/refund under /, /v2 and /v1/pos/openapi',
+        'no endpoint at POST /v2/orders/refund; the sandbox serves POST /order/refund and PUT /menu under /, /v2 and /v1/pos/openapi',
       ),
     );
   });
 
   it('answers 404 for a menu path in the capitalized menu envelope', async () => {
-    const response = await request(await testApp()).delete('/v2/menu');
+    const response = await request(await testApp()).put('/v2/brand/menu');
     expect(response.status).toBe(404);
     expect(response.body.errors[0].Code).toBe('NOT_FOUND');
   });

@@ -67,6 +67,27 @@ describe('a refund accepted before a SIGKILL', () => {
     expect(curlOf(second.banner)).toContain('{"ExternalId":"POS-STD-1002"}');
   });
 
+  it('keeps a menu update across a SIGKILL and a restart, and every other item as it was', async () => {
+    const data = join(dir, 'db.json');
+    const first = await serve(['--data', data]);
+    const before = (await (await fetch(`${first.baseUrl}/_sandbox/locations/loc-std-001/menu`)).json()) as { Items: Array<{ Id: string }> };
+    const { stdout: token } = await cli(['token', '--location', 'loc-std-001']);
+    const update = { LocationId: 'loc-std-001', Items: [{ Id: 'itm-carbonara', Name: 'Carbonara', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 1450 }] }] };
+    const accepted = await fetch(`${first.baseUrl}/v2/menu`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token.trim()}`, 'x-service-locationid': 'loc-std-001', 'Content-Type': 'application/json' },
+      body: JSON.stringify(update),
+    });
+    expect(accepted.status).toBe(200);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = await serve(['--data', data]);
+    const after = (await (await fetch(`${second.baseUrl}/_sandbox/locations/loc-std-001/menu`)).json()) as { Items: Array<{ Id: string }> };
+    expect(after.Items.find((item) => item.Id === 'itm-carbonara')).toEqual(update.Items[0]);
+    expect(after.Items.filter((item) => item.Id !== 'itm-carbonara')).toEqual(before.Items.filter((item) => item.Id !== 'itm-carbonara'));
+  });
+
   it('stops with exit code 2 and a way out when the data file is not JSON', async () => {
     const data = join(dir, 'db.json');
     writeFileSync(data, '{"schemaVersion":1,');

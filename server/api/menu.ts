@@ -1,0 +1,43 @@
+/** PUT /menu (§4.2): checks the whole update, applies it atomically, answers 200 once the new menu is on disk. */
+import type { RequestHandler } from 'express';
+import { ApiError } from '../errors.js';
+import type { Location } from '../fixtures/fixture-schemas.js';
+import type { MenuUpdateValidators } from '../fixtures/menu-update-schemas.js';
+import type { Logger } from '../logger.js';
+import { applyMenuUpdate } from '../domain/apply-menu-update.js';
+import { menuUpdateFindings } from '../domain/menu-findings.js';
+import { checkMenuUpdate } from '../domain/menu-update-check.js';
+import { addFindings, enforceStrict, setFindingsHeader } from '../pipeline/findings.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+
+export const MENU_CHANGES_HEADER = 'x-sandbox-menu-changes';
+
+export function menuHandler(options: {
+  strict: boolean;
+  store: SandboxStore;
+  locations: readonly Location[];
+  validators: MenuUpdateValidators;
+  logger: Logger;
+}): RequestHandler {
+  const context = { validators: options.validators, locations: options.locations, menuOf: (id: string) => options.store.menu(id) };
+  return async (_req, res) => {
+    const check = checkMenuUpdate(res.locals.body, res.locals.locationId, context);
+    if (!check.ok) throw new ApiError('VALIDATION_ERROR', check.problems);
+
+    // Check, apply and store run without an await between them, so concurrent updates cannot interleave.
+    const { update } = check;
+    const { menu, changes } = applyMenuUpdate(check.menu, update);
+    addFindings(res, menuUpdateFindings(update, check.menu, changes));
+    enforceStrict(res, options.strict);
+    if (changes.length > 0) {
+      options.store.putMenu(update.locationId, menu);
+      await options.store.commit();
+      options.logger.info({ location: update.locationId, form: update.form, changes: changes.length }, 'menu updated');
+    }
+    res.locals.menuUpdate = { form: update.form, locationId: update.locationId, changes };
+    setFindingsHeader(res);
+    res.set(MENU_CHANGES_HEADER, String(changes.length));
+    // §4.2: success is 200; the sandbox sends no body, as for refunds.
+    res.status(200).end();
+  };
+}
