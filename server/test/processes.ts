@@ -35,10 +35,12 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
   });
 }
 
-/** Runs one pos-sandbox command to its end. */
-export async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs one pos-sandbox command to its end; `input` is written to its standard input. */
+export async function cli(args: string[], env: Record<string, string> = {}, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const running = run(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
+  running.child.stdin?.end(input);
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -1,0 +1,77 @@
+/**
+ * Pure: what `validate-menu` says of a payload. It runs the server's own check, apply and findings,
+ * so the messages are the ones PUT /menu would answer with.
+ */
+import { applyMenuUpdate, describeChange, type MenuChange } from '../domain/apply-menu-update.js';
+import { strictMessage, type Finding } from '../domain/findings.js';
+import { LOCATION_REQUIRED } from '../domain/location-header.js';
+import { menuUpdateFindings } from '../domain/menu-findings.js';
+import { checkMenuUpdate, type MenuCheckContext } from '../domain/menu-update-check.js';
+import type { MenuForm } from '../domain/menu-update-shape.js';
+import { parseJsonBody } from '../domain/parse-json-body.js';
+import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
+
+export interface MenuVerdict {
+  file: string;
+  valid: boolean;
+  form?: MenuForm;
+  locationId?: string;
+  /** What PUT /menu would answer: 200, or 400 with this envelope. */
+  status: 200 | 400;
+  body?: ErrorEnvelope;
+  findings: Finding[];
+  changes: MenuChange[];
+}
+
+/**
+ * `location` stands in for the x-service-locationid header. Without it, form A's LocationId is used;
+ * the header-required message is left out, since no header is sent offline.
+ */
+export function menuVerdict(file: string, text: string, location: string | undefined, strict: boolean, context: MenuCheckContext): MenuVerdict {
+  const body = parseJsonBody('application/json', text);
+  const check = checkMenuUpdate(body, location, context);
+  if (!check.ok) {
+    const problems = location === undefined ? check.problems.filter((p) => p !== LOCATION_REQUIRED) : check.problems;
+    return rejected(file, problems, [], check.form);
+  }
+  const { update } = check;
+  const { changes } = applyMenuUpdate(check.menu, update);
+  const findings = menuUpdateFindings(update, check.menu, changes);
+  const base = { form: update.form, locationId: update.locationId, changes };
+  // Under --strict nothing would be applied, so a rejected verdict lists no changes.
+  if (strict && findings.length > 0) return { ...rejected(file, findings.map(strictMessage), findings, update.form), locationId: update.locationId };
+  return { file, valid: true, status: 200, findings, ...base };
+}
+
+function rejected(file: string, problems: string[], findings: Finding[], form: MenuForm | undefined): MenuVerdict {
+  return {
+    file,
+    valid: false,
+    ...(form === undefined ? {} : { form }),
+    status: 400,
+    body: renderEnvelope('menu', 'VALIDATION_ERROR', problems),
+    findings,
+    changes: [],
+  };
+}
+
+/** The verdict as a person reads it in a terminal. */
+export function formatVerdict(verdict: MenuVerdict): string {
+  const lines: string[] = [];
+  const form = verdict.form === undefined ? '' : ` form ${verdict.form}`;
+  const where = verdict.locationId === undefined ? '' : ` for location ${verdict.locationId}`;
+  if (verdict.valid) {
+    lines.push(`${verdict.file}: valid${form} update${where}; PUT /menu would answer 200`);
+    if (verdict.changes.length === 0) lines.push('  changes: none (every listed name and price is already on the menu)');
+    else lines.push(`  changes (${verdict.changes.length}):`, ...verdict.changes.map((change) => `    ${describeChange(change)}`));
+  } else {
+    const errors = verdict.body?.errors ?? [];
+    lines.push(`${verdict.file}: ${errors.length} problem${errors.length === 1 ? '' : 's'}${form ? ` in this${form} update` : ''}; PUT /menu would answer 400 VALIDATION_ERROR:`);
+    for (const error of errors) lines.push(`  - ${'Message' in error ? error.Message : error.message}`);
+  }
+  if (verdict.valid) {
+    if (verdict.findings.length === 0) lines.push('  findings: none');
+    else lines.push(`  findings (${verdict.findings.length}):`, ...verdict.findings.map((f) => `    ${f.code} (${f.section}): ${f.message}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
