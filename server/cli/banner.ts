@@ -37,6 +37,7 @@ export function startupBanner(input: BannerInput): string {
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
     `  control API:           ${input.baseUrl}/_sandbox/health, /refunds, /journal, /journal.har, /openapi.json`,
+    `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by npx pos-sandbox validate-menu FILE`,
     `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url or SANDBOX_POS_ORDER_URL)'}`,
     `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
     '  locations:',
