@@ -1,8 +1,11 @@
-// The baseline: a bare Express 5 endpoint that parses JSON and answers 200, nothing else.
+// The baseline: bare Express 5 endpoints that parse JSON and answer 200, nothing else.
 import express from 'express';
 
 const app = express();
 app.post('/v2/order/refund', express.json(), (_req, res) => {
+  res.status(200).end();
+});
+app.put('/v2/menu', express.json(), (_req, res) => {
   res.status(200).end();
 });
 const server = app.listen(0, '127.0.0.1', () => {

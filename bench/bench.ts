@@ -1,6 +1,6 @@
 /**
- * npm run bench: how fast the refund endpoint is against a bare Express 5 endpoint in the same run,
- * and what building the key once saves per token check. Loopback only; every load is bounded in time.
+ * npm run bench: how fast the refund and menu endpoints are against bare Express 5 endpoints in the
+ * same run, and what building the key once saves per token check. Loopback only; every load is bounded in time.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSecretKey } from 'node:crypto';
@@ -25,16 +25,34 @@ function verifyCost(): { stringUs: number; keyObjectUs: number } {
   return { stringUs: time(BENCH_KEY, 2000), keyObjectUs: time(keyObject, 2000) };
 }
 
-async function load(url: string): Promise<{ rps: number; p99: number; non2xx: number }> {
+type Load = { rps: number; p99: number; non2xx: number };
+
+async function load(url: string, request: { path: string; method: 'POST' | 'PUT'; body: () => string }): Promise<Load> {
   const result = await autocannon({
-    url: `${url}/v2/order/refund`,
-    method: 'POST',
+    url: `${url}${request.path}`,
     connections: 10,
     duration: SECONDS,
     headers: refundHeaders(),
-    body: JSON.stringify({ ExternalId: 'POS-STD-1001' }),
+    requests: [{ method: request.method, setupRequest: (req) => ({ ...req, body: request.body() }) }],
   });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+const REFUND = { path: '/v2/order/refund', method: 'POST', body: () => JSON.stringify({ ExternalId: 'POS-STD-1001' }) } as const;
+let price = 1000;
+// A new price every time, so every update changes the menu and is stored: the costly case.
+const MENU = {
+  path: '/v2/menu',
+  method: 'PUT',
+  body: () =>
+    JSON.stringify({ LocationId: 'loc-std-001', Items: [{ Id: 'itm-carbonara', Name: 'Spaghetti Carbonara', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: price++ }] }] }),
+} as const;
+
+function report(title: string, bare: Load, sandbox: Load): void {
+  console.log(`\n${title}, 10 connections, ${SECONDS} s each, server and load on one 2-core machine:`);
+  console.log(`bare Express 5 (baseline): ${bare.rps.toFixed(0)} req/s, p99 ${bare.p99} ms`);
+  console.log(`pos-sandbox serve:         ${sandbox.rps.toFixed(0)} req/s, p99 ${sandbox.p99} ms, non-2xx ${sandbox.non2xx}`);
+  console.log(`ratio sandbox / baseline:  ${(sandbox.rps / bare.rps).toFixed(2)}`);
 }
 
 try {
@@ -44,14 +62,10 @@ try {
 
   const bareServer = await startServer([join('bench', 'bare-express.js')]);
   children.push(bareServer.child);
-  const bare = await load(bareServer.url);
   const sandboxServer = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--port', '0', '--memory', '--log-level', 'warn']);
   children.push(sandboxServer.child);
-  const sandbox = await load(sandboxServer.url);
-  console.log(`\nPOST /v2/order/refund, 10 connections, ${SECONDS} s each, server and load on one 2-core machine:`);
-  console.log(`bare Express 5 (baseline): ${bare.rps.toFixed(0)} req/s, p99 ${bare.p99} ms`);
-  console.log(`pos-sandbox serve:         ${sandbox.rps.toFixed(0)} req/s, p99 ${sandbox.p99} ms, non-2xx ${sandbox.non2xx}`);
-  console.log(`ratio sandbox / baseline:  ${(sandbox.rps / bare.rps).toFixed(2)}`);
+  report('POST /v2/order/refund', await load(bareServer.url, REFUND), await load(sandboxServer.url, REFUND));
+  report('PUT /v2/menu (form A, one new price per request, --memory)', await load(bareServer.url, MENU), await load(sandboxServer.url, MENU));
 } finally {
   for (const child of children) child.kill();
 }
