@@ -2,7 +2,6 @@
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const orderError = (description: string) => ({ description, content: json(ref('OrderErrorEnvelope')) });
 const controlOk = (description: string, schema: object) => ({ description, content: json(schema) });
 
 const POS_SECURITY = [{ posToken: [] }];
@@ -14,63 +13,74 @@ const locationHeader = {
   schema: { type: 'string' },
 };
 
-function refundOperation(mount: string) {
+/** One POS API operation at one mount: the shared auth, headers and error statuses, in the envelope of its family. */
+function posOperation(spec: {
+  method: 'post' | 'put';
+  name: string;
+  mount: string;
+  summary: string;
+  description?: string;
+  body: object;
+  ok: string;
+  okHeader: [string, object];
+  invalid: string;
+  envelope: 'OrderErrorEnvelope' | 'MenuErrorEnvelope';
+}) {
+  const error = (description: string) => ({ description, content: json(ref(spec.envelope)) });
   return {
-    post: {
-      operationId: `refund${mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
+    [spec.method]: {
+      operationId: `${spec.name}${spec.mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
       tags: ['POS API'],
-      summary: `Request a refund (§4.1), mounted at ${mount || '/'}`,
+      summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
+      ...(spec.description ? { description: spec.description } : {}),
       security: POS_SECURITY,
       parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: json(ref('RefundRequest')) },
+      requestBody: { required: true, content: json(spec.body) },
       responses: {
         '200': {
-          description: 'Accepted for processing; no body. The refund is decided later (GET /_sandbox/refunds).',
+          description: spec.ok,
           headers: {
             'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
             'x-sandbox-journal-id': { schema: { type: 'string' } },
-            'x-sandbox-refund-id': { schema: { type: 'string' } },
+            [spec.okHeader[0]]: spec.okHeader[1],
           },
         },
-        '400': orderError('INVALID_PAYLOAD: location header, body or ExternalId'),
-        '401': orderError('UNAUTHORIZED: the token, each defect named'),
-        '405': orderError('METHOD_NOT_ALLOWED'),
-        '413': orderError('PAYLOAD_TOO_LARGE: over 1 MiB'),
+        '400': error(spec.invalid),
+        '401': error('UNAUTHORIZED: the token, each defect named'),
+        '405': error('METHOD_NOT_ALLOWED'),
+        '413': error('PAYLOAD_TOO_LARGE: over 1 MiB'),
       },
     },
   };
 }
 
-const menuError = (description: string) => ({ description, content: json(ref('MenuErrorEnvelope')) });
+const refundOperation = (mount: string) =>
+  posOperation({
+    method: 'post',
+    name: 'refund',
+    mount,
+    summary: 'Request a refund (§4.1)',
+    body: ref('RefundRequest'),
+    ok: 'Accepted for processing; no body. The refund is decided later (GET /_sandbox/refunds).',
+    okHeader: ['x-sandbox-refund-id', { schema: { type: 'string' } }],
+    invalid: 'INVALID_PAYLOAD: location header, body or ExternalId',
+    envelope: 'OrderErrorEnvelope',
+  });
 
-function menuOperation(mount: string) {
-  return {
-    put: {
-      operationId: `menu${mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
-      tags: ['POS API'],
-      summary: `Update item prices and names (§4.2), forms A and B, mounted at ${mount || '/'}`,
-      description:
-        'Form A carries LocationId (equal to the header) and prices with ServiceType; form B has no LocationId and prices with Service. The whole update is checked first: any problem rejects it, and nothing is applied.',
-      security: POS_SECURITY,
-      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: json({ oneOf: [ref('MenuUpdateFormA'), ref('MenuUpdateFormB')] }) },
-      responses: {
-        '200': {
-          description: 'Applied and stored; no body. GET /_sandbox/locations/{id}/menu shows the result.',
-          headers: {
-            'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
-            'x-sandbox-journal-id': { schema: { type: 'string' } },
-            'x-sandbox-menu-changes': { schema: { type: 'integer' }, description: 'How many names and prices changed.' },
-          },
-        },
-        '400': menuError('VALIDATION_ERROR: every problem, each naming its JSON path'),
-        '401': menuError('UNAUTHORIZED: the token, each defect named'),
-        '405': menuError('METHOD_NOT_ALLOWED'),
-        '413': menuError('PAYLOAD_TOO_LARGE: over 1 MiB'),
-      },
-    },
-  };
-}
+const menuOperation = (mount: string) =>
+  posOperation({
+    method: 'put',
+    name: 'menu',
+    mount,
+    summary: 'Update item prices and names (§4.2), forms A and B',
+    description:
+      'Form A carries LocationId (equal to the header) and prices with ServiceType; form B has no LocationId and prices with Service. The whole update is checked first: any problem rejects it, and nothing is applied.',
+    body: { oneOf: [ref('MenuUpdateFormA'), ref('MenuUpdateFormB')] },
+    ok: 'Applied and stored; no body. GET /_sandbox/locations/{id}/menu shows the result.',
+    okHeader: ['x-sandbox-menu-changes', { schema: { type: 'integer' }, description: 'How many names and prices changed.' }],
+    invalid: 'VALIDATION_ERROR: every problem, each naming its JSON path',
+    envelope: 'MenuErrorEnvelope',
+  });
 
 const controlError = { description: 'An error', content: json(ref('OrderErrorEnvelope')) };
 
