@@ -8,7 +8,8 @@ import { LOCATION_REQUIRED } from '../domain/location-header.js';
 import { menuUpdateFindings } from '../domain/menu-findings.js';
 import { checkMenuUpdate, type MenuCheckContext } from '../domain/menu-update-check.js';
 import type { MenuForm } from '../domain/menu-update-shape.js';
-import { parseJsonBody } from '../domain/parse-json-body.js';
+import { isRecord } from '../domain/menu-update-references.js';
+import { parseJsonBody, type ParsedBody } from '../domain/parse-json-body.js';
 import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
 
 export interface MenuVerdict {
@@ -24,14 +25,16 @@ export interface MenuVerdict {
 }
 
 /**
- * `location` stands in for the x-service-locationid header. Without it, form A's LocationId is used;
- * the header-required message is left out, since no header is sent offline.
+ * `location` stands in for the x-service-locationid header. Without it, form A's LocationId is taken
+ * as the header, as a POS sending form A would send it; and when there is none, the header-required
+ * message is left out, since no header is sent offline.
  */
 export function menuVerdict(file: string, text: string, location: string | undefined, strict: boolean, context: MenuCheckContext): MenuVerdict {
   const body = parseJsonBody('application/json', text);
-  const check = checkMenuUpdate(body, location, context);
+  const header = location ?? formALocationOf(body);
+  const check = checkMenuUpdate(body, header, context);
   if (!check.ok) {
-    const problems = location === undefined ? check.problems.filter((p) => p !== LOCATION_REQUIRED) : check.problems;
+    const problems = header === undefined ? check.problems.filter((p) => p !== LOCATION_REQUIRED) : check.problems;
     return rejected(file, problems, [], check.form);
   }
   const { update } = check;
@@ -41,6 +44,12 @@ export function menuVerdict(file: string, text: string, location: string | undef
   // Under --strict nothing would be applied, so a rejected verdict lists no changes.
   if (strict && findings.length > 0) return { ...rejected(file, findings.map(strictMessage), findings, update.form), locationId: update.locationId };
   return { file, valid: true, status: 200, findings, ...base };
+}
+
+function formALocationOf(body: ParsedBody): string | undefined {
+  if (!body.ok || !isRecord(body.value)) return undefined;
+  const id = body.value.LocationId;
+  return typeof id === 'string' && id.trim() !== '' ? id : undefined;
 }
 
 function rejected(file: string, problems: string[], findings: Finding[], form: MenuForm | undefined): MenuVerdict {
