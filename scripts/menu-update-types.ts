@@ -7,10 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { MENU_SCHEMA_DIR } from '../server/fixtures/menu-update-schemas.js';
+import { MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/fixtures/menu-update-schemas.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 
-export const SCHEMA_FILES = ['menu-update-form-a.schema.json', 'menu-update-form-b.schema.json'] as const;
 export const TYPES_FILE = join(PACKAGE_ROOT, 'server', 'domain', 'menu-update-types.ts');
 
 const BANNER = `/* Generated from menu-template/schemas by \`npm run generate:menu-types\`; do not edit by hand. */`;
@@ -18,7 +17,7 @@ const BANNER = `/* Generated from menu-template/schemas by \`npm run generate:me
 /** The text of server/domain/menu-update-types.ts for the schemas as they are now. */
 export async function renderMenuUpdateTypes(): Promise<string> {
   const parts: string[] = [];
-  for (const file of SCHEMA_FILES) {
+  for (const file of Object.values(MENU_SCHEMA_FILES)) {
     const schema = JSON.parse(readFileSync(join(MENU_SCHEMA_DIR, file), 'utf8')) as JSONSchema;
     parts.push(
       await compile(schema, file, {

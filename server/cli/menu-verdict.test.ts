@@ -1,7 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadMenuUpdateSchemas } from '../fixtures/menu-update-schemas.js';
 import { fixtures } from '../test/helpers.js';
-import { formatVerdict, menuVerdict } from './menu-verdict.js';
+import { parseJsonBody } from '../domain/parse-json-body.js';
+import { formatVerdict, menuVerdict as verdictOf } from './menu-verdict.js';
+
+const menuVerdict = (file: string, text: string, location: string | undefined, strict: boolean, ctx: typeof context) =>
+  verdictOf(file, parseJsonBody('application/json', text), location, strict, ctx);
 
 const context = { validators: loadMenuUpdateSchemas(), locations: fixtures.locations, menuOf: (id: string) => fixtures.menus[id] };
 const formA = (LocationId: string, Price = 1450) =>

@@ -9,7 +9,7 @@ import { menuUpdateFindings } from '../domain/menu-findings.js';
 import { checkMenuUpdate, type MenuCheckContext } from '../domain/menu-update-check.js';
 import type { MenuForm } from '../domain/menu-update-shape.js';
 import { isRecord } from '../domain/menu-update-references.js';
-import { parseJsonBody, type ParsedBody } from '../domain/parse-json-body.js';
+import type { ParsedBody } from '../domain/parse-json-body.js';
 import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
 
 export interface MenuVerdict {
@@ -29,8 +29,7 @@ export interface MenuVerdict {
  * as the header, as a POS sending form A would send it; and when there is none, the header-required
  * message is left out, since no header is sent offline.
  */
-export function menuVerdict(file: string, text: string, location: string | undefined, strict: boolean, context: MenuCheckContext): MenuVerdict {
-  const body = parseJsonBody('application/json', text);
+export function menuVerdict(file: string, body: ParsedBody, location: string | undefined, strict: boolean, context: MenuCheckContext): MenuVerdict {
   const header = location ?? formALocationOf(body);
   const check = checkMenuUpdate(body, header, context);
   if (!check.ok) {

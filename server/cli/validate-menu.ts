@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError } from '../config.js';
+import { isRecord } from '../domain/menu-update-references.js';
+import { menuFormOf } from '../domain/menu-update-shape.js';
+import { parseJsonBody } from '../domain/parse-json-body.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadMenuUpdateSchemas } from '../fixtures/menu-update-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';
@@ -39,12 +42,14 @@ function validateMenu(file: string, flags: ValidateMenuFlags): number {
   const text = readPayload(file);
   const location = flags.location?.trim();
   if (location === '') throw new ConfigError('--location must not be empty');
-  if (location === undefined && formBWithoutLocation(text)) {
+  const body = parseJsonBody('application/json', text);
+  // Form B's location is only a header, so offline only --location can give it.
+  if (location === undefined && body.ok && isRecord(body.value) && menuFormOf(body.value) === 'B') {
     throw new ConfigError(`${file === '-' ? 'standard input' : file} is form B (no LocationId), so the location comes from the x-service-locationid header: pass --location ID`);
   }
   const fixtures = loadFixtures(flags.fixtures);
   const context = { validators: loadMenuUpdateSchemas(), locations: fixtures.locations, menuOf: (id: string) => fixtures.menus[id] };
-  const verdict = menuVerdict(file === '-' ? 'stdin' : file, text, location, flags.strict, context);
+  const verdict = menuVerdict(file === '-' ? 'stdin' : file, body, location, flags.strict, context);
   process.stdout.write(flags.json ? `${JSON.stringify(verdict, null, 2)}\n` : formatVerdict(verdict));
   return verdict.valid ? 0 : 1;
 }
@@ -54,15 +59,5 @@ function readPayload(file: string): string {
     return readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (error) {
     throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-}
-
-/** A JSON object without LocationId: form B, whose location only the header (here --location) can give. */
-function formBWithoutLocation(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && !Object.hasOwn(value, 'LocationId');
-  } catch {
-    return false;
   }
 }
