@@ -1,4 +1,4 @@
-/* Generated from menu-template/schemas by `npm run generate:menu-types`; do not edit by hand. */
+/* Generated from menu-template/schemas by `npm run generate:types`; do not edit by hand. */
 
 /**
  * PUT /menu payload, form A (interface-v2 §2.2): LocationId in the body, prices carry ServiceType. Only item prices and names change (§4.2 rule 1); list only the items that change (§4.2 rule 2).

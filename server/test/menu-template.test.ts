@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { renderMenuUpdateTypes, TYPES_FILE } from '../../scripts/menu-update-types.js';
+import { renderTypes, TYPES_TARGETS } from '../../scripts/generate-types.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { posToken, putMenu, testSandbox } from './helpers.js';
 
@@ -31,7 +31,8 @@ describe('menu-template/', () => {
     expect(entry.menuUpdate).toMatchObject({ form: template.form, locationId: template.locationId });
   });
 
-  it('has the TypeScript types generated from its schemas (npm run generate:menu-types)', async () => {
-    expect(readFileSync(TYPES_FILE, 'utf8')).toBe(await renderMenuUpdateTypes());
+  it('has the TypeScript types generated from its schemas (npm run generate:types)', async () => {
+    const [menuTypes] = TYPES_TARGETS;
+    expect(readFileSync(menuTypes!.file, 'utf8')).toBe(await renderTypes(menuTypes!));
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * The TypeScript types of the menu-update payload and of the sandbox order are generated from
+ * their JSON Schemas (menu-template/schemas, order-model/), so the schemas stay the one source
+ * (`npm run generate:types`). A test regenerates them and fails when a committed file is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import { MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/fixtures/menu-update-schemas.js';
+import { ORDER_SCHEMA_FILE } from '../server/fixtures/order-schema.js';
+import { PACKAGE_ROOT } from '../server/version.js';
+
+interface TypesTarget {
+  /** The generated file. */
+  file: string;
+  /** Where its schemas are, for the banner. */
+  source: string;
+  schemas: string[];
+}
+
+export const TYPES_TARGETS: TypesTarget[] = [
+  {
+    file: join(PACKAGE_ROOT, 'server', 'domain', 'menu-update-types.ts'),
+    source: 'menu-template/schemas',
+    schemas: Object.values(MENU_SCHEMA_FILES).map((file) => join(MENU_SCHEMA_DIR, file)),
+  },
+  { file: join(PACKAGE_ROOT, 'server', 'domain', 'sandbox-order-types.ts'), source: 'order-model/', schemas: [ORDER_SCHEMA_FILE] },
+];
+
+/** The text of one generated types file for its schemas as they are now. */
+export async function renderTypes(target: TypesTarget): Promise<string> {
+  const parts: string[] = [];
+  for (const path of target.schemas) {
+    const schema = JSON.parse(readFileSync(path, 'utf8')) as JSONSchema;
+    parts.push(
+      await compile(schema, path, {
+        bannerComment: '',
+        additionalProperties: false,
+        format: true,
+        style: { printWidth: 120, singleQuote: true },
+        cwd: join(path, '..'),
+      }),
+    );
+  }
+  const banner = `/* Generated from ${target.source} by \`npm run generate:types\`; do not edit by hand. */`;
+  return `${banner}\n\n${parts.map((part) => part.trim()).join('\n\n')}\n`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const target of TYPES_TARGETS) {
+    writeFileSync(target.file, await renderTypes(target));
+    process.stdout.write(`wrote ${target.file}\n`);
+  }
+}
