@@ -9,6 +9,8 @@ import type { JtiRegistry } from './domain/jti-registry.js';
 import type { Journal } from './journal/journal.js';
 import type { MenuUpdateValidators } from './fixtures/menu-update-schemas.js';
 import type { RefundProcessor } from './processing/refund-processor.js';
+import type { OrderDesk } from './processing/order-desk.js';
+import type { SandboxEvents } from './events/sandbox-events.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { errorHandler } from './pipeline/error-handler.js';
@@ -23,6 +25,7 @@ import { notFound } from './api/not-found.js';
 import { LEGACY_MOUNT, POS_MOUNTS } from './api/pos-routes.js';
 import { menuHandler } from './api/menu.js';
 import { refundHandler } from './api/refund.js';
+import { orderStatusHandler } from './api/order-status.js';
 import { CONTROL_MOUNT, controlRouter } from './control/control-router.js';
 import './pipeline/locals.js';
 
@@ -33,6 +36,8 @@ export interface AppDeps {
   logger: Logger;
   store: SandboxStore;
   refunds: RefundProcessor;
+  orders: OrderDesk;
+  events: SandboxEvents;
   journal: Journal;
   jtis: JtiRegistry;
   version: string;
@@ -81,11 +86,23 @@ function posApiRouter(deps: AppDeps): Router {
     readJsonBody,
   ];
   const router = Router();
-  router.post('/order/refund', ...posCall('order'), refundHandler({ strict: deps.strict, refunds: deps.refunds, posName: deps.partner.name }));
+  router.post(
+    '/order/refund',
+    ...posCall('order'),
+    refundHandler({ strict: deps.strict, refunds: deps.refunds, orders: deps.orders, posName: deps.partner.name }),
+  );
+  router.post('/order/status', ...posCall('order'), orderStatusHandler({ strict: deps.strict, orders: deps.orders }));
   router.put(
     '/menu',
     ...posCall('menu'),
-    menuHandler({ strict: deps.strict, store: deps.store, locations: deps.fixtures.locations, validators: deps.menuSchemas, logger: deps.logger }),
+    menuHandler({
+      strict: deps.strict,
+      store: deps.store,
+      locations: deps.fixtures.locations,
+      validators: deps.menuSchemas,
+      logger: deps.logger,
+      onApplied: (outcome) => deps.events.publish('menu', outcome),
+    }),
   );
   return router;
 }

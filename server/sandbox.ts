@@ -1,4 +1,5 @@
-/** Builds a whole sandbox (store, refund processor, journal, app) from its options: what serve and the tests start. */
+/** Builds a whole sandbox (store, refund processor, order desk, journal, events, app) from its options: what serve and the tests start. */
+import { createSecretKey } from 'node:crypto';
 import type { Express } from 'express';
 import type { PartnerIdentity } from './config.js';
 import type { Fixtures } from './fixtures/load-fixtures.js';
@@ -8,6 +9,10 @@ import { loadMenuUpdateSchemas, type MenuUpdateValidators } from './fixtures/men
 import { JtiRegistry } from './domain/jti-registry.js';
 import { Journal } from './journal/journal.js';
 import { RefundProcessor, type SetTimer } from './processing/refund-processor.js';
+import { OrderDesk } from './processing/order-desk.js';
+import { DEFAULT_DISPATCH_POLICY, orderDelivery, type DispatchPolicy } from './dispatch/order-dispatcher.js';
+import { SandboxEvents } from './events/sandbox-events.js';
+import { journalSummary } from './journal/journal-summary.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import type { DocumentStorage } from './store/segment-storage.js';
 import { VERSION } from './version.js';
@@ -26,12 +31,20 @@ export interface SandboxOptions {
   setTimer?: SetTimer;
   /** Default: the schemas in menu-template/schemas. */
   menuSchemas?: MenuUpdateValidators;
+  /** --pos-order-url: where orders are delivered unless an order names its own. */
+  posOrderUrl?: string;
+  /** Tries, timeout and backoff of order delivery (SANDBOX-SPEC §5: 3 tries, 10 s). */
+  dispatch?: Partial<DispatchPolicy>;
+  /** The wait between delivery tries; tests pass one that does not sleep. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface Sandbox {
   app: Express;
   store: SandboxStore;
   refunds: RefundProcessor;
+  orders: OrderDesk;
+  events: SandboxEvents;
   journal: Journal;
   /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
   close(): void;
@@ -54,6 +67,25 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     setTimer: options.setTimer,
   });
   const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  const orders = new OrderDesk({ store, locations: options.fixtures.locations, clock, newId, posOrderUrl: options.posOrderUrl });
+  orders.useDelivery(
+    orderDelivery({
+      desk: orders,
+      journal,
+      partner: options.partner,
+      key: createSecretKey(Buffer.from(options.partner.nonProdKey, 'utf8')),
+      clock,
+      newId,
+      version: VERSION,
+      policy: { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch },
+      sleep: options.sleep,
+    }),
+  );
+  const events = new SandboxEvents(clock);
+  orders.on('changed', (order) => events.publish('order', order));
+  refunds.on('accepted', (refund) => events.publish('refund', refund));
+  refunds.on('settled', (refund) => events.publish('refund', refund));
+  journal.on('added', (entry) => events.publish('journal', journalSummary(entry)));
   const app = createApp({
     fixtures: options.fixtures,
     partner: options.partner,
@@ -61,6 +93,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     logger: options.logger,
     store,
     refunds,
+    orders,
+    events,
     journal,
     jtis: new JtiRegistry(),
     version: VERSION,
@@ -71,5 +105,5 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     newId,
   });
   refunds.start();
-  return { app, store, refunds, journal, close: () => refunds.stop() };
+  return { app, store, refunds, orders, events, journal, close: () => refunds.stop() };
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import type { Location } from '../fixtures/fixture-schemas.js';
 import type { MenuUpdateValidators } from '../fixtures/menu-update-schemas.js';
 import type { Logger } from '../logger.js';
-import { applyMenuUpdate } from '../domain/apply-menu-update.js';
+import { applyMenuUpdate, type MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import { menuUpdateFindings } from '../domain/menu-findings.js';
 import { checkMenuUpdate } from '../domain/menu-update-check.js';
 import { addFindings, enforceStrict, setFindingsHeader } from '../pipeline/findings.js';
@@ -18,6 +18,8 @@ export function menuHandler(options: {
   locations: readonly Location[];
   validators: MenuUpdateValidators;
   logger: Logger;
+  /** Told of every accepted update (GET /_sandbox/events). */
+  onApplied?: (outcome: MenuUpdateOutcome) => void;
 }): RequestHandler {
   const context = { validators: options.validators, locations: options.locations, menuOf: (id: string) => options.store.menu(id) };
   return async (_req, res) => {
@@ -35,6 +37,7 @@ export function menuHandler(options: {
       options.logger.info({ location: update.locationId, form: update.form, changes: changes.length }, 'menu updated');
     }
     res.locals.menuUpdate = { form: update.form, locationId: update.locationId, changes };
+    options.onApplied?.(res.locals.menuUpdate);
     setFindingsHeader(res);
     res.set(MENU_CHANGES_HEADER, String(changes.length));
     // §4.2: success is 200; the sandbox sends no body, as for refunds.

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
 import { allowedMethods, POS_ROUTES } from './pos-routes.js';
 
-const SERVED = POS_ROUTES.map((route) => `${route.method} ${route.path}`).join(' and ');
+const routes = POS_ROUTES.map((route) => `${route.method} ${route.path}`);
+const SERVED = `${routes.slice(0, -1).join(', ')} and ${routes.at(-1)}`;
 
 export const notFound: RequestHandler = (req) => {
   const allowed = allowedMethods(req.path);

@@ -16,6 +16,7 @@ export interface PosRoute {
 export const POS_ROUTES: PosRoute[] = [
   { method: 'POST', path: '/order/refund', family: 'order' },
   { method: 'PUT', path: '/menu', family: 'menu' },
+  { method: 'POST', path: '/order/status', family: 'order' },
 ];
 
 /** Strips a mount prefix: `/v2/order/refund` → `/order/refund`; trailing slashes and case ignored as Express does. */

@@ -4,10 +4,11 @@ import { ApiError } from '../errors.js';
 import { finding, unknownFieldFindings } from '../domain/findings.js';
 import { checkRefundBody } from '../domain/refund-request.js';
 import type { RefundProcessor } from '../processing/refund-processor.js';
+import type { OrderDesk } from '../processing/order-desk.js';
 import { addFindings, enforceStrict, setFindingsHeader } from '../pipeline/findings.js';
 import { LOCATION_REQUIRED } from '../domain/location-header.js';
 
-export function refundHandler(options: { strict: boolean; refunds: RefundProcessor; posName: string }): RequestHandler {
+export function refundHandler(options: { strict: boolean; refunds: RefundProcessor; orders: OrderDesk; posName: string }): RequestHandler {
   return async (_req, res) => {
     const locationId = res.locals.locationId;
     const problems: string[] = locationId === undefined ? [LOCATION_REQUIRED] : [];
@@ -22,6 +23,7 @@ export function refundHandler(options: { strict: boolean; refunds: RefundProcess
       const message = `a refund of ExternalId '${externalId}' at '${locationId}' was already requested (${earlier.id}, ${earlier.status}); send one refund per order`;
       addFindings(res, [finding('DUPLICATE_REFUND', message)]);
     }
+    addFindings(res, options.orders.brandFindings(externalId, locationId, 'POST /order/refund'));
     addFindings(res, unknownFieldFindings(check.unknownFields, 'a refund request (§2.1)'));
     enforceStrict(res, options.strict);
 

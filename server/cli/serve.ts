@@ -53,10 +53,17 @@ async function serve(flags: ServeFlags): Promise<void> {
     refundDelayMs: config.refundDelayMs,
     journalLimit: config.journalLimit,
     adminToken: config.adminToken,
+    posOrderUrl: config.posOrderUrl,
   });
   sandbox.refunds.on('settled', (refund) => {
     const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
     logger.info({ refundId: refund.id, externalId: refund.externalId, location: refund.locationId }, `refund ${outcome}`);
+  });
+  sandbox.orders.on('changed', (order) => {
+    const last = order.History?.at(-1);
+    if (last?.status !== order.Status) return;
+    const detail = order.Reason ? `: ${order.Reason}` : order.ExternalId ? ` (ExternalId ${order.ExternalId})` : '';
+    logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
   });
   const app = sandbox.app;
 

@@ -7,11 +7,15 @@ import type { MenuUpdateValidators } from '../fixtures/menu-update-schemas.js';
 import type { JtiRegistry } from '../domain/jti-registry.js';
 import type { Journal } from '../journal/journal.js';
 import type { RefundProcessor } from '../processing/refund-processor.js';
+import type { OrderDesk } from '../processing/order-desk.js';
+import type { SandboxEvents } from '../events/sandbox-events.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { adminGuard } from './admin-guard.js';
 import { journalRoutes } from './journal-routes.js';
 import { openApiDocument } from './openapi-document.js';
 import { stateRoutes } from './state-routes.js';
+import { orderRoutes } from './order-routes.js';
+import { eventRoutes } from './event-routes.js';
 import { tokenRoutes } from './token-routes.js';
 
 export const CONTROL_MOUNT = '/_sandbox';
@@ -21,6 +25,8 @@ export interface ControlDeps {
   partner: PartnerIdentity;
   store: SandboxStore;
   refunds: RefundProcessor;
+  orders: OrderDesk;
+  events: SandboxEvents;
   journal: Journal;
   jtis: JtiRegistry;
   clock: () => number;
@@ -40,7 +46,7 @@ export function controlRouter(deps: ControlDeps): Router {
     next();
   });
   router.use(adminGuard(deps.adminToken));
-  router.use(stateRoutes(deps), journalRoutes(deps), tokenRoutes(deps));
+  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps));
   router.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }));
   });

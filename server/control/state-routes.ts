@@ -1,4 +1,4 @@
-/** /_sandbox state: health, reset, partners, locations and their menus, orders, refunds. */
+/** /_sandbox state: health, reset, partners, locations and their menus, refunds. */
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
@@ -49,21 +49,6 @@ export function stateRoutes(deps: ControlDeps): Router {
     const menu = store.menu(req.params.id);
     if (!menu) throw new ApiError('NOT_FOUND', `no location '${req.params.id}'; GET /_sandbox/locations lists them`);
     res.json(menu);
-  });
-
-  router.get('/orders', (req, res) => {
-    const { location, status } = checkQuery(req.query, ['location', 'status']);
-    res.json(
-      store.orders
-        .all()
-        .filter((o) => (location === undefined || o.LocationId === location) && (status === undefined || o.Status === status)),
-    );
-  });
-
-  router.get('/orders/:id', (req, res) => {
-    const order = store.orders.get(req.params.id);
-    if (!order) throw new ApiError('NOT_FOUND', `no order '${req.params.id}'; GET /_sandbox/orders lists them`);
-    res.json(order);
   });
 
   router.get('/refunds', (req, res) => {

@@ -1,4 +1,7 @@
-/** Mints POS → service tokens exactly as §5 describes: the sandbox's curl, `pos-sandbox token` and the tests use it. */
+/**
+ * Mints tokens exactly as §5 describes, both ways: POS → service (the sandbox's curl, `pos-sandbox token`, the tests)
+ * and service → POS (every order the sandbox delivers). Same key and claims; iss and aud swap.
+ */
 import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SERVICE_AUDIENCE, type PosTokenClaims } from './pos-token-rules.js';
@@ -12,15 +15,24 @@ export interface MintPosTokenInput {
   jti?: string;
 }
 
-/** Returns an HS256 token with exactly the six §5 claims, and those claims. */
+/** A POS → service token: iss the POS name, aud the service. Exactly the six §5 claims. */
 export function mintPosToken(input: MintPosTokenInput): { token: string; claims: PosTokenClaims } {
+  return mint(input, input.posName, SERVICE_AUDIENCE);
+}
+
+/** A service → POS token: iss the service, aud the POS name, sub the order's location. */
+export function mintServiceToken(input: MintPosTokenInput): { token: string; claims: PosTokenClaims } {
+  return mint(input, SERVICE_AUDIENCE, input.posName);
+}
+
+function mint(input: MintPosTokenInput, iss: string, aud: string): { token: string; claims: PosTokenClaims } {
   const claims: PosTokenClaims = {
     sub: input.locationId,
     jti: input.jti ?? randomUUID(),
     nbf: input.nowSeconds,
     exp: input.nowSeconds + input.ttlSeconds,
-    iss: input.posName,
-    aud: SERVICE_AUDIENCE,
+    iss,
+    aud,
   };
   // noTimestamp: §5 lists six claims and no iat; a token the sandbox mints is the model to copy.
   const token = jwt.sign(claims, input.key, { algorithm: 'HS256', noTimestamp: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideRefund, type OrderRecord } from './refund-outcome.js';
+import { decideRefund } from './refund-outcome.js';
+import type { OrderRecord } from './order-record.js';
 
 const order = (OrderId: string, LocationId: string, ExternalId: string, Status: OrderRecord['Status']): OrderRecord => ({
   OrderId,

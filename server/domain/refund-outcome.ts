@@ -1,5 +1,5 @@
 /** What happens to an accepted refund when it is processed (§4.1 rule 2): pure, given the state it sees. */
-import type { FixtureOrder } from '../fixtures/fixture-schemas.js';
+import type { OrderRecord } from './order-record.js';
 
 export type RefundStatus = 'PENDING' | 'PROCESSED' | 'FAILED';
 export type RefundFailure = 'UNKNOWN_LOCATION' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_ACCEPTED' | 'ALREADY_REFUNDED';
@@ -21,8 +21,6 @@ export interface RefundRecord {
   dueAt: string;
   processedAt?: string;
 }
-
-export type OrderRecord = FixtureOrder;
 
 export interface RefundDecision {
   status: 'PROCESSED' | 'FAILED';

@@ -16,7 +16,8 @@ export function toHar(entries: JournalEntry[], creator: { name: string; version:
           time: entry.latencyMs,
           request: {
             method: entry.method,
-            url: `${baseUrl}${entry.path}${query ? `?${query}` : ''}`,
+            // An outbound entry went to the POS, not to the sandbox.
+            url: entry.url ?? `${baseUrl}${entry.path}${query ? `?${query}` : ''}`,
             httpVersion: 'HTTP/1.1',
             cookies: [],
             headers: pairs(entry.request.headers),
@@ -49,7 +50,11 @@ export function toHar(entries: JournalEntry[], creator: { name: string; version:
           _requestId: entry.requestId,
           _token: entry.token,
           _findings: entry.findings,
+          _direction: entry.direction,
           ...(entry.menuUpdate ? { _menuUpdate: entry.menuUpdate } : {}),
+          ...(entry.orderId ? { _orderId: entry.orderId } : {}),
+          ...(entry.delivery ? { _delivery: entry.delivery } : {}),
+          ...(entry.response.error ? { _error: entry.response.error } : {}),
         };
       }),
     },

@@ -16,19 +16,27 @@ export interface JournalEntry {
   id: string;
   requestId: string;
   time: string;
-  direction: 'inbound';
+  /** inbound: the POS called the sandbox; outbound: the sandbox delivered an order to the POS. */
+  direction: 'inbound' | 'outbound';
   method: string;
   path: string;
+  /** Outbound: the whole URL the order went to. */
+  url?: string;
   query: Record<string, string>;
   locationId?: string;
   partner?: string;
   token?: TokenView;
   request: { headers: Record<string, string>; body?: unknown; bodyText?: string; bodyBytes: number };
-  response: { status: number; headers: Record<string, string>; body?: unknown };
+  /** status 0 when the POS never answered; `error` then says why. */
+  response: { status: number; headers: Record<string, string>; body?: unknown; error?: string };
   latencyMs: number;
   findings: Finding[];
   /** An accepted menu update: its form, location and every name and price it changed. */
   menuUpdate?: MenuUpdateOutcome;
+  /** The order this entry is about: an outbound delivery, or the POS's status call. */
+  orderId?: string;
+  /** Outbound: which dispatch (1, then one more per resend) and which try within it (1 to 3). */
+  delivery?: { dispatch: number; attempt: number; of: number; verdict: string };
 }
 
 const JWT_SIGNATURE = /(\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.)[A-Za-z0-9_-]{16,}/g;

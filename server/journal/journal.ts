@@ -1,4 +1,5 @@
-/** The request journal: the last `limit` entries in memory, newest last, with the filters of the control API. */
+/** The request journal: the last `limit` entries in memory, newest last, with the filters of the control API; emits `added`. */
+import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
 
 export interface JournalFilter {
@@ -7,17 +8,22 @@ export interface JournalFilter {
   /** An exact status (`401`) or a class (`4xx`). */
   status?: string;
   location?: string;
+  direction?: 'inbound' | 'outbound';
+  /** Entries about this order (outbound deliveries and status calls). */
+  orderId?: string;
   /** Entries at or after this time (ms since the epoch). */
   since?: number;
   limit?: number;
 }
 
-export class Journal {
+export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
   private entries: JournalEntry[] = [];
   private readonly byId = new Map<string, JournalEntry>();
   private sequence = 0;
 
-  constructor(readonly limit = 5000) {}
+  constructor(readonly limit = 5000) {
+    super();
+  }
 
   /** The id the next entry will get; handed out when a request starts, so the response can name it. */
   nextId(): string {
@@ -28,6 +34,7 @@ export class Journal {
   add(entry: JournalEntry): void {
     this.entries.push(entry);
     this.byId.set(entry.id, entry);
+    this.emit('added', entry);
     // Dropping in batches keeps add() O(1) amortized instead of shifting the array every time.
     if (this.entries.length > this.limit * 1.1) {
       for (const old of this.entries.splice(0, this.entries.length - this.limit)) this.byId.delete(old.id);
@@ -45,6 +52,8 @@ export class Journal {
       (filter.path === undefined || entry.path.includes(filter.path)) &&
       (status === undefined || (/^\dxx$/i.test(status) ? String(entry.response.status)[0] === status[0] : String(entry.response.status) === status)) &&
       (filter.location === undefined || entry.locationId === filter.location) &&
+      (filter.direction === undefined || entry.direction === filter.direction) &&
+      (filter.orderId === undefined || entry.orderId === filter.orderId) &&
       (filter.since === undefined || Date.parse(entry.time) >= filter.since);
     const found: JournalEntry[] = [];
     const first = Math.max(0, this.entries.length - this.limit);

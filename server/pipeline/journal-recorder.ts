@@ -52,6 +52,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         latencyMs: deps.clock() - startedAt,
         findings: res.locals.findings ?? [],
         ...(res.locals.menuUpdate ? { menuUpdate: res.locals.menuUpdate } : {}),
+        ...(res.locals.orderId ? { orderId: res.locals.orderId } : {}),
       };
       return scrubSecrets(entry, secretsOf(req.get('authorization'), deps.partnerKey));
     }

@@ -20,6 +20,8 @@ declare global {
       findings?: Finding[];
       /** What an accepted PUT /menu changed, for the journal. */
       menuUpdate?: MenuUpdateOutcome;
+      /** The order a POST /order/status (or a refund) is about, for the journal. */
+      orderId?: string;
     }
   }
 }

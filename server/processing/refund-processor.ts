@@ -37,8 +37,8 @@ export interface AcceptRefund {
   journalId: string;
 }
 
-/** Emits `settled` with each refund it decides. */
-export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
+/** Emits `accepted` with each refund once it is on disk, and `settled` with each one it decides. */
+export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; settled: [RefundRecord] }> {
   private cancelTimer: (() => void) | undefined;
   private timerAt = Infinity;
   /** PENDING refunds in acceptance order: bounded by traffic × delay, not by history. */
@@ -80,6 +80,7 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
     this.deps.store.refunds.put(refund);
     this.track(refund);
     await this.deps.store.commit();
+    this.emit('accepted', refund);
     this.schedule();
     return refund;
   }
@@ -104,7 +105,11 @@ export class RefundProcessor extends EventEmitter<{ settled: [RefundRecord] }> {
       const done: RefundRecord = { ...refund, ...decision, processedAt: new Date(now).toISOString() };
       if (decision.orderId) {
         const order = this.deps.store.orders.get(decision.orderId);
-        if (order) this.deps.store.orders.put({ ...order, Status: 'REFUNDED' });
+        const at = new Date(now).toISOString();
+        if (order) {
+          const history = [...(order.History ?? []), { status: 'REFUNDED' as const, at, by: 'refund' as const, reason: done.id }];
+          this.deps.store.orders.put({ ...order, Status: 'REFUNDED', UpdatedAt: at, History: history });
+        }
       }
       this.deps.store.refunds.put(done);
       this.track(done);

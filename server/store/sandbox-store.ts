@@ -5,7 +5,8 @@
 import { Low } from 'lowdb';
 import type { Menu } from '../fixtures/fixture-schemas.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
-import type { OrderRecord, RefundRecord } from '../domain/refund-outcome.js';
+import type { RefundRecord } from '../domain/refund-outcome.js';
+import type { OrderRecord } from '../domain/order-record.js';
 import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';

@@ -100,7 +100,7 @@ describe('unknown paths, wrong methods and retired paths', () => {
     expect(response.body).toEqual(
       orderEnvelope(
         'NOT_FOUND',
-        'no endpoint at POST /v2/orders/refund; the sandbox serves POST /order/refund and PUT /menu under /, /v2 and /v1/pos/openapi',
+        'no endpoint at POST /v2/orders/refund; the sandbox serves POST /order/refund, PUT /menu and POST /order/status under /, /v2 and /v1/pos/openapi',
       ),
     );
   });

@@ -1,0 +1,67 @@
+/**
+ * /_sandbox/orders: list and read orders, create one from a template and deliver it to the POS,
+ * resend a REJECTED or DELIVERY_FAILED one. `?wait=true` answers once the delivery has settled.
+ */
+import { Router, type Request } from 'express';
+import { ApiError } from '../errors.js';
+import { checkNewOrderBody } from '../domain/new-order-request.js';
+import { ORDER_STATUSES } from '../domain/order-states.js';
+import { readJsonBody } from '../pipeline/json-body.js';
+import type { ControlDeps } from './control-router.js';
+import { checkQuery } from './control-query.js';
+
+export function orderRoutes(deps: ControlDeps): Router {
+  const router = Router();
+  const { store, orders, fixtures } = deps;
+
+  router.get('/orders', (req, res) => {
+    const { location, status, template } = checkQuery(req.query, ['location', 'status', 'template']);
+    if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
+      throw new ApiError('INVALID_REQUEST', `status must be one of ${ORDER_STATUSES.join(', ')}, got '${status}'`);
+    }
+    res.json(
+      store.orders
+        .all()
+        .filter(
+          (o) =>
+            (location === undefined || o.LocationId === location) &&
+            (status === undefined || o.Status === status) &&
+            (template === undefined || o.Template === template),
+        ),
+    );
+  });
+
+  router.get('/orders/:id', (req, res) => {
+    const order = orders.get(req.params.id);
+    if (!order) throw new ApiError('NOT_FOUND', `no order '${req.params.id}'; GET /_sandbox/orders lists them`);
+    res.json(order);
+  });
+
+  router.post('/orders', readJsonBody, async (req, res) => {
+    const wait = waitFlag(req);
+    const body = res.locals.body;
+    if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
+    const check = checkNewOrderBody(body.value, fixtures);
+    if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
+    const created = await orders.create(check.request);
+    const { dispatched, delivered } = await orders.dispatch(created.OrderId, 'dispatch');
+    res.location(`/_sandbox/orders/${created.OrderId}`);
+    if (wait) res.status(201).json(await delivered);
+    else res.status(202).json(dispatched);
+  });
+
+  router.post('/orders/:id/resend', async (req, res) => {
+    const wait = waitFlag(req);
+    const { dispatched, delivered } = await orders.dispatch(req.params.id, 'resend');
+    if (wait) res.json(await delivered);
+    else res.status(202).json(dispatched);
+  });
+
+  return router;
+}
+
+function waitFlag(req: Request): boolean {
+  const { wait } = checkQuery(req.query, ['wait']);
+  if (wait !== undefined && wait !== 'true' && wait !== 'false') throw new ApiError('INVALID_REQUEST', `wait must be true or false, got '${wait}'`);
+  return wait === 'true';
+}

@@ -1,0 +1,79 @@
+/** Pure: the body of POST /_sandbox/orders, {template, locationId?, orderId?, eatIn?, pagerNumber?, posOrderUrl?}; every problem listed. */
+import type { Location, OrderTemplate } from '../fixtures/fixture-schemas.js';
+import { describeValue as describe } from './describe-value.js';
+import type { OrderOptions } from './build-order.js';
+
+export interface NewOrderRequest {
+  template: OrderTemplate;
+  location: Location;
+  /** Chosen by the caller, so a driver can be told the decision before the order arrives (SANDBOX-SPEC §9). */
+  orderId?: string;
+  options: OrderOptions;
+  posOrderUrl?: string;
+}
+
+const FIELDS = ['template', 'locationId', 'orderId', 'eatIn', 'pagerNumber', 'posOrderUrl'];
+const ORDER_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function checkNewOrderBody(
+  body: unknown,
+  fixtures: { locations: readonly Location[]; templates: Record<string, OrderTemplate> },
+): { ok: true; request: NewOrderRequest } | { ok: false; problems: string[] } {
+  const names = Object.keys(fixtures.templates).sort();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, problems: [`body must be a JSON object such as {"template":"standard"}, got ${describe(body)}`] };
+  }
+  const input = body as Record<string, unknown>;
+  const problems = Object.keys(input)
+    .filter((field) => !FIELDS.includes(field))
+    .map((field) => `unknown field '${field}'; the fields are ${FIELDS.join(', ')}`);
+  const template = typeof input.template === 'string' ? fixtures.templates[input.template] : undefined;
+  if (!template) problems.push(`template must be one of ${names.join(', ')}, got ${describe(input.template)}`);
+
+  const ofKind = fixtures.locations.filter((location) => location.kind === template?.LocationKind);
+  let location: Location | undefined = ofKind[0];
+  if (input.locationId !== undefined) {
+    location = fixtures.locations.find((candidate) => candidate.id === input.locationId);
+    if (!location) problems.push(`locationId ${describe(input.locationId)} is not a location; GET /_sandbox/locations lists them`);
+    else if (template && location.kind !== template.LocationKind) {
+      problems.push(`template '${template.Template}' is for ${template.LocationKind} locations and '${location.id}' is ${location.kind}; use ${ofKind.map((l) => l.id).join(' or ')}`);
+    }
+  } else if (template && !location) problems.push(`no ${template.LocationKind} location in the fixtures for template '${template.Template}'`);
+
+  if (input.orderId !== undefined && (typeof input.orderId !== 'string' || !ORDER_ID.test(input.orderId))) {
+    problems.push(`orderId must be 1 to 64 of A-Z a-z 0-9 . _ : -, got ${describe(input.orderId)}`);
+  }
+  const kioskOnly = ['eatIn', 'pagerNumber'].filter((field) => input[field] !== undefined);
+  if (template && !template.Kiosk && kioskOnly.length > 0) problems.push(`${kioskOnly.join(' and ')} apply to kiosk orders only`);
+  if (input.eatIn !== undefined && typeof input.eatIn !== 'boolean') problems.push(`eatIn must be true or false, got ${describe(input.eatIn)}`);
+  if (input.pagerNumber !== undefined && (typeof input.pagerNumber !== 'string' || input.pagerNumber.trim() === '')) {
+    problems.push(`pagerNumber must be a non-empty string, got ${describe(input.pagerNumber)}`);
+  }
+  if (input.posOrderUrl !== undefined && !isHttpUrl(input.posOrderUrl)) {
+    problems.push(`posOrderUrl must be an absolute http(s) URL, got ${describe(input.posOrderUrl)}`);
+  }
+  if (problems.length > 0 || !template || !location) return { ok: false, problems };
+  return {
+    ok: true,
+    request: {
+      template,
+      location,
+      ...(input.orderId === undefined ? {} : { orderId: input.orderId as string }),
+      options: {
+        ...(input.eatIn === undefined ? {} : { eatIn: input.eatIn as boolean }),
+        ...(input.pagerNumber === undefined ? {} : { pagerNumber: input.pagerNumber as string }),
+      },
+      ...(input.posOrderUrl === undefined ? {} : { posOrderUrl: input.posOrderUrl as string }),
+    },
+  };
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

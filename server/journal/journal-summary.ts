@@ -1,0 +1,32 @@
+/** Pure: a journal entry in a line's worth of fields, for the event stream (GET /_sandbox/journal/:id has the rest). */
+import type { JournalEntry } from './journal-entry.js';
+
+export interface JournalSummary {
+  id: string;
+  time: string;
+  direction: JournalEntry['direction'];
+  method: string;
+  path: string;
+  status: number;
+  locationId?: string;
+  orderId?: string;
+  requestId: string;
+  findings: string[];
+  error?: string;
+}
+
+export function journalSummary(entry: JournalEntry): JournalSummary {
+  return {
+    id: entry.id,
+    time: entry.time,
+    direction: entry.direction,
+    method: entry.method,
+    path: entry.path,
+    status: entry.response.status,
+    ...(entry.locationId === undefined ? {} : { locationId: entry.locationId }),
+    ...(entry.orderId === undefined ? {} : { orderId: entry.orderId }),
+    requestId: entry.requestId,
+    findings: entry.findings.map((found) => found.code),
+    ...(entry.response.error === undefined ? {} : { error: entry.response.error }),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The service's side of the order conversation (§1, §3, SANDBOX-SPEC §5): creates orders from the
+ * templates, has them delivered, takes the POS's status, resends. Every change is on disk before it is
+ * reported, and emitted as `changed`.
+ */
+import { EventEmitter } from 'node:events';
+import { ApiError } from '../errors.js';
+import type { Location } from '../fixtures/fixture-schemas.js';
+import { buildOrder } from '../domain/build-order.js';
+import { finding, type Finding } from '../domain/findings.js';
+import { sameHubBrands, wrongBrandFinding } from '../domain/hub-brands.js';
+import type { NewOrderRequest } from '../domain/new-order-request.js';
+import type { DeliveryAttempt, OrderRecord, StatusChange } from '../domain/order-record.js';
+import type { SandboxOrder } from '../domain/sandbox-order-types.js';
+import { posStatusProblem, resendProblem, type OrderStatus } from '../domain/order-states.js';
+import type { OrderStatusRequest } from '../domain/order-status-request.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+
+export interface OrderDeskDeps {
+  store: SandboxStore;
+  locations: readonly Location[];
+  clock: () => number;
+  newId: () => string;
+  /** --pos-order-url / SANDBOX_POS_ORDER_URL; an order may name its own. */
+  posOrderUrl: string | undefined;
+}
+
+/** Delivers one dispatch of an order (up to its retries) and returns the order as it ended. */
+export type Deliver = (orderId: string) => Promise<OrderRecord>;
+
+export class OrderDesk extends EventEmitter<{ changed: [OrderRecord] }> {
+  private deliver: Deliver | undefined;
+  /** Deliveries under way: a status call that races the POS's own reply waits for them. */
+  private readonly inFlight = new Map<string, Promise<OrderRecord>>();
+
+  constructor(private readonly deps: OrderDeskDeps) {
+    super();
+  }
+
+  /** Set once by the dispatcher (it needs the desk to record what it does). */
+  useDelivery(deliver: Deliver): void {
+    this.deliver = deliver;
+  }
+
+  get(orderId: string): OrderRecord | undefined {
+    return this.deps.store.orders.get(orderId);
+  }
+
+  /** Stores a NEW order built from its template; throws 409 when the chosen OrderId exists, 400 when there is nowhere to send it. */
+  async create(request: NewOrderRequest): Promise<OrderRecord> {
+    const url = request.posOrderUrl ?? this.deps.posOrderUrl;
+    if (url === undefined) {
+      throw new ApiError(
+        'INVALID_REQUEST',
+        'no POS order URL: start the sandbox with --pos-order-url URL (or SANDBOX_POS_ORDER_URL), or give posOrderUrl in this body',
+      );
+    }
+    const orderId = request.orderId ?? `ord-${this.deps.newId()}`;
+    if (this.get(orderId)) throw new ApiError('ALREADY_EXISTS', `order ${orderId} already exists; GET /_sandbox/orders/${orderId} shows it`);
+    const at = this.now();
+    const order = buildOrder({ template: request.template, location: request.location, orderId, requestId: '', createdAt: at, options: request.options });
+    const record: OrderRecord = {
+      OrderId: orderId,
+      LocationId: request.location.id,
+      Template: request.template.Template,
+      Status: 'NEW',
+      CreatedAt: at,
+      UpdatedAt: at,
+      PosOrderUrl: url,
+      Order: order,
+      Deliveries: [],
+      History: [{ status: 'NEW', at, by: 'dispatch' }],
+    };
+    return this.save(record);
+  }
+
+  /** Starts a dispatch (the first, or a resend) and returns its promise; the order is DISPATCHED on disk when it resolves its first step. */
+  async dispatch(orderId: string, by: 'dispatch' | 'resend'): Promise<{ dispatched: OrderRecord; delivered: Promise<OrderRecord> }> {
+    const order = this.get(orderId);
+    if (!order) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
+    if (by === 'resend') {
+      const problem = resendProblem(order);
+      if (problem) throw new ApiError('INVALID_STATE', problem);
+    }
+    if (!this.deliver) throw new Error('OrderDesk has no delivery');
+    const dispatched = await this.move(order, 'DISPATCHED', { by });
+    const delivered = this.deliver(orderId).finally(() => this.inFlight.delete(orderId));
+    this.inFlight.set(orderId, delivered);
+    return { dispatched, delivered };
+  }
+
+  /** POST /order/status: the POS decides an order AWAITING_STATUS (found with findForCall); 409 INVALID_STATE otherwise. */
+  async applyPosStatus(order: OrderRecord, request: OrderStatusRequest, journalId: string): Promise<OrderRecord> {
+    const problem = posStatusProblem(order, request.Status);
+    if (problem) throw new ApiError('INVALID_STATE', problem);
+    return this.move(order, request.Status, { by: 'pos-status', reason: request.Reason, journalId });
+  }
+
+  /** A call about a Hub order made from another brand's location draws a finding (the refund is judged later, as usual). */
+  brandFindings(externalId: string, locationId: string, call: string): Finding[] {
+    const orders = this.deps.store.orders.lookup(externalId);
+    if (orders.some((o) => o.LocationId === locationId)) return [];
+    const sibling = orders.find((o) => sameHubBrands(this.deps.locations, o.LocationId, locationId));
+    return sibling ? [wrongBrandFinding(sibling, locationId, call)] : [];
+  }
+
+  /**
+   * The order of an ExternalId the POS names at this location, or the one it names at another location (`elsewhere`).
+   * The POS may call before the sandbox has read its reply to the order, so an unknown ExternalId waits (≤ 2 s) for deliveries under way.
+   */
+  async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord }> {
+    let candidates = this.deps.store.orders.lookup(externalId);
+    if (candidates.length === 0 && this.inFlight.size > 0) {
+      await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      candidates = this.deps.store.orders.lookup(externalId);
+    }
+    const order = candidates.find((o) => o.LocationId === locationId);
+    return order ? { order } : { elsewhere: candidates[0] };
+  }
+
+  /** What the sandbox notices about the ExternalId the POS answered this order with. */
+  replyFindings(orderId: string, externalId: string): Finding[] {
+    const order = this.get(orderId)!;
+    const findings: Finding[] = [];
+    if (order.ExternalId !== undefined && order.ExternalId !== externalId) {
+      findings.push(
+        finding(
+          'EXTERNAL_ID_CHANGED',
+          `order ${orderId} was answered with ExternalId '${externalId}' but with '${order.ExternalId}' before; the same OrderId must keep its ExternalId (idempotent delivery), or refunds name the wrong order`,
+        ),
+      );
+    }
+    const other = this.deps.store.orders.lookup(externalId).find((o) => o.OrderId !== orderId && o.LocationId === order.LocationId);
+    if (other) {
+      findings.push(finding('EXTERNAL_ID_REUSED', `ExternalId '${externalId}' was already given to order ${other.OrderId}; each order needs its own, or a refund cannot tell them apart`));
+    }
+    return findings;
+  }
+
+  /** Records a delivery's outcome: the ExternalId, the POS's decision if it gave one, or DELIVERY_FAILED. */
+  async settleDelivery(
+    orderId: string,
+    outcome: { externalId?: string; status: OrderStatus; reason?: string; journalId?: string },
+    findings: Finding[] = [],
+  ): Promise<OrderRecord> {
+    const order = this.get(orderId)!;
+    const changed = { ...order, ...(outcome.externalId === undefined ? {} : { ExternalId: outcome.externalId }) };
+    const by = outcome.status === 'DELIVERY_FAILED' ? 'delivery' : 'pos-reply';
+    return this.move(changed, outcome.status, { by, reason: outcome.reason, journalId: outcome.journalId }, findings);
+  }
+
+  /** Adds a delivery attempt, and the body it carried, to the order; on disk before it resolves. */
+  async noteAttempt(orderId: string, attempt: DeliveryAttempt, sent: SandboxOrder): Promise<OrderRecord> {
+    const current = this.get(orderId)!;
+    return this.save({ ...current, Order: sent, Deliveries: [...(current.Deliveries ?? []), attempt] });
+  }
+
+  private async move(order: OrderRecord, status: OrderStatus, change: Omit<StatusChange, 'status' | 'at'>, findings: Finding[] = []): Promise<OrderRecord> {
+    const at = this.now();
+    const step: StatusChange = { status, at, ...change };
+    if (step.reason === undefined) delete step.reason;
+    const moved: OrderRecord = {
+      ...order,
+      Status: status,
+      UpdatedAt: at,
+      ...(status === 'REJECTED' || status === 'DELIVERY_FAILED' ? { Reason: change.reason ?? order.Reason } : {}),
+      History: [...(order.History ?? []), step],
+      ...(findings.length > 0 ? { Findings: [...(order.Findings ?? []), ...findings] } : {}),
+    };
+    if (status !== 'REJECTED' && status !== 'DELIVERY_FAILED') delete moved.Reason;
+    return this.save(moved);
+  }
+
+  private async save(order: OrderRecord): Promise<OrderRecord> {
+    this.deps.store.orders.put(order);
+    await this.deps.store.commit();
+    this.emit('changed', order);
+    return order;
+  }
+
+  private now(): string {
+    return new Date(this.deps.clock()).toISOString();
+  }
+}
