@@ -1,0 +1,182 @@
+/**
+ * The reference POS (SANDBOX-SPEC §10): the order endpoint a correct POS exposes, and the driver contract
+ * of SANDBOX-SPEC §9 that lets the checklist make it act. In memory; `bugs` break it on purpose.
+ */
+import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
+import type { Menu } from '../server/fixtures/fixture-schemas.js';
+import type { Bug } from './bugs.js';
+import { menuPayload, type MenuChangeRequest } from './menu-payload.js';
+import { SandboxClient, type PosIdentity } from './sandbox-client.js';
+import { checkServiceToken } from './service-token-check.js';
+
+export interface ReferencePosOptions {
+  identity: PosIdentity;
+  /** The service's base URL, for status calls (the driver names its own per call). */
+  sandboxUrl: string;
+  menus: Record<string, Menu>;
+  bugs: ReadonlySet<Bug>;
+  /** Answer with Status in the order reply instead of a POST /order/status afterwards. */
+  statusInReply?: boolean;
+  slowAckMs?: number;
+  clock?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface PosOrder {
+  OrderId: string;
+  LocationId: string;
+  ExternalId: string;
+  /** The RequestId of the last delivery: a new one is a resend, the same one a duplicate. */
+  RequestId: string;
+  deliveries: number;
+  decision: 'ACCEPTED' | 'REJECTED';
+  reason?: string;
+  statusCall?: { status: number; body?: unknown };
+}
+
+interface Decision {
+  decision: 'ACCEPTED' | 'REJECTED';
+  reason?: string;
+}
+
+export function createReferencePos(options: ReferencePosOptions): Express & { orders: Map<string, PosOrder> } {
+  const clock = options.clock ?? Date.now;
+  const log = options.log ?? (() => undefined);
+  const bugs = options.bugs;
+  const client = new SandboxClient(options.identity, clock, { reuseJti: bugs.has('reuse-jti') });
+  const orders = new Map<string, PosOrder>();
+  const decisions = new Map<string, Decision>();
+  const menus = structuredClone(options.menus);
+  let sequence = 0;
+  let firstLocation: string | undefined;
+  /** The location a call uses: the order's own, unless the wrong-location bug pins the first one it saw. */
+  const locationFor = (own: string) => {
+    firstLocation ??= own;
+    return bugs.has('wrong-location') ? firstLocation : own;
+  };
+
+  const app = express() as Express & { orders: Map<string, PosOrder> };
+  app.orders = orders;
+  app.use(express.json({ limit: '1mb' }));
+
+  app.post('/order', async (req, res) => {
+    const locationId = req.get('x-service-locationid') ?? undefined;
+    const check = checkServiceToken(req.get('authorization'), {
+      key: options.identity.key,
+      posName: options.identity.posName,
+      locationId,
+      nowSeconds: Math.floor(clock() / 1000),
+      skipSignature: bugs.has('accept-bad-signature'),
+    });
+    if (!check.ok) {
+      log(`order refused: ${check.reason}`);
+      return fail(res, 401, 'UNAUTHORIZED', check.reason);
+    }
+    const order = req.body as { OrderId?: unknown; LocationId?: unknown; RequestId?: unknown };
+    if (typeof order?.OrderId !== 'string' || typeof order.LocationId !== 'string' || order.LocationId !== locationId) {
+      return fail(res, 400, 'INVALID_ORDER', 'OrderId and LocationId are required, and LocationId must be the x-service-locationid');
+    }
+    const known = orders.get(order.OrderId);
+    const requestId = typeof order.RequestId === 'string' ? order.RequestId : '';
+    const duplicate = known !== undefined && known.RequestId === requestId;
+    const decided = decisions.get(order.OrderId) ?? { decision: 'ACCEPTED' };
+    // Idempotent by OrderId: a retry, a duplicate or a resend of one order keeps its ExternalId.
+    const externalId = known && !bugs.has('no-idempotency') ? known.ExternalId : `REF-${String(++sequence).padStart(5, '0')}`;
+    const kept: PosOrder = {
+      OrderId: order.OrderId,
+      LocationId: order.LocationId,
+      ExternalId: externalId,
+      RequestId: requestId,
+      deliveries: (known?.deliveries ?? 0) + 1,
+      decision: decided.decision,
+      ...(decided.reason ? { reason: decided.reason } : {}),
+    };
+    orders.set(order.OrderId, kept);
+    locationFor(order.LocationId);
+    log(`order ${order.OrderId} ${duplicate ? 'again (duplicate)' : known ? 'resent' : 'received'}: ExternalId ${externalId}, ${decided.decision}`);
+
+    if (bugs.has('slow-ack')) await new Promise((resolve) => setTimeout(resolve, options.slowAckMs ?? 12_000));
+    if (bugs.has('no-external-id')) return res.status(200).json({ Received: true });
+    if (options.statusInReply) {
+      return res.status(200).json({ ExternalId: externalId, Status: decided.decision, ...(decided.reason ? { Reason: decided.reason } : {}) });
+    }
+    res.status(200).json({ ExternalId: externalId });
+    // A duplicate of a delivery already decided is answered, not decided again.
+    if (duplicate && known.statusCall) return;
+    res.on('finish', () => void sendStatus(kept));
+  });
+
+  async function sendStatus(order: PosOrder): Promise<void> {
+    const body = { ExternalId: order.ExternalId, Status: order.decision, ...(order.reason ? { Reason: order.reason } : {}) };
+    try {
+      const answer = await client.call(options.sandboxUrl, 'POST', '/v2/order/status', locationFor(order.LocationId), body);
+      order.statusCall = { status: answer.status, ...(answer.body === undefined ? {} : { body: answer.body }) };
+      log(`status ${order.decision} for ${order.OrderId}: sandbox answered ${answer.status}`);
+    } catch (error) {
+      order.statusCall = { status: 0, body: (error as Error).message };
+      log(`status for ${order.OrderId} not sent: ${(error as Error).message}`);
+    }
+  }
+
+  // The driver contract (SANDBOX-SPEC §9): each reply is 2xx once the POS has done it, with what the sandbox answered.
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok', posName: options.identity.posName, bugs: [...bugs], orders: orders.size });
+  });
+
+  app.get('/orders', (_req, res) => {
+    res.json([...orders.values()]);
+  });
+
+  app.post('/decide', (req, res) => {
+    const { orderId, decision, reason } = (req.body ?? {}) as { orderId?: unknown; decision?: unknown; reason?: unknown };
+    if (typeof orderId !== 'string' || (decision !== 'ACCEPTED' && decision !== 'REJECTED') || (reason !== undefined && typeof reason !== 'string')) {
+      return fail(res, 400, 'INVALID_REQUEST', 'body must be {"orderId": string, "decision": "ACCEPTED"|"REJECTED", "reason"?: string}');
+    }
+    decisions.set(orderId, { decision, ...(reason === undefined ? {} : { reason }) });
+    res.json({ orderId, decision, appliesTo: orders.has(orderId) ? 'the next delivery of this order' : 'the order when it arrives' });
+  });
+
+  app.post('/refund', async (req, res) => {
+    const { sandboxUrl, locationId, externalId } = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof locationId !== 'string' || typeof externalId !== 'string') {
+      return fail(res, 400, 'INVALID_REQUEST', 'body must be {"sandboxUrl"?, "locationId": string, "externalId": string}');
+    }
+    const answer = await client.call(baseOf(sandboxUrl), 'POST', '/v2/order/refund', locationFor(locationId), { ExternalId: externalId });
+    res.json({ sent: true, sandbox: answer });
+  });
+
+  app.post('/menu', async (req, res) => {
+    const { sandboxUrl, locationId, form, changes } = (req.body ?? {}) as Record<string, unknown>;
+    const menu = typeof locationId === 'string' ? menus[locationId] : undefined;
+    if (!menu || (form !== 'A' && form !== 'B') || !Array.isArray(changes)) {
+      return fail(res, 400, 'INVALID_REQUEST', `body must be {"sandboxUrl"?, "locationId": one of ${Object.keys(menus).join(', ')}, "form": "A"|"B", "changes": [...]}`);
+    }
+    const built = menuPayload(menu, form, changes as MenuChangeRequest[], { floatPrices: bugs.has('float-prices') });
+    if (built.problems.length > 0) return fail(res, 400, 'INVALID_REQUEST', built.problems.join('; '));
+    const answer = await client.call(baseOf(sandboxUrl), 'PUT', '/v2/menu', locationFor(locationId as string), built.payload);
+    if (answer.status === 200) applyToOwnMenu(menu, changes as MenuChangeRequest[]);
+    res.json({ sent: true, payload: built.payload, sandbox: answer });
+  });
+
+  const baseOf = (url: unknown) => (typeof url === 'string' && url !== '' ? url : options.sandboxUrl);
+  const errors: ErrorRequestHandler = (error: Error & { status?: number }, _req, res, _next) => {
+    // A body that is not JSON, or the sandbox unreachable from a driver call: said in the same envelope.
+    fail(res, error.status ?? 502, error.status ? 'INVALID_REQUEST' : 'SANDBOX_UNREACHABLE', error.message);
+  };
+  app.use(errors);
+  return app;
+}
+
+function applyToOwnMenu(menu: Menu, changes: MenuChangeRequest[]): void {
+  for (const change of changes) {
+    const item = menu.Items.find((candidate) => candidate.Id === change.itemId);
+    if (!item) continue;
+    if (change.name !== undefined) item.Name = change.name;
+    const price = item.Prices.find((candidate) => candidate.ServiceType === (change.serviceType ?? 'Takeout'));
+    if (price && change.price !== undefined) price.Price = change.price;
+  }
+}
+
+function fail(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ errors: [{ code, message }] });
+}

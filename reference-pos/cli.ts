@@ -1,0 +1,70 @@
+/** `npm run reference-pos`: starts the reference POS (SANDBOX-SPEC §10). The only place with env, argv and listen. */
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { loadFixtures } from '../server/fixtures/load-fixtures.js';
+import { resolvePartner, partnerOverrideFromEnv } from '../server/config.js';
+import { PACKAGE_ROOT } from '../server/version.js';
+import { BUGS, parseBugs } from './bugs.js';
+import { createReferencePos } from './app.js';
+
+interface Flags {
+  port: string;
+  host: string;
+  sandbox: string;
+  fixtures: string;
+  bug?: string;
+  statusInReply?: boolean;
+  slowAckMs: string;
+}
+
+const program = new Command('reference-pos')
+  .description('a correct POS side for the sandbox: the order endpoint (POST /order) and the driver contract of SANDBOX-SPEC §9')
+  .option('--port <port>', 'port to listen on; 0 picks a free one', process.env.REFERENCE_POS_PORT ?? '4200')
+  .option('--host <address>', 'address to listen on', '127.0.0.1')
+  .option('--sandbox <url>', "the sandbox's base URL, where status calls go", process.env.SANDBOX_URL ?? 'http://127.0.0.1:4100')
+  .option('--fixtures <dir>', 'fixture folder: the partner and the menus this POS starts with', join(PACKAGE_ROOT, 'fixtures'))
+  .option('--bug <list>', `break it on purpose, comma-separated: ${Object.keys(BUGS).join(', ')}`)
+  .option('--status-in-reply', 'answer orders with Status in the reply instead of a POST /order/status afterwards')
+  .option('--slow-ack-ms <ms>', 'with --bug slow-ack, how long an order reply is held', '12000')
+  .addHelpText('after', `\nBugs:\n${Object.entries(BUGS).map(([name, does]) => `  ${name.padEnd(22)}${does}`).join('\n')}\n\nEnvironment: SANDBOX_PARTNER, SANDBOX_NONPROD_KEY (as for the sandbox), REFERENCE_POS_PORT, SANDBOX_URL.`)
+  .action(async (flags: Flags) => {
+    try {
+      const bugs = parseBugs(flags.bug);
+      const port = Number(flags.port);
+      const slowAckMs = Number(flags.slowAckMs);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got '${flags.port}'`);
+      if (!Number.isInteger(slowAckMs) || slowAckMs < 0) throw new Error(`--slow-ack-ms must be a whole number, got '${flags.slowAckMs}'`);
+      const fixtures = loadFixtures(flags.fixtures);
+      const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
+      const app = createReferencePos({
+        identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
+        sandboxUrl: flags.sandbox,
+        menus: fixtures.menus,
+        bugs,
+        statusInReply: flags.statusInReply ?? false,
+        slowAckMs,
+        log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+      });
+      const server = app.listen(port, flags.host);
+      await once(server, 'listening');
+      const address = server.address();
+      const url = `http://${flags.host}:${typeof address === 'object' && address ? address.port : port}`;
+      process.stdout.write(
+        [
+          `reference POS (${partner.name}) listening on ${url}`,
+          `  order endpoint: ${url}/order   (start the sandbox with --pos-order-url ${url}/order)`,
+          `  driver:         ${url}   (GET /health, POST /refund, /menu, /decide)`,
+          `  sandbox:        ${flags.sandbox}`,
+          `  bugs:           ${bugs.size > 0 ? [...bugs].join(', ') : 'none (a correct POS)'}`,
+          '',
+        ].join('\n'),
+      );
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
+    } catch (error) {
+      process.stderr.write(`reference-pos: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+  });
+
+await program.parseAsync(process.argv);

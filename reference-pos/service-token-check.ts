@@ -1,0 +1,44 @@
+/**
+ * Pure: how a correct POS checks the token on an order from the service (§5): HS256 with the partner key,
+ * iss = the service, aud = the POS name, sub = the order's location, nbf/exp within 60 s, jti present.
+ * Written with jsonwebtoken as a partner would, not with the sandbox's own rules.
+ */
+import type { KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+
+export const SERVICE_ISSUER = 'io.service.pos.brokers.openapi';
+
+export interface ServiceTokenContext {
+  key: KeyObject | string;
+  posName: string;
+  locationId: string | undefined;
+  nowSeconds: number;
+  /** The accept-bad-signature bug: read the claims without checking who signed them. */
+  skipSignature?: boolean;
+}
+
+export type ServiceTokenCheck = { ok: true; claims: jwt.JwtPayload } | { ok: false; reason: string };
+
+export function checkServiceToken(authorization: string | undefined, context: ServiceTokenContext): ServiceTokenCheck {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+  if (!token) return { ok: false, reason: 'Authorization: Bearer <JWT> is missing' };
+  let claims: jwt.JwtPayload;
+  try {
+    const options = { algorithms: ['HS256' as const], audience: context.posName, issuer: SERVICE_ISSUER, clockTolerance: 60, clockTimestamp: context.nowSeconds };
+    if (context.skipSignature) {
+      const decoded = jwt.decode(token, { json: true });
+      if (!decoded) return { ok: false, reason: 'token is not a JWT' };
+      claims = decoded;
+    } else {
+      claims = jwt.verify(token, context.key, options) as jwt.JwtPayload;
+    }
+  } catch (error) {
+    return { ok: false, reason: `token rejected: ${(error as Error).message}` };
+  }
+  if (typeof claims.jti !== 'string' || claims.jti === '') return { ok: false, reason: 'token has no jti' };
+  if (typeof claims.nbf !== 'number' || typeof claims.exp !== 'number') return { ok: false, reason: 'token must carry nbf and exp' };
+  if (context.locationId !== undefined && claims.sub !== context.locationId) {
+    return { ok: false, reason: `token sub '${String(claims.sub)}' is not the x-service-locationid '${context.locationId}'` };
+  }
+  return { ok: true, claims };
+}
