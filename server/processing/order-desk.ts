@@ -16,6 +16,9 @@ import { posStatusProblem, resendProblem, type OrderStatus } from '../domain/ord
 import type { OrderStatusRequest } from '../domain/order-status-request.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
+/** How long a POS call that races its own reply waits for the delivery under way. */
+const RACE_WAIT_MS = 2_000;
+
 export interface OrderDeskDeps {
   store: SandboxStore;
   locations: readonly Location[];
@@ -110,8 +113,10 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord] }> {
    */
   async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord }> {
     let candidates = this.deps.store.orders.lookup(externalId);
-    if (candidates.length === 0 && this.inFlight.size > 0) {
-      await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    // Unknown yet, or known from an earlier delivery and being resent: the reply under way decides what the call is about.
+    const pending = candidates.length === 0 ? [...this.inFlight.values()] : candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []);
+    if (pending.length > 0) {
+      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS).unref())]);
       candidates = this.deps.store.orders.lookup(externalId);
     }
     const order = candidates.find((o) => o.LocationId === locationId);

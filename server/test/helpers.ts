@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createSandbox, type Sandbox } from '../sandbox.js';
+import type { DispatchPolicy } from '../dispatch/order-dispatcher.js';
 import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { resolvePartner, type PartnerIdentity } from '../config.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
@@ -28,7 +29,14 @@ export interface TestSandboxOptions {
   adminToken?: string;
   journalLimit?: number;
   storage?: DocumentStorage;
+  posOrderUrl?: string;
+  dispatch?: Partial<DispatchPolicy>;
+  /** Default: a sleep that returns at once (the delays are recorded in `sleeps`). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** The backoff waits every test sandbox was asked for, newest last. */
+export const sleeps: number[] = [];
 
 /** A whole sandbox in memory with a clock the test moves and timers that never fire by themselves. */
 export async function testSandbox(options: TestSandboxOptions = {}): Promise<Sandbox & { clock: { now: number; advance(ms: number): void } }> {
@@ -51,6 +59,13 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     clock: () => clock.now,
     newId: () => `id-${++next}`,
     setTimer: () => () => undefined,
+    posOrderUrl: options.posOrderUrl,
+    dispatch: { attemptTimeoutMs: 2_000, ...options.dispatch },
+    sleep:
+      options.sleep ??
+      (async (ms) => {
+        sleeps.push(ms);
+      }),
   });
   return { ...sandbox, clock };
 }

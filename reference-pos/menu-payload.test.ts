@@ -1,0 +1,36 @@
+import { describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { loadFixtures } from '../server/fixtures/load-fixtures.js';
+import { PACKAGE_ROOT } from '../server/version.js';
+import { menuPayload } from './menu-payload.js';
+import { parseBugs } from './bugs.js';
+
+const menu = loadFixtures(join(PACKAGE_ROOT, 'fixtures')).menus['loc-std-001']!;
+
+describe('menuPayload', () => {
+  it('builds a partial form A update from the POS menu, keeping the fields that do not change', () => {
+    const { payload } = menuPayload(menu, 'A', [{ itemId: 'itm-margherita', price: 1250 }]);
+    expect(payload).toEqual({ LocationId: 'loc-std-001', Items: [{ Id: 'itm-margherita', Name: 'Pizza Margherita', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 1250 }] }] });
+  });
+
+  it('builds form B without LocationId, calling Takeout Pickup', () => {
+    const { payload } = menuPayload(menu, 'B', [{ itemId: 'itm-margherita', name: 'Margherita' }]);
+    expect(payload).toEqual({ Items: [{ Id: 'itm-margherita', Name: 'Margherita', Type: 'Item', Prices: [{ Service: 'Pickup', Price: 1150 }] }] });
+  });
+
+  it('sends major units with decimals under the float-prices bug', () => {
+    const { payload } = menuPayload(menu, 'A', [{ itemId: 'itm-margherita', price: 1250 }], { floatPrices: true });
+    expect((payload.Items as Array<{ Prices: Array<{ Price: number }> }>)[0]!.Prices[0]!.Price).toBe(12.5);
+  });
+
+  it('names an item that is not on its menu', () => {
+    expect(menuPayload(menu, 'A', [{ itemId: 'itm-nope' }]).problems).toEqual(["item 'itm-nope' is not on this POS's menu for loc-std-001"]);
+  });
+});
+
+describe('parseBugs', () => {
+  it('parses a list and refuses an unknown switch, naming the known ones', () => {
+    expect(parseBugs('reuse-jti, slow-ack')).toEqual(new Set(['reuse-jti', 'slow-ack']));
+    expect(() => parseBugs('reuse-jti,typo')).toThrow("unknown --bug 'typo'; the switches are reuse-jti, float-prices, no-idempotency, accept-bad-signature, wrong-location, no-external-id, slow-ack");
+  });
+});
