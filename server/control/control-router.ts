@@ -13,6 +13,7 @@ import type { SandboxStore } from '../store/sandbox-store.js';
 import { adminGuard } from './admin-guard.js';
 import { journalRoutes } from './journal-routes.js';
 import { openApiDocument } from './openapi-document.js';
+import { orderSchema } from '../fixtures/order-schema.js';
 import { stateRoutes } from './state-routes.js';
 import { orderRoutes } from './order-routes.js';
 import { eventRoutes } from './event-routes.js';
@@ -48,7 +49,7 @@ export function controlRouter(deps: ControlDeps): Router {
   router.use(adminGuard(deps.adminToken));
   router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps));
   router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }));
+    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }, orderSchema().schema));
   });
   router.use((req) => {
     throw new ApiError('NOT_FOUND', `no control endpoint at ${req.method} ${CONTROL_MOUNT}${req.path}; GET ${CONTROL_MOUNT}/openapi.json describes them all`);

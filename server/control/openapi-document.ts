@@ -1,58 +1,7 @@
 /** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
 
-const json = (schema: object) => ({ 'application/json': { schema } });
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const controlOk = (description: string, schema: object) => ({ description, content: json(schema) });
-
-const POS_SECURITY = [{ posToken: [] }];
-const locationHeader = {
-  name: 'x-service-locationid',
-  in: 'header',
-  required: true,
-  description: 'The merchant location (§4).',
-  schema: { type: 'string' },
-};
-
-/** One POS API operation at one mount: the shared auth, headers and error statuses, in the envelope of its family. */
-function posOperation(spec: {
-  method: 'post' | 'put';
-  name: string;
-  mount: string;
-  summary: string;
-  description?: string;
-  body: object;
-  ok: string;
-  okHeader: [string, object];
-  invalid: string;
-  envelope: 'OrderErrorEnvelope' | 'MenuErrorEnvelope';
-}) {
-  const error = (description: string) => ({ description, content: json(ref(spec.envelope)) });
-  return {
-    [spec.method]: {
-      operationId: `${spec.name}${spec.mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
-      tags: ['POS API'],
-      summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
-      ...(spec.description ? { description: spec.description } : {}),
-      security: POS_SECURITY,
-      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: json(spec.body) },
-      responses: {
-        '200': {
-          description: spec.ok,
-          headers: {
-            'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
-            'x-sandbox-journal-id': { schema: { type: 'string' } },
-            [spec.okHeader[0]]: spec.okHeader[1],
-          },
-        },
-        '400': error(spec.invalid),
-        '401': error('UNAUTHORIZED: the token, each defect named'),
-        '405': error('METHOD_NOT_ALLOWED'),
-        '413': error('PAYLOAD_TOO_LARGE: over 1 MiB'),
-      },
-    },
-  };
-}
+import { controlError, controlOk, getById, json, posOperation, ref } from './openapi-parts.js';
+import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 
 const refundOperation = (mount: string) =>
   posOperation({
@@ -82,23 +31,8 @@ const menuOperation = (mount: string) =>
     envelope: 'MenuErrorEnvelope',
   });
 
-const controlError = { description: 'An error', content: json(ref('OrderErrorEnvelope')) };
-
-/** A control GET of one thing by its id: 200 with it, 404 in the envelope when there is none. */
-function getById(operationId: string, summary: string, found: string, schema: object) {
-  return {
-    get: {
-      operationId,
-      tags: ['Control API'],
-      summary,
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { '200': controlOk(found, schema), '404': controlError },
-    },
-  };
-}
-
 /** `menuSchemas` are the JSON Schemas of menu-template/schemas, embedded as they are. */
-export function openApiDocument(version: string, menuSchemas: { A: object; B: object }): object {
+export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object): object {
   return {
     openapi: '3.1.0',
     info: {
@@ -116,6 +50,9 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
       '/menu': menuOperation(''),
       '/v2/menu': menuOperation('/v2'),
       '/v1/pos/openapi/menu': menuOperation('/v1/pos/openapi'),
+      '/order/status': orderStatusOperation(''),
+      '/v2/order/status': orderStatusOperation('/v2'),
+      '/v1/pos/openapi/order/status': orderStatusOperation('/v1/pos/openapi'),
       '/_sandbox/health': {
         get: {
           operationId: 'health',
@@ -139,19 +76,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         get: { operationId: 'locations', tags: ['Control API'], summary: 'The locations', responses: { '200': controlOk('Locations', { type: 'array', items: { type: 'object' } }) } },
       },
       '/_sandbox/locations/{id}/menu': getById('locationMenu', "A location's current menu", 'The menu', { type: 'object' }),
-      '/_sandbox/orders': {
-        get: {
-          operationId: 'orders',
-          tags: ['Control API'],
-          summary: 'Orders',
-          parameters: [
-            { name: 'location', in: 'query', schema: { type: 'string' } },
-            { name: 'status', in: 'query', schema: { type: 'string' } },
-          ],
-          responses: { '200': controlOk('Orders', { type: 'array', items: { type: 'object' } }) },
-        },
-      },
-      '/_sandbox/orders/{id}': getById('order', 'One order', 'The order', { type: 'object' }),
+      ...orderPaths(),
       '/_sandbox/refunds': {
         get: {
           operationId: 'refunds',
@@ -225,6 +150,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         },
         MenuUpdateFormA: menuSchemas.A,
         MenuUpdateFormB: menuSchemas.B,
+        ...orderModelSchemas(orderSchema),
         MenuErrorEnvelope: {
           type: 'object',
           required: ['errors'],
@@ -284,6 +210,10 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
               type: 'array',
               items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, section: { type: 'string' } } },
             },
+            direction: { enum: ['inbound', 'outbound'], description: 'outbound: the sandbox delivered an order to the POS.' },
+            url: { type: 'string', description: 'Outbound: where the order went.' },
+            orderId: { type: 'string' },
+            delivery: { type: 'object', description: 'Outbound: dispatch, attempt, of, and the verdict on the reply.' },
             menuUpdate: {
               type: 'object',
               description: 'An accepted PUT /menu: its form, location, and every name and price it changed (from → to).',
@@ -303,5 +233,7 @@ function journalParameters() {
     { name: 'location', in: 'query', schema: { type: 'string' } },
     { name: 'since', in: 'query', schema: { type: 'string' }, description: 'ISO time or ms since the epoch' },
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
+    { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
+    { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
   ];
 }

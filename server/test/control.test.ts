@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import { buildOrder } from '../domain/build-order.js';
 import type { Express } from 'express';
 import request from 'supertest';
 import { isLoopbackAddress } from '../control/admin-guard.js';
@@ -173,5 +175,19 @@ describe('the control API', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/v2/order/refund', '/menu', '/v2/menu', '/v1/pos/openapi/menu', '/_sandbox/refunds', '/_sandbox/journal', '/_sandbox/journal.har', '/_sandbox/tokens', '/_sandbox/reset']),
     );
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/order/status', '/v2/order/status', '/v1/pos/openapi/order/status', '/_sandbox/orders', '/_sandbox/orders/{id}/resend', '/_sandbox/events']),
+    );
+  });
+
+  it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json')).body;
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    ajv.addSchema({ components: document.components }, 'openapi');
+    const validate = ajv.getSchema('openapi#/components/schemas/SandboxOrder')!;
+    const order = buildOrder({ template: fixtures.templates.hub!, location: fixtures.locations[1]!, orderId: 'o', requestId: 'r', createdAt: '2026-11-21T10:00:00Z' });
+    expect(validate(order)).toBe(true);
+    expect(validate({ ...order, Total: 19.79 })).toBe(false);
   });
 });
