@@ -36,9 +36,12 @@ export function startupBanner(input: BannerInput): string {
     `  token audience:        io.service.pos.brokers.openapi`,
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
-    `  control API:           ${input.baseUrl}/_sandbox/health, /refunds, /journal, /journal.har, /openapi.json`,
+    `  control API:           ${input.baseUrl}/_sandbox/health, /orders, /refunds, /journal, /journal.har, /events, /openapi.json`,
     `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by npx pos-sandbox validate-menu FILE`,
-    `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url or SANDBOX_POS_ORDER_URL)'}`,
+    `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url URL or SANDBOX_POS_ORDER_URL; npm run reference-pos listens on http://127.0.0.1:4200/order)'}`,
+    ...(input.posOrderUrl
+      ? [`  send one:              curl -s -X POST '${input.baseUrl}/_sandbox/orders?wait=true' -H 'Content-Type: application/json' -d '{"template":"standard"}'`]
+      : []),
     `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
     '  locations:',
     ...locations,

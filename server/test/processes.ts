@@ -47,3 +47,22 @@ export async function cli(args: string[], env: Record<string, string> = {}, inpu
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
+
+const REFERENCE_POS = join(PACKAGE_ROOT, 'bin', 'reference-pos.js');
+
+/** Starts the reference POS as `npm run reference-pos` does and resolves with its base URL once it listens. */
+export async function referencePos(args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [REFERENCE_POS, '--port', '0', ...args], { env: BASE_ENV });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url && out.includes('bugs:')) resolve({ url, output: () => out, child });
+    });
+    child.on('exit', (code) => reject(new Error(`reference-pos exited with ${code}: ${err}`)));
+  });
+}
