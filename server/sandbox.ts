@@ -81,6 +81,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       sleep: options.sleep,
     }),
   );
+  await orders.recoverInterrupted();
   const events = new SandboxEvents(clock);
   orders.on('changed', (order) => events.publish('order', order));
   refunds.on('accepted', (refund) => events.publish('refund', refund));

@@ -65,6 +65,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     const detail = order.Reason ? `: ${order.Reason}` : order.ExternalId ? ` (ExternalId ${order.ExternalId})` : '';
     logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
   });
+  sandbox.orders.on('deliveryError', (orderId, error) => logger.error({ orderId, err: error }, 'order delivery stopped by an internal error'));
   const app = sandbox.app;
 
   const server = app.listen(config.port, config.host);

@@ -10,7 +10,8 @@ export const POS_DECISIONS = ['ACCEPTED', 'REJECTED'] as const;
 export type PosDecision = (typeof POS_DECISIONS)[number];
 
 const MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
-  NEW: ['DISPATCHED'],
+  // DELIVERY_FAILED from NEW or DISPATCHED also when the sandbox stopped mid-way (recovered at start).
+  NEW: ['DISPATCHED', 'DELIVERY_FAILED'],
   // The POS's reply: with a Status it decides at once, without one the order waits for POST /order/status.
   DISPATCHED: ['AWAITING_STATUS', 'ACCEPTED', 'REJECTED', 'DELIVERY_FAILED'],
   AWAITING_STATUS: ['ACCEPTED', 'REJECTED'],

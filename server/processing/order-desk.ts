@@ -31,7 +31,7 @@ export interface OrderDeskDeps {
 /** Delivers one dispatch of an order (up to its retries) and returns the order as it ended. */
 export type Deliver = (orderId: string) => Promise<OrderRecord>;
 
-export class OrderDesk extends EventEmitter<{ changed: [OrderRecord] }> {
+export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryError: [string, Error] }> {
   private deliver: Deliver | undefined;
   /** Deliveries under way: a status call that races the POS's own reply waits for them. */
   private readonly inFlight = new Map<string, Promise<OrderRecord>>();
@@ -40,9 +40,27 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord] }> {
     super();
   }
 
+  /** Resolves when no delivery is under way any more (shutdown, tests). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
   /** Set once by the dispatcher (it needs the desk to record what it does). */
   useDelivery(deliver: Deliver): void {
     this.deliver = deliver;
+  }
+
+  /**
+   * Orders a stopped sandbox left NEW or DISPATCHED would wait for ever: they become DELIVERY_FAILED,
+   * so they can be resent. Called once at start.
+   */
+  async recoverInterrupted(): Promise<OrderRecord[]> {
+    const stuck = this.deps.store.orders.all().filter((order) => order.Status === 'NEW' || order.Status === 'DISPATCHED');
+    const recovered: OrderRecord[] = [];
+    for (const order of stuck) {
+      recovered.push(await this.move(order, 'DELIVERY_FAILED', { by: 'delivery', reason: `the sandbox stopped while the order was ${order.Status}; resend it` }));
+    }
+    return recovered;
   }
 
   get(orderId: string): OrderRecord | undefined {
@@ -88,6 +106,8 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord] }> {
     if (!this.deliver) throw new Error('OrderDesk has no delivery');
     const dispatched = await this.move(order, 'DISPATCHED', { by });
     const delivered = this.deliver(orderId).finally(() => this.inFlight.delete(orderId));
+    // Nobody may await a delivery started with 202: a failure (the store cannot write) is reported, never unhandled.
+    delivered.catch((error: Error) => this.emit('deliveryError', orderId, error));
     this.inFlight.set(orderId, delivered);
     return { dispatched, delivered };
   }

@@ -2,7 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { closeServers, createOrder, liveSandbox, scriptedPos } from './live.js';
-import { sleeps } from './helpers.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileStorage } from '../store/segment-storage.js';
+import { sleeps, testSandbox } from './helpers.js';
 
 afterEach(closeServers);
 beforeEach(() => {
@@ -94,5 +98,29 @@ describe('order delivery', () => {
     expect(second.body.Findings).toEqual([
       expect.objectContaining({ code: 'EXTERNAL_ID_REUSED', message: expect.stringContaining("ExternalId 'SAME' was already given to order ") }),
     ]);
+  });
+});
+
+describe('an order the sandbox was delivering when it stopped', () => {
+  it('is DELIVERY_FAILED after a restart on the same data file, and can be resent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-orders-'));
+    let first: Awaited<ReturnType<typeof liveSandbox>> | undefined;
+    try {
+      const pos = await scriptedPos(['hang', { status: 200, body: { ExternalId: 'X-9', Status: 'ACCEPTED' } }]);
+      first = await liveSandbox({ storage: fileStorage(join(dir, 'db.json')), posOrderUrl: pos.url, dispatch: { attemptTimeoutMs: 60_000 } });
+      const started = await request(first.app).post('/_sandbox/orders').set('content-type', 'application/json').send('{"template":"standard","orderId":"ord-r-1"}');
+      expect(started.body.Status).toBe('DISPATCHED');
+
+      const second = await testSandbox({ storage: fileStorage(join(dir, 'db.json')), posOrderUrl: pos.url });
+      const order = (await request(second.app).get('/_sandbox/orders/ord-r-1')).body;
+      expect(order).toMatchObject({ Status: 'DELIVERY_FAILED', Reason: 'the sandbox stopped while the order was DISPATCHED; resend it' });
+      const resent = await request(second.app).post('/_sandbox/orders/ord-r-1/resend?wait=true');
+      expect(resent.body).toMatchObject({ Status: 'ACCEPTED', ExternalId: 'X-9' });
+    } finally {
+      // The first sandbox is still delivering (to a POS that hangs): let it finish before its folder goes.
+      await closeServers();
+      await first?.orders.settled();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
