@@ -30,7 +30,7 @@ export function canMove(from: OrderStatus, to: OrderStatus): boolean {
 export function posStatusProblem(order: { OrderId: string; Status: OrderStatus }, to: PosDecision): string | undefined {
   if (order.Status === 'AWAITING_STATUS') return undefined;
   const why =
-    order.Status === 'ACCEPTED' || order.Status === 'REJECTED' || order.Status === 'REFUNDED'
+    order.Status === 'ACCEPTED' || order.Status === 'REJECTED'
       ? `it was already decided (${order.Status}); a status is sent once per delivery`
       : order.Status === 'DISPATCHED'
         ? 'the sandbox is still delivering it'
