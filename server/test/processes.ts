@@ -20,7 +20,13 @@ export function stopServers(): void {
  */
 export async function serve(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string; child: ChildProcess }> {
   const storage = args.includes('--data') ? [] : ['--memory'];
-  const child = spawn(process.execPath, [BIN, 'serve', ...storage, ...args], { env: { ...BASE_ENV, PORT: '0', ...env } });
+  const { url, output, child } = await startUntilReady([BIN, 'serve', ...storage, ...args], { ...BASE_ENV, PORT: '0', ...env }, `-d '`);
+  return { baseUrl: url, banner: output(), child };
+}
+
+/** Spawns a server and resolves once it has printed its URL and `lastLine`; rejects with its stderr if it exits first. */
+function startUntilReady(argv: string[], env: Record<string, string>, lastLine: string): Promise<{ url: string; output: () => string; child: ChildProcess }> {
+  const child = spawn(process.execPath, argv, { env });
   running.push(child);
   let out = '';
   let err = '';
@@ -29,9 +35,9 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url && out.includes(`-d '`)) resolve({ baseUrl: url, banner: out, child });
+      if (url && out.includes(lastLine)) resolve({ url, output: () => out, child });
     });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`${argv[0]} ${argv[1]} exited with ${code}: ${err}`)));
   });
 }
 
@@ -52,17 +58,5 @@ const REFERENCE_POS = join(PACKAGE_ROOT, 'bin', 'reference-pos.js');
 
 /** Starts the reference POS as `npm run reference-pos` does and resolves with its base URL once it listens. */
 export async function referencePos(args: string[]): Promise<{ url: string; output: () => string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [REFERENCE_POS, '--port', '0', ...args], { env: BASE_ENV });
-  running.push(child);
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url && out.includes('bugs:')) resolve({ url, output: () => out, child });
-    });
-    child.on('exit', (code) => reject(new Error(`reference-pos exited with ${code}: ${err}`)));
-  });
+  return startUntilReady([REFERENCE_POS, '--port', '0', ...args], BASE_ENV, 'bugs:');
 }
