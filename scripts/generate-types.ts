@@ -1,6 +1,6 @@
 /**
- * The TypeScript types of the menu-update payload and of the sandbox order are generated from
- * their JSON Schemas (menu-template/schemas, order-model/), so the schemas stay the one source
+ * The TypeScript types of the menu-update payload, the sandbox order and the fault rule are generated
+ * from their JSON Schemas (menu-template/schemas, order-model/, server/faults/), so the schemas stay the one source
  * (`npm run generate:types`). A test regenerates them and fails when a committed file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/fixtures/menu-update-schemas.js';
 import { ORDER_SCHEMA_FILE } from '../server/fixtures/order-schema.js';
+import { FAULT_RULE_SCHEMA_FILE } from '../server/faults/check-fault-rules.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 
 interface TypesTarget {
@@ -26,6 +27,7 @@ export const TYPES_TARGETS: TypesTarget[] = [
     schemas: Object.values(MENU_SCHEMA_FILES).map((file) => join(MENU_SCHEMA_DIR, file)),
   },
   { file: join(PACKAGE_ROOT, 'server', 'domain', 'sandbox-order-types.ts'), source: 'order-model/', schemas: [ORDER_SCHEMA_FILE] },
+  { file: join(PACKAGE_ROOT, 'server', 'faults', 'fault-rule-types.ts'), source: 'server/faults/fault-rule.schema.json', schemas: [FAULT_RULE_SCHEMA_FILE] },
 ];
 
 /** The text of one generated types file for its schemas as they are now. */

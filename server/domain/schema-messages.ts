@@ -60,6 +60,8 @@ function schemaMessage(error: ErrorObject, root: string): string {
       return `${path} must be ${String(params.limit)} or more${got}`;
     case 'maximum':
       return `${path} must be ${String(params.limit)} or less${got}`;
+    case 'exclusiveMinimum':
+      return `${path} must be more than ${String(params.limit)}${got}`;
     case 'minLength':
       return params.limit === 1 ? `${path} must not be empty` : `${path} must be at least ${String(params.limit)} characters long`;
     case 'maxLength':

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { checkFaultRules } from './check-fault-rules.js';
+import { PACKAGE_ROOT } from '../version.js';
+
+const READY_SCRIPTS = join(PACKAGE_ROOT, 'fixtures', 'faults');
+
+describe('checking fault rules', () => {
+  it('accepts the rule of SANDBOX-SPEC §7 and a list of rules', () => {
+    const rule = { match: { direction: 'inbound', path: '/order/refund' }, action: { kind: 'status', status: 503 }, times: 2 };
+    expect(checkFaultRules(rule)).toEqual({ ok: true, rules: [rule] });
+    expect(checkFaultRules([rule, { action: { kind: 'drop' }, probability: 0.1 }])).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['no action', {}, ['action is required']],
+    ['not an object', 'status=503', ['the rule must be an object, got string "status=503"']],
+    ['an unknown kind', { action: { kind: 'explode' } }, [expect.stringMatching(/^action\.kind must be one of "status", "delay"/)]],
+    ['a status without its status', { action: { kind: 'status' } }, ['action.status is required for kind status']],
+    ['a 2xx status fault', { action: { kind: 'status', status: 204 } }, [expect.stringMatching(/^action\.status must be from 400 to 599 for kind status, got 204/)]],
+    ['a parameter of another kind', { action: { kind: 'drop', ms: 5 } }, ['action.ms is not a parameter of kind drop (it takes none)']],
+    ['a delay without ms', { action: { kind: 'delay' } }, ['action.ms is required for kind delay']],
+    ['an outbound kind inbound', { action: { kind: 'bad-signature' } }, ['action.kind bad-signature applies to orders the sandbox sends: set match.direction to "outbound"']],
+    ['a partner on an outbound rule', { match: { direction: 'outbound', partner: 'x' }, action: { kind: 'drop' } }, [expect.stringMatching(/^match\.partner applies to inbound calls only/)]],
+    ['a probability of 0', { action: { kind: 'drop' }, probability: 0 }, ['probability must be more than 0, got number 0']],
+    ['times of 0', { action: { kind: 'drop' }, times: 0 }, ['times must be 1 or more, got number 0']],
+    ['an unknown field', { action: { kind: 'drop' }, once: true }, ['once is not an allowed field']],
+    ['a path without its slash', { match: { path: 'order/refund' }, action: { kind: 'drop' } }, ['match.path must match ^/, got string "order/refund"']],
+  ])('refuses %s, naming the path', (_name, rule, problems) => {
+    expect(checkFaultRules(rule)).toEqual({ ok: false, problems });
+  });
+
+  it('names the index of a rule in a list, and refuses an id given twice', () => {
+    expect(checkFaultRules([{ id: 'a', action: { kind: 'drop' } }, { id: 'a', action: { kind: 'status' } }, 7])).toEqual({
+      ok: false,
+      problems: ['[1].action.status is required for kind status', "[1].id 'a' is given twice; every rule needs its own id", '[2] must be an object, got number 7'],
+    });
+    expect(checkFaultRules([])).toEqual({ ok: false, problems: ['the list of rules is empty; give at least one rule'] });
+  });
+
+  it.each(readdirSync(READY_SCRIPTS).filter((file) => file.endsWith('.json')))('accepts the ready script fixtures/faults/%s', (file) => {
+    const check = checkFaultRules(JSON.parse(readFileSync(join(READY_SCRIPTS, file), 'utf8')));
+    expect(check).toMatchObject({ ok: true });
+  });
+});

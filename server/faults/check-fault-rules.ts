@@ -1,0 +1,85 @@
+/**
+ * Checks fault rules from the API or a --faults file: the JSON Schema (server/faults/fault-rule.schema.json, with ajv)
+ * for the shape, then the rules a schema words badly: which parameters a kind takes, which kinds are outbound only.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { schemaMessages } from '../domain/schema-messages.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { KIND_PARAMETERS, OUTBOUND_ONLY_KINDS, STATUS_FAULT_RANGE, type FaultParameter } from './fault-kinds.js';
+import type { FaultRule } from './fault-rule-types.js';
+
+export const FAULT_RULE_SCHEMA_FILE = join(PACKAGE_ROOT, 'server', 'faults', 'fault-rule.schema.json');
+
+export type FaultRulesCheck = { ok: true; rules: FaultRule[] } | { ok: false; problems: string[] };
+
+let compiled: { schema: object; validate: ValidateFunction<FaultRule> } | undefined;
+
+/** The schema, parsed once, and its validator. */
+export function faultRuleSchema(): { schema: object; validate: ValidateFunction<FaultRule> } {
+  if (compiled) return compiled;
+  const schema = JSON.parse(readFileSync(FAULT_RULE_SCHEMA_FILE, 'utf8')) as object;
+  compiled = { schema, validate: new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true }).compile<FaultRule>(schema) };
+  return compiled;
+}
+
+const ROOT = '\u0000';
+
+/**
+ * One rule or a list of rules. Each problem names its JSON path: `action.status …` for one rule,
+ * `[2].action.status …` in a list. Ids must be unique within the list.
+ */
+export function checkFaultRules(value: unknown): FaultRulesCheck {
+  const list = Array.isArray(value);
+  const candidates: unknown[] = list ? value : [value];
+  if (candidates.length === 0) return { ok: false, problems: ['the list of rules is empty; give at least one rule'] };
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  candidates.forEach((candidate, index) => {
+    const where = (path: string): string => {
+      if (!list) return path === ROOT ? 'the rule' : path;
+      return path === ROOT ? `[${index}]` : `[${index}].${path}`;
+    };
+    // Messages come back relative to the rule, its own root as ROOT, and get the list index in front.
+    for (const problem of checkOne(candidate)) problems.push(problem.startsWith(ROOT) ? where(ROOT) + problem.slice(1) : where(problem.split(' ')[0]!) + problem.slice(problem.indexOf(' ')));
+    const id = (candidate as { id?: unknown } | null)?.id;
+    if (typeof id === 'string') {
+      if (ids.has(id)) problems.push(`${where('id')} '${id}' is given twice; every rule needs its own id`);
+      ids.add(id);
+    }
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, rules: candidates as FaultRule[] };
+}
+
+/** The problems of one rule, each starting with its path within the rule (ROOT for the rule itself). */
+function checkOne(candidate: unknown): string[] {
+  const { validate } = faultRuleSchema();
+  if (!validate(candidate)) return schemaMessages(validate.errors, ROOT);
+  const rule = candidate;
+  const { kind } = rule.action;
+  const problems: string[] = [];
+  const parameters = KIND_PARAMETERS[kind];
+  for (const name of parameters.required) {
+    if (rule.action[name] === undefined) problems.push(`action.${name} is required for kind ${kind}`);
+  }
+  for (const name of ['status', 'body', 'ms', 'retryAfter'] as FaultParameter[]) {
+    if (rule.action[name] !== undefined && !parameters.required.includes(name) && !parameters.optional.includes(name)) {
+      const takes = [...parameters.required, ...parameters.optional];
+      problems.push(`action.${name} is not a parameter of kind ${kind} (it takes ${takes.length > 0 ? takes.join(', ') : 'none'})`);
+    }
+  }
+  const status = rule.action.status;
+  if (kind === 'status' && status !== undefined && (status < STATUS_FAULT_RANGE.min || status > STATUS_FAULT_RANGE.max)) {
+    problems.push(
+      `action.status must be from ${STATUS_FAULT_RANGE.min} to ${STATUS_FAULT_RANGE.max} for kind status, got ${status}: an injected 2xx would claim work that was not done`,
+    );
+  }
+  if (OUTBOUND_ONLY_KINDS.includes(kind) && rule.match?.direction !== 'outbound') {
+    problems.push(`action.kind ${kind} applies to orders the sandbox sends: set match.direction to "outbound"`);
+  }
+  if (rule.match?.direction === 'outbound' && rule.match.partner !== undefined) {
+    problems.push(`match.partner applies to inbound calls only: an order's token is the sandbox's own`);
+  }
+  return problems;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { faultErrorCode, injectedReply } from './injected-reply.js';
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+describe('the answer of an injected fault', () => {
+  it('answers a status fault with the lowercase envelope on refund and order status', () => {
+    expect(injectedReply({ kind: 'status', status: 503 }, 'order', 'fault-1')).toEqual({
+      status: 503,
+      headers: JSON_TYPE,
+      body: JSON.stringify({
+        errors: [{ code: 'SERVICE_UNAVAILABLE', message: '503 Service Unavailable: injected by the sandbox (fault rule fault-1); nothing was processed' }],
+      }),
+    });
+  });
+
+  it('answers a status fault with the Code/Message envelope on menu', () => {
+    expect(JSON.parse(injectedReply({ kind: 'status', status: 500 }, 'menu', 'fault-2').body)).toEqual({
+      errors: [{ Code: 'INTERNAL_ERROR', Message: '500 Internal Server Error: injected by the sandbox (fault rule fault-2); nothing was processed' }],
+    });
+  });
+
+  it('sends a body of its own as given: JSON as JSON, text as HTML or plain text', () => {
+    expect(injectedReply({ kind: 'status', status: 502, body: { error: 'upstream' } }, 'order', 'r')).toEqual({ status: 502, headers: JSON_TYPE, body: '{"error":"upstream"}' });
+    expect(injectedReply({ kind: 'status', status: 502, body: '<html>Bad Gateway</html>' }, 'order', 'r').headers).toEqual({ 'content-type': 'text/html; charset=utf-8' });
+    expect(injectedReply({ kind: 'status', status: 502, body: 'Bad Gateway' }, 'menu', 'r').headers).toEqual({ 'content-type': 'text/plain; charset=utf-8' });
+  });
+
+  it('answers a rate limit with 429, Retry-After and the envelope of the family', () => {
+    const reply = injectedReply({ kind: 'rate-limit', retryAfter: 5 }, 'menu', 'fault-3');
+    expect(reply.status).toBe(429);
+    expect(reply.headers['retry-after']).toBe('5');
+    expect(JSON.parse(reply.body)).toEqual({
+      errors: [{ Code: 'TOO_MANY_REQUESTS', Message: 'rate limit exceeded, retry after 5 s: injected by the sandbox (fault rule fault-3); nothing was processed' }],
+    });
+  });
+
+  it('answers malformed with JSON declared and a body no parser accepts', () => {
+    const reply = injectedReply({ kind: 'malformed' }, 'order', 'fault-4');
+    expect(reply.status).toBe(500);
+    expect(reply.headers).toEqual(JSON_TYPE);
+    expect(reply.body.startsWith('{"errors":[{"code":"INTERNAL_ERROR"')).toBe(true);
+    expect(() => JSON.parse(reply.body) as unknown).toThrow(SyntaxError);
+  });
+
+  it.each([
+    [400, 'order', 'INVALID_PAYLOAD'],
+    [400, 'menu', 'VALIDATION_ERROR'],
+    [504, 'order', 'GATEWAY_TIMEOUT'],
+    [418, 'order', 'I_M_A_TEAPOT'],
+    [599, 'menu', 'HTTP_599'],
+  ] as const)('names status %d on %s %s', (status, family, code) => {
+    expect(faultErrorCode(status, family)).toBe(code);
+  });
+});
