@@ -12,8 +12,10 @@ import type { RefundProcessor } from './processing/refund-processor.js';
 import type { OrderDesk } from './processing/order-desk.js';
 import type { SandboxEvents } from './events/sandbox-events.js';
 import type { SandboxStore } from './store/sandbox-store.js';
+import type { FaultBook } from './processing/fault-book.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { errorHandler } from './pipeline/error-handler.js';
+import { injectFaults } from './pipeline/faults.js';
 import { recordJournal } from './pipeline/journal-recorder.js';
 import { readJsonBody } from './pipeline/json-body.js';
 import { readLocation } from './pipeline/location.js';
@@ -38,6 +40,7 @@ export interface AppDeps {
   refunds: RefundProcessor;
   orders: OrderDesk;
   events: SandboxEvents;
+  faults: FaultBook;
   journal: Journal;
   jtis: JtiRegistry;
   version: string;
@@ -61,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
   // Everything below is the POS API: logged and journaled, in the SANDBOX-SPEC §3 order.
   app.use(requestLog(deps.logger, deps.clock));
   app.use(recordJournal({ journal: deps.journal, clock: deps.clock, partnerKey: deps.partner.nonProdKey }));
+  app.use(injectFaults(deps.faults));
   app.use(LEGACY_MOUNT, legacyRouter());
   const posApi = posApiRouter(deps);
   for (const mount of POS_MOUNTS) app.use(mount, posApi);

@@ -14,6 +14,8 @@ import { DEFAULT_DISPATCH_POLICY, orderDelivery, type DispatchPolicy } from './d
 import { SandboxEvents } from './events/sandbox-events.js';
 import { journalSummary } from './journal/journal-summary.js';
 import { SandboxStore } from './store/sandbox-store.js';
+import { FaultBook } from './processing/fault-book.js';
+import type { FaultRule } from './faults/fault-rule-types.js';
 import type { DocumentStorage } from './store/segment-storage.js';
 import { VERSION } from './version.js';
 
@@ -37,6 +39,10 @@ export interface SandboxOptions {
   dispatch?: Partial<DispatchPolicy>;
   /** The wait between delivery tries; tests pass one that does not sleep. */
   sleep?: (ms: number) => Promise<void>;
+  /** --faults: the fault rules of the start, in place of any stored ones. */
+  faults?: FaultRule[];
+  /** The chance source of `probability` rules, in [0, 1). */
+  random?: () => number;
 }
 
 export interface Sandbox {
@@ -45,6 +51,7 @@ export interface Sandbox {
   refunds: RefundProcessor;
   orders: OrderDesk;
   events: SandboxEvents;
+  faults: FaultBook;
   journal: Journal;
   /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
   close(): void;
@@ -67,6 +74,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     setTimer: options.setTimer,
   });
   const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const orders = new OrderDesk({ store, locations: options.fixtures.locations, clock, newId, posOrderUrl: options.posOrderUrl });
   orders.useDelivery(
     orderDelivery({
@@ -79,6 +87,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       version: VERSION,
       policy: { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch },
       sleep: options.sleep,
+      faults,
     }),
   );
   await orders.recoverInterrupted();
@@ -96,6 +105,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     refunds,
     orders,
     events,
+    faults,
     journal,
     jtis: new JtiRegistry(),
     version: VERSION,
@@ -106,5 +116,5 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     newId,
   });
   refunds.start();
-  return { app, store, refunds, orders, events, journal, close: () => refunds.stop() };
+  return { app, store, refunds, orders, events, faults, journal, close: () => refunds.stop() };
 }

@@ -17,9 +17,9 @@ export function checkQuery(query: Query, allowed: string[]): Record<string, stri
   return values;
 }
 
-/** The journal filters of SANDBOX-SPEC §8 (path, status, location, since, limit), plus direction and order. */
+/** The journal filters of SANDBOX-SPEC §8 (path, status, location, since, limit), plus direction, order and fault. */
 export function journalFilter(query: Query): JournalFilter {
-  const { path, status, location, since, limit, direction, order } = checkQuery(query, ['path', 'status', 'location', 'since', 'limit', 'direction', 'order']);
+  const { path, status, location, since, limit, direction, order, fault } = checkQuery(query, ['path', 'status', 'location', 'since', 'limit', 'direction', 'order', 'fault']);
   const problems: string[] = [];
   if (direction !== undefined && direction !== 'inbound' && direction !== 'outbound') problems.push(`direction must be inbound or outbound, got '${direction}'`);
   if (status !== undefined && !/^(\d{3}|\dxx)$/i.test(status)) problems.push(`status must be a status code (401) or a class (4xx), got '${status}'`);
@@ -28,5 +28,5 @@ export function journalFilter(query: Query): JournalFilter {
   const limitN = limit === undefined ? undefined : Number(limit);
   if (limitN !== undefined && (!Number.isInteger(limitN) || limitN < 1)) problems.push(`limit must be a whole number from 1, got '${limit}'`);
   if (problems.length > 0) throw new ApiError('INVALID_REQUEST', problems);
-  return { path, status, location, since: sinceMs, limit: limitN, direction: direction as JournalFilter['direction'], orderId: order };
+  return { path, status, location, since: sinceMs, limit: limitN, direction: direction as JournalFilter['direction'], orderId: order, fault };
 }

@@ -10,14 +10,17 @@ import type { RefundProcessor } from '../processing/refund-processor.js';
 import type { OrderDesk } from '../processing/order-desk.js';
 import type { SandboxEvents } from '../events/sandbox-events.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import type { FaultBook } from '../processing/fault-book.js';
 import { adminGuard } from './admin-guard.js';
 import { journalRoutes } from './journal-routes.js';
 import { openApiDocument } from './openapi-document.js';
 import { orderSchema } from '../fixtures/order-schema.js';
+import { faultRuleSchema } from '../faults/check-fault-rules.js';
 import { stateRoutes } from './state-routes.js';
 import { orderRoutes } from './order-routes.js';
 import { eventRoutes } from './event-routes.js';
 import { tokenRoutes } from './token-routes.js';
+import { faultRoutes } from './fault-routes.js';
 
 export const CONTROL_MOUNT = '/_sandbox';
 
@@ -28,6 +31,7 @@ export interface ControlDeps {
   refunds: RefundProcessor;
   orders: OrderDesk;
   events: SandboxEvents;
+  faults: FaultBook;
   journal: Journal;
   jtis: JtiRegistry;
   clock: () => number;
@@ -47,9 +51,9 @@ export function controlRouter(deps: ControlDeps): Router {
     next();
   });
   router.use(adminGuard(deps.adminToken));
-  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps));
+  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps));
   router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }, orderSchema().schema));
+    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }, orderSchema().schema, faultRuleSchema().schema));
   });
   router.use((req) => {
     throw new ApiError('NOT_FOUND', `no control endpoint at ${req.method} ${CONTROL_MOUNT}${req.path}; GET ${CONTROL_MOUNT}/openapi.json describes them all`);

@@ -2,6 +2,7 @@
 
 import { controlError, controlOk, getById, json, posOperation, ref } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
+import { faultPaths, faultSchemas } from './openapi-faults.js';
 
 const refundOperation = (mount: string) =>
   posOperation({
@@ -32,7 +33,7 @@ const menuOperation = (mount: string) =>
   });
 
 /** `menuSchemas` are the JSON Schemas of menu-template/schemas, embedded as they are. */
-export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object): object {
+export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object, faultRuleSchema: object): object {
   return {
     openapi: '3.1.0',
     info: {
@@ -77,6 +78,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
       },
       '/_sandbox/locations/{id}/menu': getById('locationMenu', "A location's current menu", 'The menu', { type: 'object' }),
       ...orderPaths(),
+      ...faultPaths(),
       '/_sandbox/refunds': {
         get: {
           operationId: 'refunds',
@@ -151,6 +153,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         MenuUpdateFormA: menuSchemas.A,
         MenuUpdateFormB: menuSchemas.B,
         ...orderModelSchemas(orderSchema),
+        ...faultSchemas(faultRuleSchema),
         MenuErrorEnvelope: {
           type: 'object',
           required: ['errors'],
@@ -213,7 +216,13 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
             direction: { enum: ['inbound', 'outbound'], description: 'outbound: the sandbox delivered an order to the POS.' },
             url: { type: 'string', description: 'Outbound: where the order went.' },
             orderId: { type: 'string' },
-            delivery: { type: 'object', description: 'Outbound: dispatch, attempt, of, and the verdict on the reply.' },
+            delivery: { type: 'object', description: 'Outbound: dispatch, attempt, of, the verdict on the reply, and copy (1, 2) for a duplicate delivery.' },
+            fault: {
+              type: 'object',
+              description: 'The fault rule that acted on this request or try.',
+              required: ['rule', 'kind', 'source'],
+              properties: { rule: { type: 'string' }, kind: { type: 'string' }, source: { enum: ['api', 'file', 'header'] }, description: { type: 'string' } },
+            },
             menuUpdate: {
               type: 'object',
               description: 'An accepted PUT /menu: its form, location, and every name and price it changed (from → to).',
@@ -235,5 +244,6 @@ function journalParameters() {
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
     { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
     { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
+    { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },
   ];
 }

@@ -1,7 +1,7 @@
 /** The order parts of openapi.json: POST /order/status, /_sandbox/orders, /_sandbox/events, and the order model. */
 import { ORDER_STATUSES } from '../domain/order-states.js';
 import { EVENT_TYPES } from '../events/sandbox-events.js';
-import { controlError, controlOk, getById, json, posOperation, ref } from './openapi-parts.js';
+import { controlError, controlOk, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 
 export const orderStatusOperation = (mount: string) =>
   posOperation({
@@ -76,26 +76,9 @@ export function orderPaths() {
   };
 }
 
-/**
- * The order model of order-model/, as components: its draft-07 `definitions` become SandboxOrder.<Name>
- * (an embedded `$id` would move the base of every `$ref`, so it is left out).
- */
+/** The order model of order-model/ as components (SandboxOrder, SandboxOrder.<Name>), and the order resources. */
 export function orderModelSchemas(orderSchema: object): Record<string, object> {
-  const root: Record<string, unknown> = { ...orderSchema };
-  const definitions = root.definitions as Record<string, object>;
-  for (const key of ['definitions', '$id', '$schema']) delete root[key];
-  const relink = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(relink);
-    if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(
-      Object.entries(node).map(([key, value]) => [
-        key,
-        key === '$ref' && typeof value === 'string' ? value.replace('#/definitions/', '#/components/schemas/SandboxOrder.') : relink(value),
-      ]),
-    );
-  };
-  const schemas: Record<string, object> = { SandboxOrder: relink(root) as object };
-  for (const [name, definition] of Object.entries(definitions)) schemas[`SandboxOrder.${name}`] = relink(definition) as object;
+  const schemas = schemaComponents('SandboxOrder', orderSchema);
   return {
     ...schemas,
     OrderStatusRequest: {

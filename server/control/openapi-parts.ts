@@ -1,5 +1,7 @@
 /** Building blocks of openapi.json: content, refs, the shared shape of a POS operation and of a control GET. */
 
+import { FAULT_HEADER_SYNTAX } from '../faults/fault-header.js';
+
 export const json = (schema: object) => ({ 'application/json': { schema } });
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const controlOk = (description: string, schema: object) => ({ description, content: json(schema) });
@@ -10,6 +12,14 @@ const locationHeader = {
   in: 'header',
   required: true,
   description: 'The merchant location (§4).',
+  schema: { type: 'string' },
+};
+
+const faultHeader = {
+  name: 'x-sandbox-fault',
+  in: 'header',
+  required: false,
+  description: `A fault for this one call (SANDBOX-SPEC §7): ${FAULT_HEADER_SYNTAX}`,
   schema: { type: 'string' },
 };
 
@@ -36,7 +46,7 @@ export function posOperation(spec: {
       summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
       ...(spec.description ? { description: spec.description } : {}),
       security: POS_SECURITY,
-      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
+      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }, faultHeader],
       requestBody: { required: true, content: json(spec.body) },
       responses: {
         '200': {
@@ -51,6 +61,8 @@ export function posOperation(spec: {
         '401': error('UNAUTHORIZED: the token, each defect named'),
         '405': error('METHOD_NOT_ALLOWED'),
         '413': error('PAYLOAD_TOO_LARGE: over 1 MiB'),
+        '429': error('TOO_MANY_REQUESTS: only when a fault rule or x-sandbox-fault injects it, with Retry-After'),
+        '503': error('SERVICE_UNAVAILABLE (or any status a fault rule names): only when injected; nothing was processed'),
         ...Object.fromEntries(Object.entries(spec.more ?? {}).map(([status, description]) => [status, error(description)])),
       },
     },
@@ -70,4 +82,30 @@ export function getById(operationId: string, summary: string, found: string, sch
       responses: { '200': controlOk(found, schema), '404': controlError },
     },
   };
+}
+
+/**
+ * A draft-07 JSON Schema file as components: the root as `name`, its `definitions` as `name.<Definition>`, every
+ * `$ref` relinked (an embedded `$id` would move the base of every `$ref`, so it is left out; so is `tsType`).
+ */
+export function schemaComponents(name: string, schema: object): Record<string, object> {
+  const root: Record<string, unknown> = { ...schema };
+  const definitions = (root.definitions ?? {}) as Record<string, object>;
+  for (const key of ['definitions', '$id', '$schema']) delete root[key];
+  const relink = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(relink);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node)
+        // tsType speaks to the type generator only.
+        .filter(([key]) => key !== 'tsType')
+        .map(([key, value]) => [
+          key,
+          key === '$ref' && typeof value === 'string' ? value.replace('#/definitions/', `#/components/schemas/${name}.`) : relink(value),
+        ]),
+    );
+  };
+  const schemas: Record<string, object> = { [name]: relink(root) as object };
+  for (const [definitionName, definition] of Object.entries(definitions)) schemas[`${name}.${definitionName}`] = relink(definition) as object;
+  return schemas;
 }

@@ -1,4 +1,4 @@
-/** /_sandbox state: health, reset, partners, locations and their menus, refunds. */
+/** /_sandbox state: health, reset (fixtures and the fault rules of the start), partners, locations and their menus, refunds. */
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
@@ -22,15 +22,17 @@ export function stateRoutes(deps: ControlDeps): Router {
       refundDelayMs: deps.refundDelayMs,
       strict: deps.strict,
       journal: { entries: journal.size, limit: journal.limit },
+      faults: deps.faults.size,
     });
   });
 
   router.post('/reset', async (_req, res) => {
     await store.reset();
+    await deps.faults.reset();
     refunds.reload();
     journal.clear();
     deps.jtis.clear();
-    res.json({ reset: true, orders: store.orders.size, refunds: store.refunds.size, journal: journal.size });
+    res.json({ reset: true, orders: store.orders.size, refunds: store.refunds.size, journal: journal.size, faults: deps.faults.size });
   });
 
   router.get('/partners', (req, res) => {

@@ -1,18 +1,18 @@
 /**
  * Delivers an order to the POS (SANDBOX-SPEC §5): POST <posOrderUrl> with a service → POS token, up to
  * `attempts` tries with backoff, the same OrderId (and RequestId) on every try; then DELIVERY_FAILED.
- * Every try is an outbound journal entry with the POS's reply.
+ * Every try is an outbound journal entry with the POS's reply; an outbound fault rule may spoil a try (outbound-fault.ts).
  */
 import type { KeyObject } from 'node:crypto';
 import type { PartnerIdentity } from '../config.js';
-import { unknownFieldFindings } from '../domain/findings.js';
-import { mintServiceToken } from '../domain/mint-pos-token.js';
-import { judgeOrderReply } from '../domain/pos-order-reply.js';
+import { finding, unknownFieldFindings, type Finding } from '../domain/findings.js';
+import { judgeOrderReply, type ReplyVerdict } from '../domain/pos-order-reply.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { Deliver, OrderDesk } from '../processing/order-desk.js';
 import { outboundEntry } from './outbound-entry.js';
-import { postOrder } from './post-order.js';
+import type { FaultBook } from '../processing/fault-book.js';
+import { sendThroughFault, serviceTokenFor } from './outbound-fault.js';
 
 export interface DispatchPolicy {
   attempts: number;
@@ -37,6 +37,8 @@ export interface DispatcherDeps {
   version: string;
   policy: DispatchPolicy;
   sleep?: (ms: number) => Promise<void>;
+  /** Outbound fault rules (SANDBOX-SPEC §7), asked once per try. */
+  faults?: FaultBook;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -54,63 +56,105 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
     let lastProblem = '';
     for (let attempt = 1; attempt <= policy.attempts; attempt++) {
       const startedAt = deps.clock();
-      // A fresh token per try: a retry after a long timeout must not carry a token close to expiry.
-      const { token } = mintServiceToken({ posName: partner.name, key: deps.key, locationId: order.LocationId, ttlSeconds: SERVICE_TOKEN_TTL_S, nowSeconds: Math.floor(startedAt / 1000) });
-      const headers = {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'x-service-locationid': order.LocationId,
-        'x-request-id': requestId,
-        'user-agent': `pos-sandbox/${deps.version}`,
-        'x-sandbox-attempt': `${attempt} of ${policy.attempts}`,
+      const fault = deps.faults?.pick({ direction: 'outbound', method: 'POST', path: new URL(url).pathname, locationId: order.LocationId });
+      // A fresh token per send: a retry after a long timeout must not carry a token close to expiry.
+      const headers = () => {
+        const token = serviceTokenFor(fault, { posName: partner.name, key: deps.key, locationId: order.LocationId, ttlSeconds: SERVICE_TOKEN_TTL_S, nowSeconds: Math.floor(deps.clock() / 1000) });
+        return {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-service-locationid': order.LocationId,
+          'x-request-id': requestId,
+          'user-agent': `pos-sandbox/${deps.version}`,
+          'x-sandbox-attempt': `${attempt} of ${policy.attempts}`,
+        };
       };
-      const result = await postOrder({ url, headers, body, timeoutMs: policy.attemptTimeoutMs });
-      const verdict = judgeOrderReply(result);
-      const findings = verdict.delivered
-        ? [...unknownFieldFindings(verdict.unknownFields, 'an order reply (SANDBOX-SPEC §5)'), ...desk.replyFindings(orderId, verdict.externalId)]
-        : [];
-      const journalId = journal.nextId();
-      const outcome = verdict.delivered ? `delivered: ExternalId '${verdict.externalId}'${verdict.status ? `, ${verdict.status}` : ', awaiting POST /order/status'}` : verdict.problem;
-      journal.add(
-        outboundEntry(
+      const sends = await sendThroughFault(fault, { url, headers, body, timeoutMs: policy.attemptTimeoutMs, sleep });
+      const judged = sends.map((send) => ({ ...send, verdict: judgeOrderReply(send.result), journalId: journal.nextId() }));
+      // The send that decides the try: the first that delivered (a duplicate's copy may), else the first.
+      const deciding = judged.find((send) => send.verdict.delivered) ?? judged[0]!;
+      const findings =
+        deciding.verdict.delivered
+          ? [
+              ...unknownFieldFindings(deciding.verdict.unknownFields, 'an order reply (SANDBOX-SPEC §5)'),
+              ...desk.replyFindings(orderId, deciding.verdict.externalId),
+              ...duplicateFindings(judged.map((send) => send.verdict)),
+            ]
+          : [];
+      for (const [index, send] of judged.entries()) {
+        const copy = judged.length > 1 ? { copy: index + 1 } : {};
+        const outcome = send.verdict.delivered
+          ? `delivered: ExternalId '${send.verdict.externalId}'${send.verdict.status ? `, ${send.verdict.status}` : ', awaiting POST /order/status'}`
+          : send.verdict.problem;
+        journal.add(
+          outboundEntry(
+            {
+              id: send.journalId,
+              requestId,
+              startedAt,
+              latencyMs: deps.clock() - startedAt,
+              url,
+              headers: send.headers,
+              body: send.body,
+              result: send.result,
+              orderId,
+              locationId: order.LocationId,
+              partner: partner.name,
+              delivery: { dispatch, attempt, of: policy.attempts, verdict: outcome, ...copy },
+              findings: send === deciding ? findings : [],
+              ...(fault ? { fault: { rule: fault.rule, kind: fault.kind, source: fault.source, ...(fault.description ? { description: fault.description } : {}) } } : {}),
+            },
+            partner.nonProdKey,
+          ),
+        );
+        await desk.noteAttempt(
+          orderId,
           {
-            id: journalId,
+            dispatch,
+            attempt,
+            at: new Date(startedAt).toISOString(),
             requestId,
-            startedAt,
-            latencyMs: deps.clock() - startedAt,
-            url,
-            headers,
-            body,
-            result,
-            orderId,
-            locationId: order.LocationId,
-            partner: partner.name,
-            delivery: { dispatch, attempt, of: policy.attempts, verdict: outcome },
-            findings,
+            journalId: send.journalId,
+            ...(send.result.status === undefined ? {} : { httpStatus: send.result.status }),
+            ...(send.verdict.delivered ? { externalId: send.verdict.externalId } : { problem: send.verdict.problem }),
+            ...copy,
+            ...(fault ? { fault: fault.rule } : {}),
           },
-          partner.nonProdKey,
-        ),
-      );
-      await desk.noteAttempt(
-        orderId,
-        {
-          dispatch,
-          attempt,
-          at: new Date(startedAt).toISOString(),
-          requestId,
-          journalId,
-          ...(result.status === undefined ? {} : { httpStatus: result.status }),
-          ...(verdict.delivered ? { externalId: verdict.externalId } : { problem: verdict.problem }),
-        },
-        sent,
-      );
-      if (verdict.delivered) {
-        const status = verdict.status ?? 'AWAITING_STATUS';
-        return desk.settleDelivery(orderId, { externalId: verdict.externalId, status, reason: verdict.reason, journalId }, findings);
+          sent,
+        );
       }
-      lastProblem = verdict.problem;
-      if (attempt < policy.attempts) await sleep(policy.retryDelaysMs[attempt - 1] ?? policy.retryDelaysMs.at(-1) ?? 0);
+      if (deciding.verdict.delivered) {
+        const { verdict } = deciding;
+        const status = verdict.status ?? 'AWAITING_STATUS';
+        return desk.settleDelivery(orderId, { externalId: verdict.externalId, status, reason: verdict.reason, journalId: deciding.journalId }, findings);
+      }
+      lastProblem = deciding.verdict.problem;
+      if (attempt < policy.attempts) await sleep(retryWaitMs(policy, attempt, deciding.result));
     }
     return desk.settleDelivery(orderId, { status: 'DELIVERY_FAILED', reason: `${policy.attempts} tries failed; the last: ${lastProblem}` });
   };
+}
+
+/** A Retry-After on a 429 or 503 is honoured when it asks for longer than the backoff, up to this. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The wait before the next try: the backoff, or longer when the answer asked for it with Retry-After (seconds). */
+export function retryWaitMs(policy: DispatchPolicy, attempt: number, result: { status?: number; responseHeaders?: Record<string, string> }): number {
+  const backoff = policy.retryDelaysMs[attempt - 1] ?? policy.retryDelaysMs.at(-1) ?? 0;
+  const retryAfter = result.status === 429 || result.status === 503 ? result.responseHeaders?.['retry-after'] : undefined;
+  const asked = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : 0;
+  return Math.max(backoff, Math.min(asked, MAX_RETRY_AFTER_MS));
+}
+
+/** A duplicate delivery must be answered as the first was: the same ExternalId (SANDBOX-SPEC §5, §7). */
+function duplicateFindings(verdicts: ReplyVerdict[]): Finding[] {
+  if (verdicts.length < 2) return [];
+  const [first, second] = verdicts as [ReplyVerdict, ReplyVerdict];
+  if (first.delivered && second.delivered) {
+    if (first.externalId === second.externalId) return [];
+    return [finding('DUPLICATE_NOT_IDEMPOTENT', `the same delivery (same OrderId and RequestId) sent twice was answered ExternalId '${first.externalId}', then '${second.externalId}'; a duplicate must get the same ExternalId, and create no second order`)];
+  }
+  const failed = first.delivered ? second : first;
+  const which = first.delivered ? 'the duplicate copy' : 'the first copy';
+  return [finding('DUPLICATE_NOT_IDEMPOTENT', `the same delivery was sent twice and only one copy delivered it; ${which} failed: ${failed.delivered ? '' : failed.problem}`)];
 }

@@ -1,5 +1,5 @@
 /** Pure: the journal entry of one delivery attempt to the POS, redacted like every inbound one. */
-import { bodyForJournal, redactHeaders, scrubSecrets, secretsOf, viewToken, type JournalEntry } from '../journal/journal-entry.js';
+import { bodyForJournal, redactHeaders, scrubSecrets, secretsOf, viewToken, type JournalEntry, type JournalFault } from '../journal/journal-entry.js';
 import type { Finding } from '../domain/findings.js';
 import type { PostOrderResult } from './post-order.js';
 
@@ -15,8 +15,9 @@ export interface OutboundAttempt {
   orderId: string;
   locationId: string;
   partner: string;
-  delivery: { dispatch: number; attempt: number; of: number; verdict: string };
+  delivery: { dispatch: number; attempt: number; of: number; verdict: string; copy?: number };
   findings: Finding[];
+  fault?: JournalFault;
 }
 
 export function outboundEntry(attempt: OutboundAttempt, partnerKey: string): JournalEntry {
@@ -45,6 +46,7 @@ export function outboundEntry(attempt: OutboundAttempt, partnerKey: string): Jou
     findings: attempt.findings,
     orderId: attempt.orderId,
     delivery: attempt.delivery,
+    ...(attempt.fault ? { fault: attempt.fault } : {}),
   };
   return scrubSecrets(entry, secretsOf(attempt.headers.authorization, partnerKey));
 }

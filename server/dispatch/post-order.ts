@@ -9,6 +9,8 @@ export interface PostOrderInput {
   body: string;
   /** The whole attempt (connect, send, answer) must finish within this. */
   timeoutMs: number;
+  /** A drop fault: send this many bytes of the body, then cut the connection. */
+  cutAfterBytes?: number;
 }
 
 export interface PostOrderResult extends AttemptResult {
@@ -18,7 +20,7 @@ export interface PostOrderResult extends AttemptResult {
 /** A reply is read up to this size; an order reply is a few hundred bytes. */
 const MAX_REPLY_BYTES = 64 * 1024;
 
-export function postOrder({ url, headers, body, timeoutMs }: PostOrderInput): Promise<PostOrderResult> {
+export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes }: PostOrderInput): Promise<PostOrderResult> {
   return new Promise((resolve) => {
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -48,7 +50,12 @@ export function postOrder({ url, headers, body, timeoutMs }: PostOrderInput): Pr
         finish({ status: res.statusCode, bodyText: Buffer.concat(chunks).toString('utf8'), responseHeaders: flatHeaders(res.headers) }),
       );
     });
-    req.end(body);
+    if (cutAfterBytes === undefined) return req.end(body);
+    // Headers promise the whole body; the connection is cut once part of it has gone, as a failing network does.
+    req.write(Buffer.from(body).subarray(0, cutAfterBytes), () => {
+      finish({ error: `connection cut after ${cutAfterBytes} bytes of the body` });
+      req.destroy();
+    });
   });
 }
 

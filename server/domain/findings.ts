@@ -28,6 +28,7 @@ const CATALOGUE = {
   WRONG_BRAND_LOCATION: { kind: 'request', section: '§1 (Hub), SANDBOX-SPEC §5' },
   EXTERNAL_ID_CHANGED: { kind: 'request', section: '§2.1, SANDBOX-SPEC §5' },
   EXTERNAL_ID_REUSED: { kind: 'request', section: '§2.1' },
+  DUPLICATE_NOT_IDEMPOTENT: { kind: 'request', section: '§9 (RequestId), SANDBOX-SPEC §5, §7' },
 } as const satisfies Record<string, { kind: FindingKind; section: string }>;
 
 export type FindingCode = keyof typeof CATALOGUE;

@@ -18,6 +18,10 @@ export interface DeliveryAttempt {
   /** Why the attempt did not deliver the order (timeout, refused, non-2xx, no ExternalId …). */
   problem?: string;
   externalId?: string;
+  /** A duplicate fault sends one try twice: 1 and 2 tell the copies apart. */
+  copy?: number;
+  /** The fault rule that acted on this try. */
+  fault?: string;
 }
 
 export interface StatusChange {

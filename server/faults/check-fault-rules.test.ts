@@ -1,12 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { checkFaultRules } from './check-fault-rules.js';
+import { renderTypes, TYPES_TARGETS } from '../../scripts/generate-types.js';
+import { checkFaultRules, FAULT_RULE_SCHEMA_FILE } from './check-fault-rules.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 const READY_SCRIPTS = join(PACKAGE_ROOT, 'fixtures', 'faults');
 
 describe('checking fault rules', () => {
+  it('has the TypeScript types generated from the schema (npm run generate:types)', async () => {
+    const target = TYPES_TARGETS.find((candidate) => candidate.schemas.includes(FAULT_RULE_SCHEMA_FILE))!;
+    expect(readFileSync(target.file, 'utf8')).toBe(await renderTypes(target));
+  });
+
   it('accepts the rule of SANDBOX-SPEC §7 and a list of rules', () => {
     const rule = { match: { direction: 'inbound', path: '/order/refund' }, action: { kind: 'status', status: 503 }, times: 2 };
     expect(checkFaultRules(rule)).toEqual({ ok: true, rules: [rule] });

@@ -72,7 +72,7 @@ export interface FaultAction {
   /**
    * status: the body to answer instead of the endpoint's error envelope; a string is sent as it is.
    */
-  body?: {} | unknown[] | string | number | boolean | null;
+  body?: unknown;
   /**
    * delay: how long to hold the request, in milliseconds.
    */

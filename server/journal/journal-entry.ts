@@ -12,6 +12,14 @@ export interface TokenView {
   unreadable?: string;
 }
 
+/** The fault rule that acted on a request: its id (or x-sandbox-fault), what it did and where it came from. */
+export interface JournalFault {
+  rule: string;
+  kind: string;
+  source: 'api' | 'file' | 'header';
+  description?: string;
+}
+
 export interface JournalEntry {
   id: string;
   requestId: string;
@@ -36,7 +44,9 @@ export interface JournalEntry {
   /** The order this entry is about: an outbound delivery, or the POS's status call. */
   orderId?: string;
   /** Outbound: which dispatch (1, then one more per resend) and which try within it (1 to 3). */
-  delivery?: { dispatch: number; attempt: number; of: number; verdict: string };
+  delivery?: { dispatch: number; attempt: number; of: number; verdict: string; copy?: number };
+  /** The fault rule that acted on this request or delivery try. */
+  fault?: JournalFault;
 }
 
 const JWT_SIGNATURE = /(\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.)[A-Za-z0-9_-]{16,}/g;

@@ -11,6 +11,8 @@ export interface JournalFilter {
   direction?: 'inbound' | 'outbound';
   /** Entries about this order (outbound deliveries and status calls). */
   orderId?: string;
+  /** 'true': entries a fault acted on; 'false': the others; else the id of the rule (or x-sandbox-fault). */
+  fault?: string;
   /** Entries at or after this time (ms since the epoch). */
   since?: number;
   limit?: number;
@@ -54,6 +56,7 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
       (filter.location === undefined || entry.locationId === filter.location) &&
       (filter.direction === undefined || entry.direction === filter.direction) &&
       (filter.orderId === undefined || entry.orderId === filter.orderId) &&
+      (filter.fault === undefined || faultFits(filter.fault, entry)) &&
       (filter.since === undefined || Date.parse(entry.time) >= filter.since);
     const found: JournalEntry[] = [];
     const first = Math.max(0, this.entries.length - this.limit);
@@ -71,4 +74,10 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
     this.entries = [];
     this.byId.clear();
   }
+}
+
+function faultFits(wanted: string, entry: JournalEntry): boolean {
+  if (wanted === 'true') return entry.fault !== undefined;
+  if (wanted === 'false') return entry.fault === undefined;
+  return entry.fault?.rule === wanted;
 }

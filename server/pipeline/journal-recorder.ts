@@ -13,12 +13,38 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
     res.locals.journalId = id;
     res.set(JOURNAL_ID_HEADER, id);
     const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+    let recorded = false;
+    let clientLeftAfterMs: number | undefined;
     // The entry is added before the response leaves, so a client that reads the journal next finds it.
     res.end = ((...args: unknown[]) => {
       const chunk = typeof args[0] === 'function' ? undefined : (args[0] as string | Buffer | undefined);
-      deps.journal.add(buildEntry(id, started, chunk));
+      recorded = true;
+      const entry = buildEntry(id, started, chunk);
+      if (clientLeftAfterMs !== undefined) entry.response.error = `the client closed the connection after ${clientLeftAfterMs} ms, before this answer`;
+      deps.journal.add(entry);
       return end(...args);
     }) as typeof res.end;
+    // A request never answered (a drop or hang fault, or a client that left) is still an entry: status 0, and why.
+    res.on('close', () => {
+      if (recorded) return;
+      const afterMs = deps.clock() - started;
+      const kind = res.locals.fault?.kind;
+      if (kind !== 'drop' && kind !== 'hang') {
+        clientLeftAfterMs = afterMs;
+        return;
+      }
+      recorded = true;
+      const entry = buildEntry(id, started, undefined);
+      entry.response = {
+        status: 0,
+        headers: {},
+        error:
+          kind === 'drop'
+            ? `connection dropped without an answer by fault rule ${res.locals.fault!.rule}`
+            : `no answer, held by fault rule ${res.locals.fault!.rule} (hang) until the client closed the connection after ${afterMs} ms`,
+      };
+      deps.journal.add(entry);
+    });
 
     function buildEntry(entryId: string, startedAt: number, chunk: string | Buffer | undefined): JournalEntry {
       const url = new URL(req.originalUrl, 'http://sandbox.invalid');
@@ -53,6 +79,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         findings: res.locals.findings ?? [],
         ...(res.locals.menuUpdate ? { menuUpdate: res.locals.menuUpdate } : {}),
         ...(res.locals.orderId ? { orderId: res.locals.orderId } : {}),
+        ...(res.locals.fault ? { fault: res.locals.fault } : {}),
       };
       return scrubSecrets(entry, secretsOf(req.get('authorization'), deps.partnerKey));
     }

@@ -4,6 +4,7 @@ import type { Finding } from '../domain/findings.js';
 import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import type { ParsedBody } from '../domain/parse-json-body.js';
 import type { VerifiedPosToken } from '../domain/pos-token-rules.js';
+import type { JournalFault } from '../journal/journal-entry.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -22,6 +23,8 @@ declare global {
       menuUpdate?: MenuUpdateOutcome;
       /** The order a POST /order/status (or a refund) is about, for the journal. */
       orderId?: string;
+      /** The fault that answered (or delayed) this request. */
+      fault?: JournalFault;
     }
   }
 }

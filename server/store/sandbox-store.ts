@@ -1,5 +1,5 @@
 /**
- * The sandbox's durable state (SANDBOX-SPEC §11): a small lowdb document for bounded state (menus),
+ * The sandbox's durable state (SANDBOX-SPEC §11): a small lowdb document for bounded state (menus, fault rules),
  * and segmented lowdb collections for what grows with traffic (orders, refunds).
  */
 import { Low } from 'lowdb';
@@ -7,6 +7,7 @@ import type { Menu } from '../fixtures/fixture-schemas.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import type { OrderRecord } from '../domain/order-record.js';
+import type { ActiveFaultRule } from '../faults/fault-registry.js';
 import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
@@ -15,6 +16,8 @@ interface StateDocument {
   schemaVersion: 1;
   seededAt: string;
   menus: Record<string, Menu>;
+  /** The fault rules in force, with their counters; absent in files written before faults were stored. */
+  faults?: ActiveFaultRule[];
 }
 
 /** The stored state cannot be read; the message names the file and what to do. */
@@ -72,6 +75,17 @@ export class SandboxStore {
     this.stateDirty = true;
   }
 
+  /** The fault rules stored by the last run (or this one). */
+  faultRules(): ActiveFaultRule[] {
+    return this.state.data.faults ?? [];
+  }
+
+  /** Replaces the stored fault rules; the next commit writes them. */
+  putFaultRules(rules: ActiveFaultRule[]): void {
+    this.state.data.faults = rules;
+    this.stateDirty = true;
+  }
+
   /** Marks the state document changed; the next commit writes it. */
   touchState(): void {
     this.stateDirty = true;
@@ -82,7 +96,7 @@ export class SandboxStore {
     return this.committer.commit();
   }
 
-  /** Back to the fixtures: menus and orders as shipped, no refunds. */
+  /** Back to the fixtures: menus and orders as shipped, no refunds, no fault rules (the fault book puts back those of the start). */
   async reset(): Promise<void> {
     await this.orders.clear();
     await this.refunds.clear();

@@ -76,7 +76,7 @@ describe('/_sandbox access', () => {
 });
 
 describe('the control API', () => {
-  it('reports health: status, version, uptime, store and journal', async () => {
+  it('reports health: status, version, uptime, store, journal and the fault rules in force', async () => {
     const sandbox = await testSandbox();
     sandbox.clock.advance(65_000);
     const health = await request(sandbox.app).get('/_sandbox/health');
@@ -90,6 +90,7 @@ describe('the control API', () => {
       refundDelayMs: 0,
       strict: false,
       journal: { entries: 0, limit: 5000 },
+      faults: 0,
     });
   });
 
@@ -127,7 +128,7 @@ describe('the control API', () => {
     expect((await putMenu(sandbox.app, update)).status).toBe(200);
     expect((await request(sandbox.app).get('/_sandbox/orders/ord-std-0001')).body.Status).toBe('REFUNDED');
     const reset = await request(sandbox.app).post('/_sandbox/reset');
-    expect(reset.body).toEqual({ reset: true, orders: 6, refunds: 0, journal: 0 });
+    expect(reset.body).toEqual({ reset: true, orders: 6, refunds: 0, journal: 0, faults: 0 });
     expect((await request(sandbox.app).get('/_sandbox/orders/ord-std-0001')).body.Status).toBe('ACCEPTED');
     expect((await request(sandbox.app).get('/_sandbox/locations/loc-std-001/menu')).body).toEqual(fixtures.menus['loc-std-001']);
     expect((await request(sandbox.app).get('/_sandbox/refunds')).body).toEqual([]);
@@ -178,6 +179,7 @@ describe('the control API', () => {
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining(['/order/status', '/v2/order/status', '/v1/pos/openapi/order/status', '/_sandbox/orders', '/_sandbox/orders/{id}/resend', '/_sandbox/events']),
     );
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/_sandbox/faults', '/_sandbox/faults/{id}']));
   });
 
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {

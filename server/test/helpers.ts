@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import type { DispatchPolicy } from '../dispatch/order-dispatcher.js';
+import type { FaultRule } from '../faults/fault-rule-types.js';
 import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { resolvePartner, type PartnerIdentity } from '../config.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
@@ -33,6 +34,9 @@ export interface TestSandboxOptions {
   dispatch?: Partial<DispatchPolicy>;
   /** Default: a sleep that returns at once (the delays are recorded in `sleeps`). */
   sleep?: (ms: number) => Promise<void>;
+  /** Fault rules of the start, as --faults gives them. */
+  faults?: FaultRule[];
+  random?: () => number;
 }
 
 /** The backoff waits every test sandbox was asked for, newest last. */
@@ -61,6 +65,8 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     setTimer: () => () => undefined,
     posOrderUrl: options.posOrderUrl,
     dispatch: { attemptTimeoutMs: 2_000, ...options.dispatch },
+    faults: options.faults,
+    random: options.random,
     sleep:
       options.sleep ??
       (async (ms) => {

@@ -1,0 +1,57 @@
+/**
+ * The fault stage (SANDBOX-SPEC §3, §7): after the journal is opened, before authentication. The x-sandbox-fault header
+ * wins over the rules; a rule that fires answers in place of the service, so an injected failure changes no state.
+ */
+import { setTimeout as wait } from 'node:timers/promises';
+import type { Request, RequestHandler } from 'express';
+import { ApiError, envelopeFamilyFor } from '../errors.js';
+import { viewToken } from '../journal/journal-entry.js';
+import { FAULT_HEADER, parseFaultHeader } from '../faults/fault-header.js';
+import { injectedReply } from '../faults/injected-reply.js';
+import type { FiredFault } from '../faults/fault-registry.js';
+import type { FaultBook } from '../processing/fault-book.js';
+
+export const FAULT_RULE_HEADER = 'x-sandbox-fault-rule';
+
+export function injectFaults(faults: FaultBook): RequestHandler {
+  return async (req, res, next) => {
+    const fault = chooseFault(req, faults);
+    if (!fault) return next();
+    res.locals.fault = { rule: fault.rule, kind: fault.kind, source: fault.source, ...(fault.description ? { description: fault.description } : {}) };
+    res.set(FAULT_RULE_HEADER, fault.rule);
+    switch (fault.kind) {
+      case 'delay':
+        // The request is then handled for real, even if the client gave up meanwhile: as a slow service would.
+        await wait(fault.action.ms ?? 0);
+        return next();
+      case 'drop':
+        req.socket.destroy();
+        return;
+      case 'hang':
+        // Never answered: the journal entry is written when the client gives up.
+        return;
+      default: {
+        const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), fault.rule);
+        res.status(reply.status).set(reply.headers).send(reply.body);
+      }
+    }
+  };
+}
+
+function chooseFault(req: Request, faults: FaultBook): FiredFault | undefined {
+  const header = req.get(FAULT_HEADER);
+  if (header !== undefined) {
+    const parsed = parseFaultHeader(header);
+    if (!parsed.ok) throw new ApiError('INVALID_REQUEST', parsed.problem);
+    return { rule: FAULT_HEADER, kind: parsed.action.kind, action: parsed.action, source: 'header' };
+  }
+  if (faults.size === 0) return undefined;
+  const iss = viewToken(req.get('authorization'))?.claims?.iss;
+  return faults.pick({
+    direction: 'inbound',
+    method: req.method,
+    path: req.path,
+    locationId: req.get('x-service-locationid')?.trim() || undefined,
+    partner: typeof iss === 'string' ? iss : undefined,
+  });
+}
