@@ -16,6 +16,7 @@ describe('resolveServeConfig', () => {
       refundDelayMs: 1000,
       journalLimit: 5000,
       adminToken: undefined,
+      faultsFile: undefined,
       partnerOverride: { name: undefined, nonProdKey: undefined },
     });
   });
@@ -28,9 +29,9 @@ describe('resolveServeConfig', () => {
     );
   });
 
-  it('takes the refund delay, the journal limit and the admin token', () => {
-    const config = resolveServeConfig({ refundDelayMs: '0', journalLimit: '10' }, { SANDBOX_ADMIN_TOKEN: 'a-long-admin-token-123' }, defaults);
-    expect([config.refundDelayMs, config.journalLimit, config.adminToken]).toEqual([0, 10, 'a-long-admin-token-123']);
+  it('takes the refund delay, the journal limit, the admin token and the fault file', () => {
+    const config = resolveServeConfig({ refundDelayMs: '0', journalLimit: '10', faults: 'outage.json' }, { SANDBOX_ADMIN_TOKEN: 'a-long-admin-token-123' }, defaults);
+    expect([config.refundDelayMs, config.journalLimit, config.adminToken, config.faultsFile]).toEqual([0, 10, 'a-long-admin-token-123', 'outage.json']);
   });
 
   it('takes PORT, SANDBOX_POS_ORDER_URL, SANDBOX_PARTNER and SANDBOX_NONPROD_KEY from the environment', () => {

@@ -12,6 +12,7 @@ export interface ServeFlags {
   refundDelayMs?: string;
   journalLimit?: string;
   adminToken?: string;
+  faults?: string;
 }
 
 export interface ServeConfig {
@@ -26,6 +27,8 @@ export interface ServeConfig {
   refundDelayMs: number;
   journalLimit: number;
   adminToken: string | undefined;
+  /** --faults: a file of fault rules to start with (SANDBOX-SPEC §7). */
+  faultsFile: string | undefined;
   /** SANDBOX_PARTNER and SANDBOX_NONPROD_KEY: the partner's own POS name and key, so a POS build needs no change. */
   partnerOverride: PartnerOverride;
 }
@@ -68,6 +71,7 @@ export function resolveServeConfig(
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
     journalLimit: parseWhole('--journal-limit', flags.journalLimit, 5000, 1),
     adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),
+    faultsFile: nonEmpty(flags.faults),
     partnerOverride: partnerOverrideFromEnv(env),
   };
 }

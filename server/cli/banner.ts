@@ -12,6 +12,8 @@ export interface BannerInput {
   fixturesDir: string;
   /** The data file, or "memory". */
   state: string;
+  /** The fault rules in force at start: from a --faults file, kept in the stored state, or none. */
+  faults?: { count: number; from: string | undefined };
   sample: { token: string; ttlSeconds: number; locationId: string; externalId: string };
 }
 
@@ -42,6 +44,7 @@ export function startupBanner(input: BannerInput): string {
     ...(input.posOrderUrl
       ? [`  send one:              curl -s -X POST '${input.baseUrl}/_sandbox/orders?wait=true' -H 'Content-Type: application/json' -d '{"template":"standard"}'`]
       : []),
+    ...faultLine(input.faults),
     `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
     '  locations:',
     ...locations,
@@ -51,4 +54,14 @@ export function startupBanner(input: BannerInput): string {
     ...curl,
     '',
   ].join('\n');
+}
+
+function faultLine(faults: BannerInput['faults']): string[] {
+  if (!faults) return [];
+  const rules = `${faults.count} rule${faults.count === 1 ? '' : 's'}`;
+  if (faults.from === 'none' || (faults.count === 0 && faults.from === 'stored')) {
+    return ['  fault rules:           none (POST /_sandbox/faults, --faults FILE, or the x-sandbox-fault header)'];
+  }
+  if (faults.from === 'stored') return [`  fault rules:           ${rules} kept from the last run (GET /_sandbox/faults; DELETE /_sandbox/faults clears them)`];
+  return [`  fault rules:           ${rules} from ${faults.from} (GET /_sandbox/faults shows what each has left)`];
 }

@@ -6,6 +6,7 @@ import { createSandbox } from '../sandbox.js';
 import { fileStorage, memoryStorage } from '../store/segment-storage.js';
 import { DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, LOG_LEVELS, resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { loadFaultFile } from '../faults/load-fault-file.js';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 import { createLogger } from '../logger.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
@@ -27,6 +28,7 @@ export function serveCommand(): Command {
     .option('--memory', 'keep all state in memory (nothing written; for tests and demos)')
     .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided (default: 1000)')
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
+    .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
     .option('--admin-token <token>', 'let non-loopback clients use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
@@ -42,6 +44,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const config = resolveServeConfig(flags, process.env, { fixturesDir: join(PACKAGE_ROOT, 'fixtures') });
   const fixtures = loadFixtures(config.fixturesDir);
   const partner = resolvePartner(fixtures.partner, config.partnerOverride);
+  const faults = config.faultsFile === undefined ? undefined : loadFaultFile(config.faultsFile, join(PACKAGE_ROOT, 'fixtures', 'faults'));
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
   const storage = config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile);
   const sandbox = await createSandbox({
@@ -54,6 +57,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     journalLimit: config.journalLimit,
     adminToken: config.adminToken,
     posOrderUrl: config.posOrderUrl,
+    faults,
   });
   sandbox.refunds.on('settled', (refund) => {
     const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
@@ -96,10 +100,15 @@ async function serve(flags: ServeFlags): Promise<void> {
       strict: config.strict,
       fixturesDir: config.fixturesDir,
       state: storage.where,
+      faults: { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith },
       sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
     }) + '\n',
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => server.close(() => process.exit(0)));
+    process.once(signal, () => {
+      server.close(() => process.exit(0));
+      // A request held by a hang fault would keep the server open for ever.
+      server.closeAllConnections();
+    });
   }
 }
