@@ -54,6 +54,7 @@ export function toHar(entries: JournalEntry[], creator: { name: string; version:
           ...(entry.menuUpdate ? { _menuUpdate: entry.menuUpdate } : {}),
           ...(entry.orderId ? { _orderId: entry.orderId } : {}),
           ...(entry.delivery ? { _delivery: entry.delivery } : {}),
+          ...(entry.fault ? { _fault: entry.fault } : {}),
           ...(entry.response.error ? { _error: entry.response.error } : {}),
         };
       }),

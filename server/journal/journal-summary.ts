@@ -13,6 +13,8 @@ export interface JournalSummary {
   requestId: string;
   findings: string[];
   error?: string;
+  /** The id of the fault rule that acted, when one did. */
+  fault?: string;
 }
 
 export function journalSummary(entry: JournalEntry): JournalSummary {
@@ -28,5 +30,6 @@ export function journalSummary(entry: JournalEntry): JournalSummary {
     requestId: entry.requestId,
     findings: entry.findings.map((found) => found.code),
     ...(entry.response.error === undefined ? {} : { error: entry.response.error }),
+    ...(entry.fault === undefined ? {} : { fault: entry.fault.rule }),
   };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
 import { fileStorage } from '../store/segment-storage.js';
+import { journalSummary } from '../journal/journal-summary.js';
 import { postRefund, testSandbox } from './helpers.js';
 
 const ADDED_AT = '2026-11-21T10:00:00.000Z';
@@ -114,5 +115,14 @@ describe('/_sandbox/faults', () => {
     expect(await statuses('fault=once')).toEqual([500]);
     expect(await statuses('fault=true')).toEqual([500]);
     expect(await statuses('fault=false')).toEqual([200]);
+  });
+
+  it('names the rule in the HAR export and in the journal event summary', async () => {
+    const sandbox = await testSandbox();
+    await postFaults(sandbox.app, { id: 'once', action: { kind: 'status', status: 500 }, times: 1 });
+    await postRefund(sandbox.app);
+    const [harEntry] = (await request(sandbox.app).get('/_sandbox/journal.har')).body.log.entries;
+    expect(harEntry._fault).toEqual({ rule: 'once', kind: 'status', source: 'api' });
+    expect(journalSummary(sandbox.journal.list()[0]!).fault).toBe('once');
   });
 });
