@@ -33,6 +33,8 @@ const CATALOGUE = {
 
 export type FindingCode = keyof typeof CATALOGUE;
 
+export const FINDING_CODES = Object.keys(CATALOGUE) as FindingCode[];
+
 /** Builds a finding with its § reference from the catalogue. */
 export function finding(code: FindingCode, message: string): Finding {
   return { code, message, section: CATALOGUE[code].section };

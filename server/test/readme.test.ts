@@ -1,0 +1,23 @@
+/** The README is the contract users read: every finding, fault kind and ready fault script is in it. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { FINDING_CODES } from '../domain/findings.js';
+import { FAULT_KINDS } from '../faults/fault-kinds.js';
+import { PACKAGE_ROOT } from '../version.js';
+
+const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+
+describe('the README', () => {
+  it.each(FINDING_CODES)('has a row for the finding %s', (code) => {
+    expect(README).toMatch(new RegExp(`^\\| \`${code}\` \\|`, 'm'));
+  });
+
+  it.each([...FAULT_KINDS])('has a row for the fault kind %s', (kind) => {
+    expect(README).toMatch(new RegExp(`^\\| \`${kind}\`( \\(|  ?\\|)`, 'm'));
+  });
+
+  it.each(readdirSync(join(PACKAGE_ROOT, 'fixtures', 'faults')))('names the ready fault script %s', (file) => {
+    expect(README).toContain(`| \`${file}\` |`);
+  });
+});
