@@ -10,7 +10,7 @@
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { mintServiceToken } from '../domain/mint-pos-token.js';
-import type { FiredFault } from '../faults/fault-registry.js';
+import { faultLabel, type FiredFault } from '../faults/fault-registry.js';
 import { injectedReply } from '../faults/injected-reply.js';
 import { postOrder, type PostOrderResult } from './post-order.js';
 
@@ -61,11 +61,11 @@ export interface SendOutcome {
 export async function sendThroughFault(fault: FiredFault | undefined, send: OutboundSend): Promise<SendOutcome[]> {
   const headers = send.headers();
   const plain = { url: send.url, headers, body: send.body, timeoutMs: send.timeoutMs };
-  const by = fault ? `fault rule ${fault.rule}` : '';
+  const by = fault ? faultLabel(fault) : '';
   switch (fault?.kind) {
     case 'status':
     case 'rate-limit': {
-      const reply = injectedReply(fault.action, 'order', fault.rule);
+      const reply = injectedReply(fault.action, 'order', by);
       const result = { status: reply.status, bodyText: reply.body, responseHeaders: reply.headers, error: `answered ${reply.status} by ${by}; the order did not reach the POS` };
       return [{ headers, body: send.body, result }];
     }

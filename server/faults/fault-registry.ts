@@ -37,6 +37,11 @@ export interface FiredFault {
   description?: string;
 }
 
+/** How messages name what injected a fault: `fault rule outage`, or `the x-sandbox-fault header`. */
+export function faultLabel(fault: { rule: string; source: FiredFault['source'] }): string {
+  return fault.source === 'header' ? 'the x-sandbox-fault header' : `fault rule ${fault.rule}`;
+}
+
 export interface FaultRegistryOptions {
   /** The rules of the start (--faults), restored by reset(). */
   initial: FaultRule[];
@@ -150,9 +155,9 @@ export class FaultRegistry {
       while (taken.has(id)) id = `fault-${this.nextNumber++}`;
       return id;
     };
-    return rules.map((rule) => ({
+    return rules.map(({ id, ...rule }) => ({
+      id: id ?? freshId(),
       ...structuredClone(rule),
-      id: rule.id ?? freshId(),
       source,
       addedAt,
       seen: 0,

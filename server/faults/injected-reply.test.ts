@@ -5,7 +5,7 @@ const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 describe('the answer of an injected fault', () => {
   it('answers a status fault with the lowercase envelope on refund and order status', () => {
-    expect(injectedReply({ kind: 'status', status: 503 }, 'order', 'fault-1')).toEqual({
+    expect(injectedReply({ kind: 'status', status: 503 }, 'order', 'fault rule fault-1')).toEqual({
       status: 503,
       headers: JSON_TYPE,
       body: JSON.stringify({
@@ -15,7 +15,7 @@ describe('the answer of an injected fault', () => {
   });
 
   it('answers a status fault with the Code/Message envelope on menu', () => {
-    expect(JSON.parse(injectedReply({ kind: 'status', status: 500 }, 'menu', 'fault-2').body)).toEqual({
+    expect(JSON.parse(injectedReply({ kind: 'status', status: 500 }, 'menu', 'fault rule fault-2').body)).toEqual({
       errors: [{ Code: 'INTERNAL_ERROR', Message: '500 Internal Server Error: injected by the sandbox (fault rule fault-2); nothing was processed' }],
     });
   });
@@ -27,7 +27,7 @@ describe('the answer of an injected fault', () => {
   });
 
   it('answers a rate limit with 429, Retry-After and the envelope of the family', () => {
-    const reply = injectedReply({ kind: 'rate-limit', retryAfter: 5 }, 'menu', 'fault-3');
+    const reply = injectedReply({ kind: 'rate-limit', retryAfter: 5 }, 'menu', 'fault rule fault-3');
     expect(reply.status).toBe(429);
     expect(reply.headers['retry-after']).toBe('5');
     expect(JSON.parse(reply.body)).toEqual({
@@ -36,7 +36,7 @@ describe('the answer of an injected fault', () => {
   });
 
   it('answers malformed with JSON declared and a body no parser accepts', () => {
-    const reply = injectedReply({ kind: 'malformed' }, 'order', 'fault-4');
+    const reply = injectedReply({ kind: 'malformed' }, 'order', 'fault rule fault-4');
     expect(reply.status).toBe(500);
     expect(reply.headers).toEqual(JSON_TYPE);
     expect(reply.body.startsWith('{"errors":[{"code":"INTERNAL_ERROR"')).toBe(true);

@@ -34,10 +34,10 @@ export function faultErrorCode(status: number, family: EnvelopeFamily): string {
   return known[status] ?? (name ? name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '') : `HTTP_${status}`);
 }
 
-/** Only for status, malformed and rate-limit; the other kinds do not answer by themselves. */
-export function injectedReply(action: FaultAction, family: EnvelopeFamily, rule: string): InjectedReply {
+/** Only for status, malformed and rate-limit; the other kinds do not answer by themselves. `by` names the rule or the header. */
+export function injectedReply(action: FaultAction, family: EnvelopeFamily, by: string): InjectedReply {
   const envelope = (status: number, message: string) => JSON.stringify(renderEnvelope(family, faultErrorCode(status, family), [message]));
-  const injected = `injected by the sandbox (fault rule ${rule}); nothing was processed`;
+  const injected = `injected by the sandbox (${by}); nothing was processed`;
   switch (action.kind) {
     case 'status': {
       const status = action.status!;

@@ -7,7 +7,7 @@ import { ApiError, envelopeFamilyFor } from '../errors.js';
 import { viewToken } from '../journal/journal-entry.js';
 import { FAULT_HEADER, parseFaultHeader } from '../faults/fault-header.js';
 import { injectedReply } from '../faults/injected-reply.js';
-import type { FiredFault } from '../faults/fault-registry.js';
+import { faultLabel, type FiredFault } from '../faults/fault-registry.js';
 import type { FaultBook } from '../processing/fault-book.js';
 
 export const FAULT_RULE_HEADER = 'x-sandbox-fault-rule';
@@ -31,7 +31,7 @@ export function injectFaults(faults: FaultBook): RequestHandler {
         // Never answered: the journal entry is written when the client gives up.
         return;
       default: {
-        const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), fault.rule);
+        const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), faultLabel(fault));
         res.status(reply.status).set(reply.headers).send(reply.body);
       }
     }

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Journal } from '../journal/journal.js';
 import { bodyForJournal, redactHeaders, scrubSecrets, secretsOf, viewToken, type JournalEntry } from '../journal/journal-entry.js';
 import { isCredentialParameter } from '../domain/query-credentials.js';
+import { faultLabel } from '../faults/fault-registry.js';
 
 export const JOURNAL_ID_HEADER = 'x-sandbox-journal-id';
 
@@ -40,8 +41,8 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         headers: {},
         error:
           kind === 'drop'
-            ? `connection dropped without an answer by fault rule ${res.locals.fault!.rule}`
-            : `no answer, held by fault rule ${res.locals.fault!.rule} (hang) until the client closed the connection after ${afterMs} ms`,
+            ? `connection dropped without an answer by ${faultLabel(res.locals.fault!)}`
+            : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
       };
       deps.journal.add(entry);
     });

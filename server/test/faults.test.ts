@@ -138,7 +138,7 @@ describe.each(FAMILIES)('inbound faults on $name', (family) => {
     const sandbox = await testSandbox();
     const response = await call(sandbox.app, family, { 'x-sandbox-fault': 'status=503' });
     expect(response.status).toBe(503);
-    expect(response.body).toEqual(family.envelope('SERVICE_UNAVAILABLE', '503 Service Unavailable: injected by the sandbox (fault rule x-sandbox-fault); nothing was processed'));
+    expect(response.body).toEqual(family.envelope('SERVICE_UNAVAILABLE', '503 Service Unavailable: injected by the sandbox (the x-sandbox-fault header); nothing was processed'));
   });
 
   it('refuses a malformed x-sandbox-fault with 400 that shows the syntax, and processes nothing', async () => {
