@@ -12,7 +12,7 @@ import type { Journal } from '../journal/journal.js';
 import type { Deliver, OrderDesk } from '../processing/order-desk.js';
 import { outboundEntry } from './outbound-entry.js';
 import type { FaultBook } from '../processing/fault-book.js';
-import { sendThroughFault, serviceTokenFor } from './outbound-fault.js';
+import { judgeTokenFault, sendThroughFault, serviceTokenFor, tokenFaultFindings } from './outbound-fault.js';
 
 export interface DispatchPolicy {
   attempts: number;
@@ -70,7 +70,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
         };
       };
       const sends = await sendThroughFault(fault, { url, headers, body, timeoutMs: policy.attemptTimeoutMs, sleep });
-      const judged = sends.map((send) => ({ ...send, verdict: judgeOrderReply(send.result), journalId: journal.nextId() }));
+      const judged = sends.map((send) => ({ ...send, verdict: judgeTokenFault(fault, judgeOrderReply(send.result), send.result.status), journalId: journal.nextId() }));
       // The send that decides the try: the first that delivered (a duplicate's copy may), else the first.
       const deciding = judged.find((send) => send.verdict.delivered) ?? judged[0]!;
       const findings =
@@ -79,6 +79,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
               ...unknownFieldFindings(deciding.verdict.unknownFields, 'an order reply (SANDBOX-SPEC §5)'),
               ...desk.replyFindings(orderId, deciding.verdict.externalId),
               ...duplicateFindings(judged.map((send) => send.verdict)),
+              ...tokenFaultFindings(fault),
             ]
           : [];
       for (const [index, send] of judged.entries()) {

@@ -9,7 +9,9 @@
  * - duplicate: the same order (same OrderId and RequestId) is delivered twice, each copy with its own token.
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { finding, type Finding } from '../domain/findings.js';
 import { mintServiceToken } from '../domain/mint-pos-token.js';
+import type { ReplyVerdict } from '../domain/pos-order-reply.js';
 import { faultLabel, type FiredFault } from '../faults/fault-registry.js';
 import { injectedReply } from '../faults/injected-reply.js';
 import { postOrder, type PostOrderResult } from './post-order.js';
@@ -105,4 +107,35 @@ export async function sendThroughFault(fault: FiredFault | undefined, send: Outb
     default:
       return [{ headers, body: send.body, result: await postOrder(plain) }];
   }
+}
+
+const TOKEN_FAULTS: ReadonlySet<string> = new Set(['bad-signature', 'expired-token', 'wrong-audience']);
+const SPOILED_TOKEN: Record<string, string> = {
+  'bad-signature': 'a token signed with another key',
+  'expired-token': 'an expired token',
+  'wrong-audience': `a token for another POS (aud ${WRONG_AUDIENCE})`,
+};
+
+/**
+ * A try with a spoiled token is meant to be refused: a 401 is the POS doing its job, and the verdict says so;
+ * another refusal is named as such. (A POS that accepts it gets the FORGED_TOKEN_ACCEPTED finding instead.)
+ */
+export function judgeTokenFault(fault: FiredFault | undefined, verdict: ReplyVerdict, status: number | undefined): ReplyVerdict {
+  if (!fault || !TOKEN_FAULTS.has(fault.kind) || verdict.delivered || status === undefined) return verdict;
+  const token = `${SPOILED_TOKEN[fault.kind]} (${faultLabel(fault)})`;
+  return {
+    delivered: false,
+    problem: status === 401 ? `the POS refused ${token} with 401, as it must` : `the POS refused ${token} with ${status}; 401 UNAUTHORIZED is expected`,
+  };
+}
+
+/** The findings of a delivered try: accepting an order whose token should have been refused is a security hole. */
+export function tokenFaultFindings(fault: FiredFault | undefined): Finding[] {
+  if (!fault || !TOKEN_FAULTS.has(fault.kind)) return [];
+  return [
+    finding(
+      'FORGED_TOKEN_ACCEPTED',
+      `the POS accepted an order carrying ${SPOILED_TOKEN[fault.kind]} (${faultLabel(fault)}); it must answer 401 and create nothing`,
+    ),
+  ];
 }

@@ -29,6 +29,7 @@ const CATALOGUE = {
   EXTERNAL_ID_CHANGED: { kind: 'request', section: '§2.1, SANDBOX-SPEC §5' },
   EXTERNAL_ID_REUSED: { kind: 'request', section: '§2.1' },
   DUPLICATE_NOT_IDEMPOTENT: { kind: 'request', section: '§9 (RequestId), SANDBOX-SPEC §5, §7' },
+  FORGED_TOKEN_ACCEPTED: { kind: 'token', section: '§5, SANDBOX-SPEC §7' },
 } as const satisfies Record<string, { kind: FindingKind; section: string }>;
 
 export type FindingCode = keyof typeof CATALOGUE;

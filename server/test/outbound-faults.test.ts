@@ -40,6 +40,7 @@ describe('outbound token faults', () => {
     expect(pos.pos.orders.size).toBe(0);
     const entries = await outboundEntries(sandbox.app, created.body.OrderId);
     expect(entries).toHaveLength(3);
+    expect(created.body.Deliveries[0].problem).toMatch(/^the POS refused (a token signed with another key|an expired token|a token for another POS \(aud another-pos\)) \(fault rule fault-1\) with 401, as it must$/);
     for (const entry of entries) {
       expect(entry.response.status).toBe(401);
       expect(entry.response.body.errors[0].message).toContain(reason);
@@ -53,11 +54,18 @@ describe('outbound token faults', () => {
     expect(pos.pos.orders.get(created.body.OrderId)).toMatchObject({ deliveries: 1 });
   });
 
-  it('shows the check can fail: a POS with --bug accept-bad-signature creates the order from a forged token', async () => {
+  it('shows the check can fail: a POS with --bug accept-bad-signature creates the order from a forged token, and the order says so', async () => {
     const { sandbox, pos, order } = await sandboxWithReferencePos({ bugs: ['accept-bad-signature'] });
     await addFaults(sandbox.app, [{ match: { direction: 'outbound' }, action: { kind: 'bad-signature' }, times: 1 }]);
     const created = await order();
     expect(created.body).toMatchObject({ Status: 'ACCEPTED' });
+    expect(created.body.Findings).toEqual([
+      {
+        code: 'FORGED_TOKEN_ACCEPTED',
+        section: '§5, SANDBOX-SPEC §7',
+        message: 'the POS accepted an order carrying a token signed with another key (fault rule fault-1); it must answer 401 and create nothing',
+      },
+    ]);
     expect((await outboundEntries(sandbox.app, created.body.OrderId))[0]).toMatchObject({ response: { status: 200 }, fault: { kind: 'bad-signature' } });
     expect(pos.pos.orders.size).toBe(1);
   });
