@@ -90,6 +90,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       deliveries: (known?.deliveries ?? 0) + 1,
       decision: decided.decision,
       ...(decided.reason ? { reason: decided.reason } : {}),
+      ...(duplicate && known.statusCall ? { statusCall: known.statusCall } : {}),
     };
     orders.set(order.OrderId, kept);
     locationFor(order.LocationId);
@@ -101,8 +102,9 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       return res.status(200).json({ ExternalId: externalId, Status: decided.decision, ...(decided.reason ? { Reason: decided.reason } : {}) });
     }
     res.status(200).json({ ExternalId: externalId });
-    // A duplicate of a delivery already decided is answered, not decided again.
-    if (duplicate && known.statusCall) return;
+    // A duplicate of a delivery whose status landed is answered, not decided again; one whose status
+    // was refused (sent before the service had read this reply, say) is a chance to send it again.
+    if (duplicate && kept.statusCall?.status === 200) return;
     res.on('finish', () => void sendStatus(kept));
   });
 

@@ -12,7 +12,7 @@ export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk
     const { locationId, request, unknownFields } = requireOrderCall(res, checkOrderStatusBody);
 
     const externalId = request.ExternalId;
-    const { order, elsewhere } = await options.orders.lookupForCall(externalId, locationId);
+    const { order, elsewhere, delivering } = await options.orders.lookupForCall(externalId, locationId);
     if (!order) {
       // SANDBOX-SPEC §5: every call about an order uses its own location; for a Hub the finding names the brand mix-up.
       addFindings(res, options.orders.brandFindings(externalId, locationId, 'POST /order/status'));
@@ -21,7 +21,10 @@ export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk
         'INVALID_PAYLOAD',
         elsewhere
           ? `ExternalId '${externalId}' is order ${elsewhere.OrderId} of location '${elsewhere.LocationId}', not of '${locationId}'; send the status with x-service-locationid: ${elsewhere.LocationId}`
-          : `no order with ExternalId '${externalId}' at location '${locationId}'; ExternalId is the id the POS returned when the order was delivered`,
+          : `no order with ExternalId '${externalId}' at location '${locationId}'; ExternalId is the id the POS returned when the order was delivered` +
+              (delivering
+                ? `. The sandbox has not read the reply to ${delivering.map((id) => `order ${id}`).join(', ')} yet (still being delivered), so it cannot know that ExternalId: send the status again once the delivery settles`
+                : ''),
       );
     }
     res.locals.orderId = order.OrderId;

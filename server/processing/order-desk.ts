@@ -131,7 +131,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
    * The order of an ExternalId the POS names at this location, or the one it names at another location (`elsewhere`).
    * The POS may call before the sandbox has read its reply to the order, so an unknown ExternalId waits (≤ 2 s) for deliveries under way.
    */
-  async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord }> {
+  async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord; delivering?: string[] }> {
     let candidates = this.deps.store.orders.lookup(externalId);
     // Unknown yet, or known from an earlier delivery and being resent: the reply under way decides what the call is about.
     const pending = candidates.length === 0 ? [...this.inFlight.values()] : candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []);
@@ -140,7 +140,10 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
       candidates = this.deps.store.orders.lookup(externalId);
     }
     const order = candidates.find((o) => o.LocationId === locationId);
-    return order ? { order } : { elsewhere: candidates[0] };
+    if (order) return { order };
+    // Orders of this location whose reply is still unread (a slow POS, or a hang fault withholding it): the likely owners.
+    const delivering = [...this.inFlight.keys()].filter((orderId) => this.get(orderId)?.LocationId === locationId);
+    return { elsewhere: candidates[0], ...(delivering.length > 0 ? { delivering } : {}) };
   }
 
   /** What the sandbox notices about the ExternalId the POS answered this order with. */

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { FaultRule } from '../faults/fault-rule-types.js';
 import { sleeps } from './helpers.js';
-import { closeServers, createOrder, liveReferencePos, liveSandbox, scriptedPos } from './live.js';
+import { closeServers, createOrder, liveReferencePos, liveSandbox, orderReaches, scriptedPos } from './live.js';
 
 afterEach(closeServers);
 beforeEach(() => {
@@ -125,6 +125,24 @@ describe('outbound network faults', () => {
     expect(retried.response.body).toEqual({ ExternalId: 'REF-00001', Status: 'ACCEPTED' });
     expect(sleeps).toEqual([1000, 1000]);
     expect(pos.pos.orders.get(created.body.OrderId)).toMatchObject({ deliveries: 2 });
+  });
+
+  it('hang with the status sent afterwards: the early status is refused with the reason, and the POS sends it again on the retry', async () => {
+    const HANG_MS = 1_234;
+    // The withheld reply is waited out for real (longer than a status call waits for a delivery), the backoff is not.
+    const sleep = (ms: number) => (ms === HANG_MS ? new Promise<void>((resolve) => setTimeout(resolve, 2_300)) : Promise.resolve());
+    const sandbox = await liveSandbox({ dispatch: { attemptTimeoutMs: HANG_MS }, sleep });
+    const pos = await liveReferencePos(sandbox.url, () => sandbox.clock.now);
+    await addFaults(sandbox.app, [{ match: { direction: 'outbound' }, action: { kind: 'hang' }, times: 1 }]);
+    const created = await createOrder(sandbox.app, { template: 'standard', posOrderUrl: pos.orderUrl, orderId: 'ord-lost-ack' });
+    expect(created.body).toMatchObject({ ExternalId: 'REF-00001' });
+    await orderReaches(sandbox.app, 'ord-lost-ack', 'ACCEPTED');
+    const statusCalls = (await request(sandbox.app).get('/_sandbox/journal?path=/order/status')).body.reverse();
+    expect(statusCalls.map((entry: { response: { status: number } }) => entry.response.status)).toEqual([400, 200]);
+    expect(statusCalls[0].response.body.errors[0].message).toBe(
+      "no order with ExternalId 'REF-00001' at location 'loc-std-001'; ExternalId is the id the POS returned when the order was delivered. " +
+        'The sandbox has not read the reply to order ord-lost-ack yet (still being delivered), so it cannot know that ExternalId: send the status again once the delivery settles',
+    );
   });
 
   it('delay as long as the timeout: the try times out without reaching the POS, and the retry delivers', async () => {
