@@ -42,6 +42,7 @@ describe('checking fault rules', () => {
       ok: false,
       problems: ['[1].action.status is required for kind status', "[1].id 'a' is given twice; every rule needs its own id", '[2] must be an object, got number 7'],
     });
+    expect(checkFaultRules([{ action: { kind: 'delay' }, every: 0 }])).toEqual({ ok: false, problems: ['[0].every must be 1 or more, got number 0', '[0].action.ms is required for kind delay'] });
     expect(checkFaultRules([])).toEqual({ ok: false, problems: ['the list of rules is empty; give at least one rule'] });
   });
 

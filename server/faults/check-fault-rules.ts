@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { schemaMessages } from '../domain/schema-messages.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { KIND_PARAMETERS, OUTBOUND_ONLY_KINDS, STATUS_FAULT_RANGE, type FaultParameter } from './fault-kinds.js';
+import { FAULT_KINDS, KIND_PARAMETERS, OUTBOUND_ONLY_KINDS, STATUS_FAULT_RANGE, type FaultParameter } from './fault-kinds.js';
 import type { FaultRule } from './fault-rule-types.js';
 
 export const FAULT_RULE_SCHEMA_FILE = join(PACKAGE_ROOT, 'server', 'faults', 'fault-rule.schema.json');
@@ -55,30 +55,33 @@ export function checkFaultRules(value: unknown): FaultRulesCheck {
 /** The problems of one rule, each starting with its path within the rule (ROOT for the rule itself). */
 function checkOne(candidate: unknown): string[] {
   const { validate } = faultRuleSchema();
-  if (!validate(candidate)) return schemaMessages(validate.errors, ROOT);
-  const rule = candidate;
-  const { kind } = rule.action;
-  const problems: string[] = [];
+  const problems = validate(candidate) ? [] : schemaMessages(validate.errors, ROOT);
+  // The rules of a kind are checked even when the shape has other problems, so one answer lists them all.
+  const rule = candidate as Partial<FaultRule> | null;
+  const action = rule?.action;
+  if (typeof action !== 'object' || action === null || !(FAULT_KINDS as readonly unknown[]).includes(action.kind)) return problems;
+  const { kind } = action;
   const parameters = KIND_PARAMETERS[kind];
   for (const name of parameters.required) {
-    if (rule.action[name] === undefined) problems.push(`action.${name} is required for kind ${kind}`);
+    if (action[name] === undefined) problems.push(`action.${name} is required for kind ${kind}`);
   }
   for (const name of ['status', 'body', 'ms', 'retryAfter'] as FaultParameter[]) {
-    if (rule.action[name] !== undefined && !parameters.required.includes(name) && !parameters.optional.includes(name)) {
+    if (action[name] !== undefined && !parameters.required.includes(name) && !parameters.optional.includes(name)) {
       const takes = [...parameters.required, ...parameters.optional];
       problems.push(`action.${name} is not a parameter of kind ${kind} (it takes ${takes.length > 0 ? takes.join(', ') : 'none'})`);
     }
   }
-  const status = rule.action.status;
-  if (kind === 'status' && status !== undefined && (status < STATUS_FAULT_RANGE.min || status > STATUS_FAULT_RANGE.max)) {
+  const status = action.status;
+  if (kind === 'status' && typeof status === 'number' && (status < STATUS_FAULT_RANGE.min || status > STATUS_FAULT_RANGE.max)) {
     problems.push(
       `action.status must be from ${STATUS_FAULT_RANGE.min} to ${STATUS_FAULT_RANGE.max} for kind status, got ${status}: an injected 2xx would claim work that was not done`,
     );
   }
-  if (OUTBOUND_ONLY_KINDS.includes(kind) && rule.match?.direction !== 'outbound') {
+  const direction = typeof rule?.match === 'object' && rule.match !== null ? rule.match.direction : undefined;
+  if (OUTBOUND_ONLY_KINDS.includes(kind) && direction !== 'outbound') {
     problems.push(`action.kind ${kind} applies to orders the sandbox sends: set match.direction to "outbound"`);
   }
-  if (rule.match?.direction === 'outbound' && rule.match.partner !== undefined) {
+  if (direction === 'outbound' && rule?.match?.partner !== undefined) {
     problems.push(`match.partner applies to inbound calls only: an order's token is the sandbox's own`);
   }
   return problems;

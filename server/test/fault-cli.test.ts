@@ -45,6 +45,7 @@ describe('pos-sandbox serve --faults', () => {
           `pos-sandbox: --faults ${file} is not a valid list of fault rules:`,
           '  - [0].action.status must be from 400 to 599 for kind status, got 200: an injected 2xx would claim work that was not done',
           '  - [1].match.path must match ^/, got string "menu"',
+          '  - [1].action.kind duplicate applies to orders the sandbox sends: set match.direction to "outbound"',
           '',
         ].join('\n'),
       );

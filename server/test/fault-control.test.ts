@@ -58,6 +58,7 @@ describe('/_sandbox/faults', () => {
       errors: [
         { code: 'INVALID_REQUEST', message: '[0].action.status is required for kind status' },
         { code: 'INVALID_REQUEST', message: '[1].match.direction must be one of "inbound", "outbound", got string "sideways"' },
+        { code: 'INVALID_REQUEST', message: '[1].action.status is not a parameter of kind delay (it takes ms)' },
       ],
     });
     expect((await request(app).get('/_sandbox/faults')).body).toEqual([]);
