@@ -5,14 +5,14 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type { PartnerIdentity } from '../config.js';
-import { finding, unknownFieldFindings, type Finding } from '../domain/findings.js';
-import { judgeOrderReply, type ReplyVerdict } from '../domain/pos-order-reply.js';
+import { unknownFieldFindings } from '../domain/findings.js';
+import { judgeOrderReply } from '../domain/pos-order-reply.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { Deliver, OrderDesk } from '../processing/order-desk.js';
 import { outboundEntry } from './outbound-entry.js';
 import type { FaultBook } from '../processing/fault-book.js';
-import { judgeTokenFault, sendThroughFault, serviceTokenFor, tokenFaultFindings } from './outbound-fault.js';
+import { duplicateFindings, judgeTokenFault, sendThroughFault, serviceTokenFor, tokenFaultFindings } from './outbound-fault.js';
 
 export interface DispatchPolicy {
   attempts: number;
@@ -145,17 +145,4 @@ export function retryWaitMs(policy: DispatchPolicy, attempt: number, result: { s
   const retryAfter = result.status === 429 || result.status === 503 ? result.responseHeaders?.['retry-after'] : undefined;
   const asked = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : 0;
   return Math.max(backoff, Math.min(asked, MAX_RETRY_AFTER_MS));
-}
-
-/** A duplicate delivery must be answered as the first was: the same ExternalId (SANDBOX-SPEC §5, §7). */
-function duplicateFindings(verdicts: ReplyVerdict[]): Finding[] {
-  if (verdicts.length < 2) return [];
-  const [first, second] = verdicts as [ReplyVerdict, ReplyVerdict];
-  if (first.delivered && second.delivered) {
-    if (first.externalId === second.externalId) return [];
-    return [finding('DUPLICATE_NOT_IDEMPOTENT', `the same delivery (same OrderId and RequestId) sent twice was answered ExternalId '${first.externalId}', then '${second.externalId}'; a duplicate must get the same ExternalId, and create no second order`)];
-  }
-  const failed = first.delivered ? second : first;
-  const which = first.delivered ? 'the duplicate copy' : 'the first copy';
-  return [finding('DUPLICATE_NOT_IDEMPOTENT', `the same delivery was sent twice and only one copy delivered it; ${which} failed: ${failed.delivered ? '' : failed.problem}`)];
 }

@@ -139,3 +139,17 @@ export function tokenFaultFindings(fault: FiredFault | undefined): Finding[] {
     ),
   ];
 }
+
+/** A duplicate delivery must be answered as the first was: the same ExternalId (SANDBOX-SPEC §5, §7). */
+export function duplicateFindings(verdicts: ReplyVerdict[]): Finding[] {
+  if (verdicts.length < 2) return [];
+  const [first, second] = verdicts as [ReplyVerdict, ReplyVerdict];
+  if (!first.delivered && !second.delivered) return [];
+  if (first.delivered && second.delivered) {
+    if (first.externalId === second.externalId) return [];
+    return [finding('DUPLICATE_NOT_IDEMPOTENT', `the same delivery (same OrderId and RequestId) sent twice was answered ExternalId '${first.externalId}', then '${second.externalId}'; a duplicate must get the same ExternalId, and create no second order`)];
+  }
+  const failed = first.delivered ? second : first;
+  const which = first.delivered ? 'the duplicate copy' : 'the first copy';
+  return [finding('DUPLICATE_NOT_IDEMPOTENT', `the same delivery was sent twice and only one copy delivered it; ${which} failed: ${failed.delivered ? '' : failed.problem}`)];
+}
