@@ -38,7 +38,7 @@ export function startupBanner(input: BannerInput): string {
     `  token audience:        io.service.pos.brokers.openapi`,
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
-    `  control API:           ${input.baseUrl}/_sandbox/health, /orders, /refunds, /journal, /journal.har, /events, /openapi.json`,
+    `  control API:           ${input.baseUrl}/_sandbox/health, /orders, /refunds, /faults, /journal, /journal.har, /events, /openapi.json`,
     `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by npx pos-sandbox validate-menu FILE`,
     `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url URL or SANDBOX_POS_ORDER_URL; npm run reference-pos listens on http://127.0.0.1:4200/order)'}`,
     ...(input.posOrderUrl
