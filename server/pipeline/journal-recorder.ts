@@ -25,7 +25,8 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
       deps.journal.add(entry);
       return end(...args);
     }) as typeof res.end;
-    // A request never answered (a drop or hang fault, or a client that left) is still an entry: status 0, and why.
+    // A request a drop or hang fault never answers is still an entry: status 0, and why. A client that leaves
+    // while the sandbox still works (a delay fault, say) is noted on the answer written afterwards.
     res.on('close', () => {
       if (recorded) return;
       const afterMs = deps.clock() - started;
