@@ -43,7 +43,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
   const clock = options.clock ?? Date.now;
   const log = options.log ?? (() => undefined);
   const bugs = options.bugs;
-  const client = new SandboxClient(options.identity, clock, { reuseJti: bugs.has('reuse-jti') });
+  const client = new SandboxClient(options.identity, clock, bugs);
   const orders = new Map<string, PosOrder>();
   const decisions = new Map<string, Decision>();
   const menus = structuredClone(options.menus);
@@ -67,18 +67,22 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       locationId,
       nowSeconds: Math.floor(clock() / 1000),
       skipSignature: bugs.has('accept-bad-signature'),
+      ignoreExpiry: bugs.has('accept-expired-token'),
+      ignoreAudience: bugs.has('accept-wrong-audience'),
     });
     if (!check.ok) {
       log(`order refused: ${check.reason}`);
       return fail(res, 401, 'UNAUTHORIZED', check.reason);
     }
-    const order = req.body as { OrderId?: unknown; LocationId?: unknown; RequestId?: unknown };
+    const order = req.body as { OrderId?: unknown; LocationId?: unknown; RequestId?: unknown; Channel?: unknown };
     if (typeof order?.OrderId !== 'string' || typeof order.LocationId !== 'string' || order.LocationId !== locationId) {
       return fail(res, 400, 'INVALID_ORDER', 'OrderId and LocationId are required, and LocationId must be the x-service-locationid');
     }
+    if (bugs.has('refuse-kiosk') && order.Channel === 'kiosk') return fail(res, 400, 'INVALID_ORDER', 'unknown channel kiosk');
     const known = orders.get(order.OrderId);
     const requestId = typeof order.RequestId === 'string' ? order.RequestId : '';
     const duplicate = known !== undefined && known.RequestId === requestId;
+    if (bugs.has('refuse-resend') && known !== undefined && !duplicate) return fail(res, 409, 'DUPLICATE_ORDER', `order ${order.OrderId} was received before`);
     const decided = decisions.get(order.OrderId) ?? { decision: 'ACCEPTED' };
     // Idempotent by OrderId: a retry, a duplicate or a resend of one order keeps its ExternalId.
     const externalId = known && !bugs.has('no-idempotency') ? known.ExternalId : `REF-${String(++sequence).padStart(5, '0')}`;
@@ -98,10 +102,11 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
 
     if (bugs.has('slow-ack')) await new Promise((resolve) => setTimeout(resolve, options.slowAckMs ?? 12_000));
     if (bugs.has('no-external-id')) return res.status(200).json({ Received: true });
-    if (options.statusInReply) {
+    if (options.statusInReply && !bugs.has('no-status-call')) {
       return res.status(200).json({ ExternalId: externalId, Status: decided.decision, ...(decided.reason ? { Reason: decided.reason } : {}) });
     }
     res.status(200).json({ ExternalId: externalId });
+    if (bugs.has('no-status-call')) return;
     // A duplicate of a delivery whose status landed is answered, not decided again; one whose status
     // was refused (sent before the service had read this reply, say) is a chance to send it again.
     if (duplicate && kept.statusCall?.status === 200) return;
@@ -143,7 +148,9 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     if (typeof locationId !== 'string' || typeof externalId !== 'string') {
       return fail(res, 400, 'INVALID_REQUEST', 'body must be {"sandboxUrl"?, "locationId": string, "externalId": string}');
     }
-    const answer = await client.call(baseOf(sandboxUrl), 'POST', '/v2/order/refund', locationFor(locationId), { ExternalId: externalId });
+    // The refund-by-order-id bug names the order by the service's id, which the service does not know it by.
+    const named = bugs.has('refund-by-order-id') ? ([...orders.values()].find((o) => o.ExternalId === externalId)?.OrderId ?? externalId) : externalId;
+    const answer = await client.call(baseOf(sandboxUrl), 'POST', '/v2/order/refund', locationFor(locationId), { ExternalId: named });
     res.json({ sent: true, sandbox: answer });
   });
 
@@ -153,7 +160,12 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     if (!menu || (form !== 'A' && form !== 'B') || !Array.isArray(changes)) {
       return fail(res, 400, 'INVALID_REQUEST', `body must be {"sandboxUrl"?, "locationId": one of ${Object.keys(menus).join(', ')}, "form": "A"|"B", "changes": [...]}`);
     }
-    const built = menuPayload(menu, form, changes as MenuChangeRequest[], { floatPrices: bugs.has('float-prices') });
+    const built = menuPayload(menu, form, changes as MenuChangeRequest[], {
+      floatPrices: bugs.has('float-prices'),
+      extraFields: bugs.has('menu-extra-fields'),
+      skipReferenceCheck: bugs.has('no-reference-check'),
+      fullMenu: bugs.has('full-menu-updates'),
+    });
     if (built.problems.length > 0) return fail(res, 400, 'INVALID_REQUEST', built.problems.join('; '));
     const answer = await client.call(baseOf(sandboxUrl), 'PUT', '/v2/menu', locationFor(locationId as string), built.payload);
     if (answer.status === 200) applyToOwnMenu(menu, changes as MenuChangeRequest[]);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadFixtures } from '../server/fixtures/load-fixtures.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { menuPayload } from './menu-payload.js';
-import { parseBugs } from './bugs.js';
+import { BUGS, parseBugs } from './bugs.js';
 
 const menu = loadFixtures(join(PACKAGE_ROOT, 'fixtures')).menus['loc-std-001']!;
 
@@ -23,6 +23,14 @@ describe('menuPayload', () => {
     expect((payload.Items as Array<{ Prices: Array<{ Price: number }> }>)[0]!.Prices[0]!.Price).toBe(12.5);
   });
 
+  it('sends the whole menu, one Description field too many, or an unknown item under the menu bugs', () => {
+    const items = (bugs: Parameters<typeof menuPayload>[3], itemId = 'itm-margherita') =>
+      menuPayload(menu, 'A', [{ itemId, price: 1250 }], bugs).payload.Items as Array<Record<string, unknown>>;
+    expect(items({ fullMenu: true }).map((item) => item.Id)).toEqual(menu.Items.map((item) => item.Id));
+    expect(items({ extraFields: true })[0]).toMatchObject({ Id: 'itm-margherita', Description: 'Pizza Margherita, as on the POS' });
+    expect(items({ skipReferenceCheck: true }, 'itm-nope')).toEqual([{ Id: 'itm-nope', Name: 'itm-nope', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 1250 }] }]);
+  });
+
   it('names an item that is not on its menu', () => {
     expect(menuPayload(menu, 'A', [{ itemId: 'itm-nope' }]).problems).toEqual(["item 'itm-nope' is not on this POS's menu for loc-std-001"]);
   });
@@ -31,6 +39,6 @@ describe('menuPayload', () => {
 describe('parseBugs', () => {
   it('parses a list and refuses an unknown switch, naming the known ones', () => {
     expect(parseBugs('reuse-jti, slow-ack')).toEqual(new Set(['reuse-jti', 'slow-ack']));
-    expect(() => parseBugs('reuse-jti,typo')).toThrow("unknown --bug 'typo'; the switches are reuse-jti, float-prices, no-idempotency, accept-bad-signature, wrong-location, no-external-id, slow-ack");
+    expect(() => parseBugs('reuse-jti,typo')).toThrow(`unknown --bug 'typo'; the switches are ${Object.keys(BUGS).join(', ')}`);
   });
 });

@@ -1,6 +1,7 @@
 /** The reference POS's calls to the service (the sandbox): each with a fresh POS → service token and the v2 headers (§5). */
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import type { Bug } from './bugs.js';
 import { SERVICE_ISSUER } from './service-token-check.js';
 
 export interface PosIdentity {
@@ -19,33 +20,38 @@ export interface SandboxAnswer {
 /** A reused jti for the reuse-jti bug: one value for every token. */
 const FIXED_JTI = 'reference-pos-jti';
 const TOKEN_TTL_S = 300;
+/** How many sends the retry-storm bug makes of one refused call. */
+export const RETRY_STORM_SENDS = 10;
 
 export class SandboxClient {
   constructor(
     private readonly identity: PosIdentity,
     private readonly clock: () => number,
-    private readonly options: { reuseJti: boolean },
+    private readonly bugs: ReadonlySet<Bug> = new Set(),
   ) {}
 
-  /** Calls `method path` on the sandbox at `baseUrl` for `locationId`; never throws for an HTTP status. */
+  /**
+   * Calls `method path` on the sandbox at `baseUrl` for `locationId`; never throws for an HTTP status.
+   * A correct POS sends once and reports the answer: a 400 will not change by sending it again, and the
+   * service's 5xx are for a person or a later job to look at, not for a loop.
+   */
   async call(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown): Promise<SandboxAnswer> {
-    const nowSeconds = Math.floor(this.clock() / 1000);
-    const token = jwt.sign(
-      { sub: locationId, jti: this.options.reuseJti ? FIXED_JTI : randomUUID(), nbf: nowSeconds, exp: nowSeconds + TOKEN_TTL_S, iss: this.identity.posName, aud: SERVICE_ISSUER },
-      this.identity.key,
-      { algorithm: 'HS256', noTimestamp: true },
-    );
-    const response = await fetch(new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`), {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'x-service-locationid': locationId,
-        'x-api-version': '2',
-        ...(this.identity.apiKey ? { 'x-api-key': this.identity.apiKey } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    let answer = await this.send(baseUrl, method, path, locationId, body);
+    if (this.bugs.has('retry-storm')) {
+      for (let sends = 1; sends < RETRY_STORM_SENDS && answer.status !== 200; sends++) answer = await this.send(baseUrl, method, path, locationId, body);
+    }
+    return answer;
+  }
+
+  private async send(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown): Promise<SandboxAnswer> {
+    const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    if (this.bugs.has('key-in-query')) url.searchParams.set('apiKey', this.identity.key);
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token(locationId)}`, 'content-type': 'application/json', 'x-service-locationid': locationId };
+    if (!this.bugs.has('no-migration-headers')) {
+      headers['x-api-version'] = '2';
+      if (this.identity.apiKey) headers['x-api-key'] = this.identity.apiKey;
+    }
+    const response = await fetch(url, { method, headers, body: JSON.stringify(body) });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -60,5 +66,21 @@ export class SandboxClient {
       findings: findings === null ? undefined : Number(findings),
       journalId: response.headers.get('x-sandbox-journal-id') ?? undefined,
     };
+  }
+
+  /** A fresh token per call, as §5 asks; each token bug spoils the one claim it names. */
+  private token(locationId: string): string {
+    const bugs = this.bugs;
+    const nowSeconds = Math.floor(this.clock() / 1000);
+    const claims = {
+      sub: bugs.has('sub-not-location') ? this.identity.posName : locationId,
+      jti: bugs.has('reuse-jti') ? FIXED_JTI : randomUUID(),
+      nbf: nowSeconds,
+      exp: nowSeconds + (bugs.has('long-lived-tokens') ? 24 * 3600 : TOKEN_TTL_S),
+      iss: bugs.has('wrong-issuer') ? 'reference-pos' : this.identity.posName,
+      aud: bugs.has('wrong-token-audience') ? 'io.service.pos.brokers' : SERVICE_ISSUER,
+    };
+    const key = bugs.has('wrong-key') ? `not-the-partner-key-${this.identity.key}` : this.identity.key;
+    return jwt.sign(claims, key, { algorithm: 'HS256', noTimestamp: true });
   }
 }

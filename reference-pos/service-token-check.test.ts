@@ -27,6 +27,14 @@ describe('checkServiceToken', () => {
   });
 
   it('skips only the signature with the accept-bad-signature bug', () => {
-    expect(checkServiceToken(bearer(claims(), 'another-key-another-key-another-key'), { ...context, skipSignature: true }).ok).toBe(true);
+    const forged = 'another-key-another-key-another-key';
+    expect(checkServiceToken(bearer(claims(), forged), { ...context, skipSignature: true }).ok).toBe(true);
+    expect(checkServiceToken(bearer(claims({ exp: NOW - 120 }), forged), { ...context, skipSignature: true })).toEqual({ ok: false, reason: 'token rejected: jwt expired' });
+  });
+
+  it('skips only exp with the accept-expired-token bug, and only aud with accept-wrong-audience', () => {
+    expect(checkServiceToken(bearer(claims({ nbf: NOW - 900, exp: NOW - 120 })), { ...context, ignoreExpiry: true }).ok).toBe(true);
+    expect(checkServiceToken(bearer(claims({ aud: 'another-pos' })), { ...context, ignoreAudience: true }).ok).toBe(true);
+    expect(checkServiceToken(bearer(claims({ aud: 'another-pos' })), { ...context, ignoreExpiry: true }).ok).toBe(false);
   });
 });

@@ -15,6 +15,10 @@ export interface ServiceTokenContext {
   nowSeconds: number;
   /** The accept-bad-signature bug: read the claims without checking who signed them. */
   skipSignature?: boolean;
+  /** The accept-expired-token bug: exp is not checked. */
+  ignoreExpiry?: boolean;
+  /** The accept-wrong-audience bug: aud is not checked. */
+  ignoreAudience?: boolean;
 }
 
 export type ServiceTokenCheck = { ok: true; claims: jwt.JwtPayload } | { ok: false; reason: string };
@@ -24,14 +28,22 @@ export function checkServiceToken(authorization: string | undefined, context: Se
   if (!token) return { ok: false, reason: 'Authorization: Bearer <JWT> is missing' };
   let claims: jwt.JwtPayload;
   try {
-    const options = { algorithms: ['HS256' as const], audience: context.posName, issuer: SERVICE_ISSUER, clockTolerance: 60, clockTimestamp: context.nowSeconds };
+    const options = {
+      algorithms: ['HS256' as const],
+      ...(context.ignoreAudience ? {} : { audience: context.posName }),
+      issuer: SERVICE_ISSUER,
+      clockTolerance: 60,
+      clockTimestamp: context.nowSeconds,
+      ignoreExpiration: context.ignoreExpiry === true,
+    };
+    let checked = token;
     if (context.skipSignature) {
+      // The bug trusts whoever signed: the claims are signed again with the right key, so every other check still runs.
       const decoded = jwt.decode(token, { json: true });
       if (!decoded) return { ok: false, reason: 'token is not a JWT' };
-      claims = decoded;
-    } else {
-      claims = jwt.verify(token, context.key, options) as jwt.JwtPayload;
+      checked = jwt.sign(decoded, context.key, { algorithm: 'HS256', noTimestamp: true });
     }
+    claims = jwt.verify(checked, context.key, options) as jwt.JwtPayload;
   } catch (error) {
     return { ok: false, reason: `token rejected: ${(error as Error).message}` };
   }

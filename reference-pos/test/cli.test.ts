@@ -39,6 +39,6 @@ describe('npm run reference-pos', () => {
   it('refuses an unknown --bug with exit 2, naming the switches', async () => {
     const run = promisify(execFile);
     const failed = await run(process.execPath, [join(PACKAGE_ROOT, 'bin', 'reference-pos.js'), '--bug', 'typo']).catch((error: { code: number; stderr: string }) => error);
-    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown --bug 'typo'; the switches are reuse-jti,") });
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown --bug 'typo'; the switches are wrong-key, wrong-token-audience,") });
   });
 });
