@@ -13,6 +13,7 @@ import type { OrderDesk } from './processing/order-desk.js';
 import type { SandboxEvents } from './events/sandbox-events.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 import type { FaultBook } from './processing/fault-book.js';
+import type { DispatchPolicy } from './dispatch/order-dispatcher.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { errorHandler } from './pipeline/error-handler.js';
 import { injectFaults } from './pipeline/faults.js';
@@ -45,6 +46,8 @@ export interface AppDeps {
   jtis: JtiRegistry;
   version: string;
   refundDelayMs: number;
+  /** Tries, timeout and backoff of order delivery, shown by /_sandbox/health (the checklist judges acknowledgement times by it). */
+  dispatchPolicy: DispatchPolicy;
   /** The menu-update schemas of menu-template/schemas, compiled. */
   menuSchemas: MenuUpdateValidators;
   adminToken?: string;

@@ -75,6 +75,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
   const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
   const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
+  const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
   const orders = new OrderDesk({ store, locations: options.fixtures.locations, clock, newId, posOrderUrl: options.posOrderUrl });
   orders.useDelivery(
     orderDelivery({
@@ -85,7 +86,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       clock,
       newId,
       version: VERSION,
-      policy: { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch },
+      policy: dispatchPolicy,
       sleep: options.sleep,
       faults,
     }),
@@ -110,6 +111,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     jtis: new JtiRegistry(),
     version: VERSION,
     refundDelayMs,
+    dispatchPolicy,
     menuSchemas: options.menuSchemas ?? loadMenuUpdateSchemas(),
     adminToken: options.adminToken,
     clock,

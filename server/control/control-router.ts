@@ -1,4 +1,5 @@
 /** The control API under /_sandbox (SANDBOX-SPEC §8), behind the admin guard. */
+import type { DispatchPolicy } from '../dispatch/order-dispatcher.js';
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
 import type { PartnerIdentity } from '../config.js';
@@ -39,6 +40,7 @@ export interface ControlDeps {
   version: string;
   strict: boolean;
   refundDelayMs: number;
+  dispatchPolicy: DispatchPolicy;
   adminToken: string | undefined;
   menuSchemas: MenuUpdateValidators;
 }

@@ -171,7 +171,17 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         Health: {
           type: 'object',
           required: ['status', 'version', 'uptimeSeconds'],
-          properties: { status: { const: 'ok' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer' }, startedAt: { type: 'string', format: 'date-time' } },
+          properties: {
+            status: { const: 'ok' },
+            version: { type: 'string' },
+            uptimeSeconds: { type: 'integer' },
+            startedAt: { type: 'string', format: 'date-time' },
+            delivery: {
+              type: 'object',
+              description: 'How orders are delivered to the POS: tries, the timeout of each, the waits between them',
+              properties: { attempts: { type: 'integer' }, attemptTimeoutMs: { type: 'integer' }, retryDelaysMs: { type: 'array', items: { type: 'integer' } } },
+            },
+          },
         },
         Refund: {
           type: 'object',

@@ -20,6 +20,7 @@ export function stateRoutes(deps: ControlDeps): Router {
       partner: partner.name,
       store: store.storage.where,
       refundDelayMs: deps.refundDelayMs,
+      delivery: deps.dispatchPolicy,
       strict: deps.strict,
       journal: { entries: journal.size, limit: journal.limit },
       faults: deps.faults.size,

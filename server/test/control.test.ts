@@ -76,7 +76,7 @@ describe('/_sandbox access', () => {
 });
 
 describe('the control API', () => {
-  it('reports health: status, version, uptime, store, journal and the fault rules in force', async () => {
+  it('reports health: status, version, uptime, store, order delivery, journal and the fault rules in force', async () => {
     const sandbox = await testSandbox();
     sandbox.clock.advance(65_000);
     const health = await request(sandbox.app).get('/_sandbox/health');
@@ -88,6 +88,7 @@ describe('the control API', () => {
       partner: 'demo-pos',
       store: 'memory',
       refundDelayMs: 0,
+      delivery: { attempts: 3, attemptTimeoutMs: 2_000, retryDelaysMs: [1_000, 2_000] },
       strict: false,
       journal: { entries: 0, limit: 5000 },
       faults: 0,
