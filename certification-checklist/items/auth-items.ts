@@ -1,0 +1,223 @@
+/** AUTH: the tokens the POS sends (§5) and how it treats the tokens it receives (SANDBOX-SPEC §5, §7). */
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
+import { SERVICE_AUDIENCE } from '../../server/domain/pos-token-rules.js';
+import { isCredentialParameter } from '../../server/domain/query-credentials.js';
+import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
+import { claimsOf, countOf, errorMessages, findingMessage, posCalls, succeeded, unfaulted } from '../traffic.js';
+import { blocked, fail, pass, warn } from '../verdicts.js';
+
+/** Every call the POS made during the run; an AUTH item over none of them is blocked. */
+function judgeCalls(traffic: Traffic, judge: (calls: JournalEntry[]) => Verdict): Verdict {
+  const calls = unfaulted(posCalls(traffic));
+  if (calls.length === 0) return blocked('the POS made no call to the sandbox during the run, so there is no token to judge');
+  return judge(calls);
+}
+
+/** The verdict over the calls that break a rule: none → pass, else `verdict` with the first one's reason. */
+function judgeEach(traffic: Traffic, rule: string, why: (entry: JournalEntry) => string | undefined, verdict = fail): Verdict {
+  return judgeCalls(traffic, (calls) => {
+    const broken = calls.filter((entry) => why(entry) !== undefined);
+    if (broken.length === 0) return pass(`${rule}: all ${calls.length} calls`, calls.slice(0, 3));
+    return verdict(`${countOf(broken.length, calls.length)} broke the rule; ${broken[0]!.method} ${broken[0]!.path} (${broken[0]!.id}): ${why(broken[0]!)}`, broken.slice(0, 5));
+  });
+}
+
+const str = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
+
+/** An order delivered with a spoiled token must get 401 and create nothing (`kind` is the outbound fault). */
+function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
+  const forged = traffic.entries.filter((entry) => entry.direction === 'outbound' && entry.fault?.kind === kind);
+  if (forged.length === 0) return blocked(`no order was delivered with ${defect}: the fault did not fire, or the order was never delivered`);
+  const accepted = forged.filter(succeeded);
+  if (accepted.length > 0) {
+    return fail(`the POS accepted an order delivered with ${defect} (answered ${accepted[0]!.response.status}); anyone could have sent it`, accepted);
+  }
+  const unanswered = forged.filter((entry) => entry.response.status === 0);
+  if (unanswered.length === forged.length) return blocked(`the POS never answered the delivery with ${defect}: ${unanswered[0]!.response.error ?? 'no answer'}`, forged);
+  const other = forged.filter((entry) => entry.response.status !== 401 && entry.response.status !== 0);
+  if (other.length > 0) {
+    return warn(`the POS refused the order with ${defect}, but with ${other[0]!.response.status}; 401 tells the service the token was the problem`, forged);
+  }
+  return pass(`the POS refused the order with ${defect} with 401 and created nothing from it`, forged);
+}
+
+export const AUTH_ITEMS: ChecklistItem[] = [
+  {
+    id: 'AUTH-01',
+    title: 'Tokens are HS256, signed with the non-prod key',
+    section: '§5 (1–3)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Sign every token with HS256 and the non-prod key from onboarding (SANDBOX_NONPROD_KEY); never another partner’s, a production or a mistyped key, and never alg none or RS256.',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) =>
+      judgeEach(traffic, 'HS256 signed with the non-prod key', (entry) => {
+        if (!entry.token) return 'no Bearer token';
+        if (entry.token.unreadable) return `the token is ${entry.token.unreadable}`;
+        if (entry.token.header?.alg !== 'HS256') return `alg is ${str(entry.token.header?.alg)}`;
+        const refusal = entry.response.status === 401 ? errorMessages(entry).find((message) => /signature|alg/.test(message)) : undefined;
+        return refusal;
+      }),
+  },
+  {
+    id: 'AUTH-02',
+    title: `Tokens carry aud ${SERVICE_AUDIENCE}`,
+    section: '§5 (4, claims table)',
+    category: 'AUTH',
+    required: true,
+    remediation: `Set aud to exactly "${SERVICE_AUDIENCE}" on every token the POS sends to the service.`,
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) => judgeEach(traffic, `aud is ${SERVICE_AUDIENCE}`, (entry) => (claimsOf(entry)?.aud === SERVICE_AUDIENCE ? undefined : `aud is ${str(claimsOf(entry)?.aud)}`)),
+  },
+  {
+    id: 'AUTH-03',
+    title: 'Tokens carry iss = the POS name',
+    section: '§5 (claims table)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Set iss to the POS name the service gave the partner at onboarding (the sandbox’s partner name).',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) => {
+      const posName = traffic.asked.posName;
+      return judgeEach(traffic, `iss is ${String(posName)}`, (entry) => (claimsOf(entry)?.iss === posName ? undefined : `iss is ${str(claimsOf(entry)?.iss)}, not ${str(posName)}`));
+    },
+  },
+  {
+    id: 'AUTH-04',
+    title: 'Tokens carry sub = the location of the call',
+    section: '§5 (claims table)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Set sub to the location identifier the call is for, the same value as the x-service-locationid header.',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) =>
+      judgeEach(traffic, 'sub is the x-service-locationid', (entry) => {
+        const sub = claimsOf(entry)?.sub;
+        if (typeof sub !== 'string' || sub === '') return `sub is ${str(sub)}`;
+        return entry.locationId === undefined || sub === entry.locationId ? undefined : `sub is ${str(sub)} but x-service-locationid is ${str(entry.locationId)}`;
+      }),
+  },
+  {
+    id: 'AUTH-05',
+    title: 'Every token has its own jti',
+    section: '§5 (claims table)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Mint a new token with a fresh random jti (a UUID) for each call; never reuse a jti across tokens.',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) =>
+      judgeCalls(traffic, (calls) => {
+        const tokensByJti = new Map<string, Set<string>>();
+        const missing = calls.filter((entry) => typeof claimsOf(entry)?.jti !== 'string' || claimsOf(entry)?.jti === '');
+        if (missing.length > 0) return fail(`${countOf(missing.length, calls.length)} carried no jti`, missing.slice(0, 5));
+        for (const entry of calls) {
+          const jti = claimsOf(entry)!.jti as string;
+          tokensByJti.set(jti, (tokensByJti.get(jti) ?? new Set()).add(entry.token!.sha256));
+        }
+        const reused = [...tokensByJti].filter(([, tokens]) => tokens.size > 1);
+        if (reused.length === 0) return pass(`${tokensByJti.size} tokens, each with its own jti`, calls.slice(0, 3));
+        const [jti, tokens] = reused[0]!;
+        const shown = calls.filter((entry) => claimsOf(entry)?.jti === jti);
+        return fail(`jti ${str(jti)} was used by ${tokens.size} different tokens${findingMessage(calls, 'JTI_REUSED') ? ' (finding JTI_REUSED)' : ''}`, shown.slice(0, 5));
+      }),
+  },
+  {
+    id: 'AUTH-06',
+    title: 'nbf and exp are present, whole seconds, and a short lifetime',
+    section: '§5 (claims table), SANDBOX-SPEC §3',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Set nbf to now and exp a few minutes later, both as whole seconds since the epoch; keep tokens at most an hour long and mint a new one per call.',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) => {
+      const broken = judgeEach(traffic, 'nbf and exp are whole seconds with exp after nbf', (entry) => {
+        const { nbf, exp } = claimsOf(entry) ?? {};
+        if (!Number.isInteger(nbf) || !Number.isInteger(exp)) return `nbf is ${str(nbf)} and exp is ${str(exp)}; both must be whole seconds`;
+        if ((exp as number) <= (nbf as number)) return `exp ${String(exp)} is not after nbf ${String(nbf)}`;
+        const sentAt = Math.floor(Date.parse(entry.time) / 1000);
+        if ((exp as number) < sentAt - 60) return `the token had expired when it was sent (exp ${String(exp)}, sent at ${sentAt})`;
+        return undefined;
+      });
+      if (broken.status !== 'pass') return broken;
+      return judgeEach(traffic, 'nbf and exp are whole seconds, lifetimes at most an hour', (entry) => findingMessage([entry], 'TOKEN_LIFETIME_OVER_1H'), warn);
+    },
+  },
+  {
+    id: 'AUTH-07',
+    title: 'No key or token in a query string',
+    section: '§5 (migration notes)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Send the token only in the Authorization header; remove every key or token query parameter left from v1 (proxies and logs keep URLs).',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) =>
+      judgeEach(traffic, 'no credential in the query string', (entry) => {
+        // The partner key is not known here: a parameter is judged by its name or its JWT shape.
+        const carrying = Object.entries(entry.query).find(([name, value]) => isCredentialParameter(name, value, '\u0000'));
+        if (carrying) return `query parameter '${carrying[0]}' carries a credential`;
+        return errorMessages(entry).find((message) => message.includes('query parameter'));
+      }),
+  },
+  {
+    id: 'AUTH-08',
+    title: 'Calls carry x-api-key',
+    section: '§5 (migration notes)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Send the x-api-key header on every call, as the v2 migration notes ask (warn level: the notes do not say how it combines with the token).',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) => judgeEach(traffic, 'x-api-key sent', (entry) => findingMessage([entry], 'API_KEY_HEADER_MISSING'), warn),
+  },
+  {
+    id: 'AUTH-09',
+    title: 'Calls carry a version header',
+    section: '§5 (migration notes)',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Send a version header (x-api-version: 2) on every call, as the v2 migration notes ask (warn level: its name and value are not shown).',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) => judgeEach(traffic, 'a version header sent', (entry) => findingMessage([entry], 'VERSION_HEADER_MISSING'), warn),
+  },
+  {
+    id: 'AUTH-10',
+    title: 'An order whose token has a bad signature is refused and creates nothing',
+    section: '§5 (2), SANDBOX-SPEC §5',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Verify the signature of the service’s token with the partner key (HS256) before reading the order; answer 401 and create nothing when it does not verify.',
+    step: 'forged-bad-signature',
+    passive: true,
+    judge: (traffic) => judgeForged(traffic, 'bad-signature', 'a token with a bad signature'),
+  },
+  {
+    id: 'AUTH-11',
+    title: 'An order whose token has expired is refused and creates nothing',
+    section: '§5 (claims table), SANDBOX-SPEC §5',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Check exp (and nbf) of the service’s token, with at most a minute of clock tolerance; answer 401 and create nothing when it has expired.',
+    step: 'forged-expired-token',
+    passive: true,
+    judge: (traffic) => judgeForged(traffic, 'expired-token', 'an expired token'),
+  },
+  {
+    id: 'AUTH-12',
+    title: 'An order whose token is for another audience is refused and creates nothing',
+    section: '§5 (direction table), SANDBOX-SPEC §5',
+    category: 'AUTH',
+    required: true,
+    remediation: 'Check that the service’s token has aud = your POS name and iss = io.service.pos.brokers.openapi; answer 401 and create nothing otherwise.',
+    step: 'forged-wrong-audience',
+    passive: true,
+    judge: (traffic) => judgeForged(traffic, 'wrong-audience', 'a token for another audience'),
+  },
+];

@@ -1,0 +1,214 @@
+/** MENU: price and name updates (§2.2, §4.2), in the form the partner declares, for each kind of location. */
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
+import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
+import { countOf, errorMessages, findingMessage, isMenu, succeeded, unfaulted } from '../traffic.js';
+import { blocked, fail, pass, warn } from '../verdicts.js';
+
+/** One price the step asked the POS to set. */
+export interface ExpectedPrice {
+  locationId: string;
+  itemId: string;
+  price: number;
+}
+
+const menuCalls = (traffic: Traffic): JournalEntry[] => unfaulted(traffic.entries.filter(isMenu));
+const TOP_FIELDS = new Set(['LocationId', 'Items']);
+const ITEM_FIELDS = new Set(['Id', 'Name', 'Type', 'Prices']);
+const PRICE_FIELDS = new Set(['ServiceType', 'Service', 'Price']);
+
+/** The items of a menu body, when it had any. */
+function itemsOf(entry: JournalEntry): Array<Record<string, unknown>> {
+  const items = (entry.request.body as { Items?: unknown } | undefined)?.Items;
+  return Array.isArray(items) ? items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
+}
+
+const pricesOf = (item: Record<string, unknown>): Array<Record<string, unknown>> =>
+  Array.isArray(item.Prices) ? item.Prices.filter((price): price is Record<string, unknown> => typeof price === 'object' && price !== null) : [];
+
+/** Every asked price reached its location in an accepted update of the declared form. */
+function judgeUpdates(traffic: Traffic): Verdict {
+  const expected = (traffic.asked.expected as ExpectedPrice[] | undefined) ?? [];
+  const form = traffic.asked.form as string;
+  const calls = menuCalls(traffic);
+  if (calls.length === 0) return blocked(`the POS sent no menu update${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+  const locations = [...new Set(expected.map((price) => price.locationId))];
+  for (const locationId of locations) {
+    const here = calls.filter((entry) => entry.locationId === locationId);
+    if (here.length === 0) {
+      return fail(`no menu update came for location ${locationId}; the updates went to ${[...new Set(calls.map((e) => e.locationId))].join(', ')}`, calls);
+    }
+    const accepted = here.filter(succeeded);
+    if (accepted.length === 0) return fail(`the update for ${locationId} was refused with ${here[0]!.response.status}: ${errorMessages(here[0]!).slice(0, 3).join('; ')}`, here);
+    const wrongForm = accepted.find((entry) => entry.menuUpdate?.form !== form);
+    if (wrongForm) return fail(`the update for ${locationId} was sent in form ${String(wrongForm.menuUpdate?.form)}, but the partner declared form ${form}`, [wrongForm]);
+    for (const price of expected.filter((p) => p.locationId === locationId)) {
+      const set = accepted.some((entry) => entry.menuUpdate?.changes.some((change) => change.itemId === price.itemId && change.field === 'Price' && change.to === price.price));
+      if (!set) {
+        const did = accepted.flatMap((entry) => entry.menuUpdate?.changes ?? []).find((change) => change.itemId === price.itemId && change.field === 'Price');
+        return fail(`an update for ${locationId} was accepted, but it set ${price.itemId} to ${did ? String(did.to) : 'nothing'}, not ${price.price}`, accepted);
+      }
+    }
+  }
+  const accepted = calls.filter(succeeded);
+  return pass(`${countOf(expected.length, expected.length, 'price')} set by ${accepted.length} accepted form ${form} update${accepted.length === 1 ? '' : 's'} (${locations.join(', ')})`, accepted);
+}
+
+/** The rule over every menu call: none broken → pass, else `verdict` naming the first. */
+function judgeEachMenuCall(traffic: Traffic, rule: string, why: (entry: JournalEntry) => string | undefined): Verdict {
+  const calls = menuCalls(traffic);
+  if (calls.length === 0) return blocked('the POS sent no menu update during the run');
+  const broken = calls.filter((entry) => why(entry) !== undefined);
+  if (broken.length === 0) return pass(`${rule}: all ${calls.length} menu updates`, calls.slice(0, 3));
+  return fail(`${countOf(broken.length, calls.length, 'menu update')} broke the rule; ${broken[0]!.id}: ${why(broken[0]!)}`, broken.slice(0, 5));
+}
+
+/** How often one refused menu update was sent inside the step's window. */
+function judgeOneSend(traffic: Traffic): Verdict {
+  const calls = traffic.entries.filter(isMenu);
+  if (calls.length === 0) return blocked(`the POS sent no menu update, so its handling of VALIDATION_ERROR could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+  if (calls.length > 1) return fail(`the refused update was sent ${calls.length} times; a VALIDATION_ERROR will not change by sending the same payload again`, calls.slice(0, 10));
+  return pass('the update refused with VALIDATION_ERROR was sent once, not again', calls);
+}
+
+export const MENU_ITEMS: ChecklistItem[] = [
+  {
+    id: 'MENU-01',
+    title: 'A partial update in the declared form is accepted and applied',
+    section: '§2.2, §4.2 (rules 1–2)',
+    category: 'MENU',
+    required: true,
+    remediation: 'Send PUT /menu with only the changed items, each with Id, Name, Type and Prices, in the form you declared (A: LocationId and ServiceType; B: no LocationId, Service).',
+    step: 'menu-partial',
+    passive: false,
+    judge: judgeUpdates,
+  },
+  {
+    id: 'MENU-02',
+    title: 'A full update of every item is accepted and applied',
+    section: '§2.2, §4.2',
+    category: 'MENU',
+    required: true,
+    remediation: 'A full update lists every item of the location, each complete and valid; one bad item rejects the whole update.',
+    step: 'menu-full',
+    passive: false,
+    judge: judgeUpdates,
+  },
+  {
+    id: 'MENU-03',
+    title: 'Prices are whole numbers in minor units',
+    section: '§2.2 (Price: integer)',
+    category: 'MENU',
+    required: true,
+    remediation: 'Send prices as whole numbers of minor units (11.50 is 1150); never decimals, never major units.',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) =>
+      judgeEachMenuCall(traffic, 'whole-number prices in minor units', (entry) => {
+        for (const [i, item] of itemsOf(entry).entries()) {
+          for (const [j, price] of pricesOf(item).entries()) {
+            if (!Number.isInteger(price.Price) || (price.Price as number) < 0) return `Items[${i}].Prices[${j}].Price is ${JSON.stringify(price.Price)}`;
+          }
+        }
+        return findingMessage([entry], 'PRICE_UNIT_SUSPECT');
+      }),
+  },
+  {
+    id: 'MENU-04',
+    title: 'Updates carry only price and name',
+    section: '§4.2 (rule 1)',
+    category: 'MENU',
+    required: true,
+    remediation: 'Send only Id, Name, Type and Prices (ServiceType or Service, Price) per item; every other change goes through the back office’s menu synchronization.',
+    step: 'all-traffic',
+    passive: true,
+    judge: (traffic) =>
+      judgeEachMenuCall(traffic, 'only price and name fields', (entry) => {
+        const body = entry.request.body;
+        if (typeof body === 'object' && body !== null) {
+          const top = Object.keys(body).find((field) => !TOP_FIELDS.has(field));
+          if (top) return `the payload has a field ${top}`;
+        }
+        for (const [i, item] of itemsOf(entry).entries()) {
+          const field = Object.keys(item).find((name) => !ITEM_FIELDS.has(name));
+          if (field) return `Items[${i}] has a field ${field}`;
+          for (const [j, price] of pricesOf(item).entries()) {
+            const extra = Object.keys(price).find((name) => !PRICE_FIELDS.has(name));
+            if (extra) return `Items[${i}].Prices[${j}] has a field ${extra}`;
+          }
+        }
+        return undefined;
+      }),
+  },
+  {
+    id: 'MENU-05',
+    title: 'Item Ids are checked before sending',
+    section: '§4.2 (rule 3)',
+    category: 'MENU',
+    required: true,
+    remediation: 'Before sending, check every item Id against the menu the POS holds for that location, and refuse (or resync) instead of sending an Id the service does not know.',
+    step: 'menu-unknown-item',
+    passive: false,
+    judge: (traffic) => {
+      const itemId = String(traffic.asked.itemId);
+      const sent = traffic.entries.filter((entry) => isMenu(entry) && itemsOf(entry).some((item) => item.Id === itemId));
+      if (sent.length > 0) return fail(`the POS sent an update for ${itemId}, which is not on the menu; the service answered ${sent[0]!.response.status} ${errorMessages(sent[0]!)[0] ?? ''}`.trim(), sent);
+      if (traffic.actor && !traffic.actor.answered) return blocked(`the POS was asked to update ${itemId} but did not answer: ${traffic.actor.detail}`);
+      return pass(`the POS sent nothing for the unknown item ${itemId}${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+    },
+  },
+  {
+    id: 'MENU-06',
+    title: 'An update refused with VALIDATION_ERROR is not sent again as is',
+    section: '§4.2, §7',
+    category: 'MENU',
+    required: true,
+    remediation: 'Log the request and the VALIDATION_ERROR response (§4.2 rule 3), show the message, and fix the payload; do not loop on the same one.',
+    step: 'menu-validation-error',
+    passive: false,
+    judge: judgeOneSend,
+  },
+  {
+    id: 'MENU-07',
+    title: 'Updates are partial and small',
+    section: '§4.2 (rules 2–3), §8',
+    category: 'MENU',
+    required: true,
+    remediation: 'Send only the items that changed; keep payloads well under 64 KiB.',
+    step: 'menu-partial',
+    passive: true,
+    judge: (traffic) => {
+      const calls = menuCalls(traffic);
+      if (calls.length === 0) return blocked('the POS sent no menu update');
+      const large = calls.filter((entry) => entry.findings.some((found) => found.code === 'FULL_MENU_UPDATE' || found.code === 'MENU_PAYLOAD_OVER_64KIB'));
+      if (large.length > 0) {
+        const found = large[0]!.findings.find((f) => f.code === 'FULL_MENU_UPDATE' || f.code === 'MENU_PAYLOAD_OVER_64KIB')!;
+        return warn(`${found.code}: ${found.message}`, large.slice(0, 5));
+      }
+      return pass(`${calls.length} menu update${calls.length === 1 ? '' : 's'}, each listing only what changed`, calls.slice(0, 3));
+    },
+  },
+  {
+    id: 'MENU-08',
+    title: 'Each Hub brand location’s menu is updated with its own location',
+    section: '§1 (Hub), §4.2',
+    category: 'MENU',
+    required: true,
+    capabilities: ['hub'],
+    remediation: 'Update each Hub brand’s menu with that brand’s LocationId (header, token sub and, in form A, the body), never the Hub’s first brand.',
+    step: 'menu-hub',
+    passive: false,
+    judge: judgeUpdates,
+  },
+  {
+    id: 'MENU-09',
+    title: 'The Kiosk location’s menu is updated',
+    section: '§1 (Kiosk), §4.2',
+    category: 'MENU',
+    required: true,
+    capabilities: ['kiosk'],
+    remediation: 'Update the kiosk location’s menu like any other, with its own LocationId.',
+    step: 'menu-kiosk',
+    passive: false,
+    judge: judgeUpdates,
+  },
+];

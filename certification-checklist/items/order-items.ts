@@ -1,0 +1,201 @@
+/** ORDER: orders the service sends to the POS (§3, §4.3; SANDBOX-SPEC §5): ExternalId, statuses, resends, duplicates, Hub, Kiosk. */
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
+import type { OrderRecord } from '../../server/domain/order-record.js';
+import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
+import { findingMessage, isDelivery, isStatusCall, succeeded, withFinding } from '../traffic.js';
+import { blocked, fail, pass, warn } from '../verdicts.js';
+
+const entriesOf = (traffic: Traffic, orderId: string) => traffic.entries.filter((entry) => entry.orderId === orderId);
+const recordOf = (traffic: Traffic, orderId: string) => traffic.orders.find((order) => order.OrderId === orderId);
+const externalIdOf = (entry: JournalEntry): unknown => (entry.response.body as { ExternalId?: unknown } | undefined)?.ExternalId;
+const orderIds = (traffic: Traffic): string[] => (traffic.asked.orderIds as string[] | undefined) ?? [String(traffic.asked.orderId)];
+
+/** Blocked when the POS answered none of the order's deliveries; undefined when it answered at least one. */
+function unanswered(deliveries: JournalEntry[], orderId: string): Verdict | undefined {
+  if (deliveries.length === 0) return blocked(`order ${orderId} was never delivered to the POS (is --pos-order-url right?)`);
+  if (deliveries.every((entry) => entry.response.status === 0)) {
+    return blocked(`the POS never answered order ${orderId}: ${deliveries.at(-1)!.response.error ?? 'no answer'} (${deliveries.length} tries)`, deliveries);
+  }
+  return undefined;
+}
+
+/** The order was delivered, answered with an ExternalId, and reached `wanted` through the POS's reply or status call. */
+function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'REJECTED', record: OrderRecord | undefined = recordOf(traffic, orderId)): Verdict {
+  const entries = entriesOf(traffic, orderId);
+  const deliveries = entries.filter(isDelivery);
+  const none = unanswered(deliveries, orderId);
+  if (none) return none;
+  // A status call refused before the sandbox found its order (a bad token, say) is known by the ExternalId it names.
+  const statusCalls = traffic.entries.filter(
+    (entry) => isStatusCall(entry) && (entry.orderId === orderId || (record?.ExternalId !== undefined && (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId === record.ExternalId)),
+  );
+  const reached = record?.History?.find((change) => change.status === wanted && (change.by === 'pos-status' || change.by === 'pos-reply'));
+  if (reached) return pass(`order ${orderId} reached ${wanted} by the POS’s ${reached.by === 'pos-reply' ? 'reply' : 'status call'}`, [...deliveries.filter(succeeded), ...statusCalls].slice(0, 4));
+  const refused = deliveries.filter((entry) => entry.response.status !== 0 && !succeeded(entry));
+  if (refused.length > 0 && !deliveries.some(succeeded)) {
+    return fail(`the POS refused order ${orderId} with ${refused[0]!.response.status}: ${JSON.stringify(refused[0]!.response.body ?? '')}`, refused);
+  }
+  if (record?.Status === 'DELIVERY_FAILED') {
+    return fail(`order ${orderId} is DELIVERY_FAILED: ${record.Deliveries?.at(-1)?.problem ?? 'no try delivered it'}`, deliveries);
+  }
+  const failedCalls = statusCalls.filter((entry) => !succeeded(entry));
+  if (failedCalls.length > 0) {
+    return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS’s status call was refused with ${failedCalls[0]!.response.status} (${JSON.stringify(failedCalls[0]!.response.body ?? '')})`, failedCalls);
+  }
+  if (statusCalls.length === 0) {
+    return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS answered the delivery but never sent ${wanted} (POST /order/status, or Status in the reply)`, deliveries);
+  }
+  return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}, not ${wanted}`, statusCalls);
+}
+
+export const ORDER_ITEMS: ChecklistItem[] = [
+  {
+    id: 'ORDER-01',
+    title: 'An order is answered with the POS’s ExternalId',
+    section: '§2.1, §4.3, SANDBOX-SPEC §5',
+    category: 'ORDER',
+    required: true,
+    remediation: 'Answer the order delivery with 2xx and {"ExternalId": "<your order id>"}; the service needs it for every later call about the order (refunds, status).',
+    step: 'order-accepted',
+    passive: false,
+    judge: (traffic) => {
+      const orderId = String(traffic.asked.orderId);
+      const deliveries = entriesOf(traffic, orderId).filter(isDelivery);
+      const none = unanswered(deliveries, orderId);
+      if (none) return none;
+      const answered = deliveries.filter(succeeded);
+      if (answered.length === 0) return fail(`the POS answered order ${orderId} with ${deliveries.find((e) => e.response.status !== 0)!.response.status}, never 2xx`, deliveries);
+      const missing = answered.filter((entry) => typeof externalIdOf(entry) !== 'string' || (externalIdOf(entry) as string).trim() === '');
+      if (missing.length > 0) return fail(`the POS answered order ${orderId} with ${JSON.stringify(missing[0]!.response.body ?? '')}: no ExternalId`, missing);
+      return pass(`the POS answered order ${orderId} with ExternalId ${JSON.stringify(externalIdOf(answered[0]!))}`, answered.slice(0, 1));
+    },
+  },
+  {
+    id: 'ORDER-02',
+    title: 'An accepted order reaches ACCEPTED',
+    section: '§3',
+    category: 'ORDER',
+    required: true,
+    remediation: 'After answering the delivery, send POST /order/status {"ExternalId", "Status": "ACCEPTED"} with the order’s location (or put Status in the reply).',
+    step: 'order-accepted',
+    passive: false,
+    judge: (traffic) => judgeOutcome(traffic, String(traffic.asked.orderId), 'ACCEPTED'),
+  },
+  {
+    id: 'ORDER-03',
+    title: 'A rejected order reaches REJECTED, with a reason',
+    section: '§3',
+    category: 'ORDER',
+    required: true,
+    remediation: 'When the merchant declines an order, send POST /order/status {"ExternalId", "Status": "REJECTED", "Reason": "…"}.',
+    step: 'order-rejected-resent',
+    passive: false,
+    judge: (traffic) => {
+      const orderId = String(traffic.asked.orderId);
+      const record = recordOf(traffic, orderId);
+      // The step resends it afterwards: only the first dispatch counts here.
+      const firstDispatch = { ...traffic, entries: traffic.entries.filter((entry) => entry.delivery === undefined || entry.delivery.dispatch === 1) };
+      const verdict = judgeOutcome(firstDispatch, orderId, 'REJECTED', record);
+      if (verdict.status !== 'pass') return verdict;
+      const rejection = record?.History?.find((change) => change.status === 'REJECTED');
+      if (!rejection?.reason) return warn(`order ${orderId} reached REJECTED without a Reason; say why, so the merchant and the customer know`, []);
+      return { ...verdict, message: `${verdict.message}, reason "${rejection.reason}"` };
+    },
+  },
+  {
+    id: 'ORDER-04',
+    title: 'A rejected order that is resent is taken again',
+    section: '§3 ("a rejected order can be resent manually")',
+    category: 'ORDER',
+    required: true,
+    remediation: 'Treat a delivery with a known OrderId and a new RequestId as a resend: take it again (with the same ExternalId) instead of refusing it as a duplicate.',
+    step: 'order-rejected-resent',
+    passive: false,
+    judge: (traffic) => {
+      const orderId = String(traffic.asked.orderId);
+      const resent = traffic.entries.filter((entry) => isDelivery(entry) && entry.orderId === orderId && (entry.delivery?.dispatch ?? 1) > 1);
+      if (resent.length === 0) return blocked(`order ${orderId} was not resent: it never reached REJECTED, so there was nothing to resend`);
+      const none = unanswered(resent, orderId);
+      if (none) return none;
+      return judgeOutcome({ ...traffic, entries: traffic.entries.filter((entry) => (entry.delivery?.dispatch ?? 2) > 1) }, orderId, 'ACCEPTED');
+    },
+  },
+  {
+    id: 'ORDER-05',
+    title: 'A duplicate delivery is idempotent',
+    section: '§9 (RequestId), SANDBOX-SPEC §5, §7',
+    category: 'ORDER',
+    required: true,
+    remediation: 'Key orders by OrderId: a second delivery of an OrderId you already hold gets the same ExternalId and creates no second order.',
+    step: 'order-duplicate',
+    passive: true,
+    judge: (traffic) => {
+      const copies = traffic.entries.filter((entry) => isDelivery(entry) && entry.delivery?.copy !== undefined);
+      if (copies.length < 2) return blocked('no order was delivered twice (the duplicate fault did not fire)');
+      const answered = copies.filter(succeeded);
+      if (answered.length < 2) return blocked(`the POS answered ${answered.length} of the ${copies.length} copies`, copies);
+      const broken = withFinding(copies, 'DUPLICATE_NOT_IDEMPOTENT');
+      if (broken.length > 0) return fail(findingMessage(broken, 'DUPLICATE_NOT_IDEMPOTENT')!, copies);
+      const ids = new Set(answered.map((entry) => JSON.stringify(externalIdOf(entry))));
+      if (ids.size > 1) return fail(`the copies of one delivery were answered with different ExternalIds: ${[...ids].join(', ')}`, copies);
+      return pass(`both copies were answered with ExternalId ${[...ids][0]}`, copies);
+    },
+  },
+  {
+    id: 'ORDER-06',
+    title: 'Orders are acknowledged well within the delivery timeout',
+    section: 'SANDBOX-SPEC §5 (10 s, then retried)',
+    category: 'ORDER',
+    required: true,
+    remediation: 'Answer the delivery as soon as the order is stored (well under the timeout), and decide it afterwards with POST /order/status; do not hold the reply while the kitchen decides.',
+    step: 'order-accepted',
+    passive: false,
+    judge: (traffic) => {
+      const orderId = String(traffic.asked.orderId);
+      const limit = Number(traffic.asked.ackLimitMs);
+      const deliveries = entriesOf(traffic, orderId).filter(isDelivery);
+      const first = deliveries[0];
+      if (!first) return blocked(`order ${orderId} was never delivered to the POS`);
+      if (first.response.status === 0) {
+        const aliveLater = deliveries.some((entry) => entry.response.status !== 0) || entriesOf(traffic, orderId).some(isStatusCall);
+        if (!aliveLater) return blocked(`the POS never answered order ${orderId}: ${first.response.error ?? 'no answer'}`, deliveries);
+        return fail(`the first delivery of order ${orderId} was not acknowledged within ${limit} ms, so the service sent it again`, deliveries);
+      }
+      if (first.latencyMs > limit / 2) {
+        return warn(`order ${orderId} was acknowledged after ${first.latencyMs} ms, over half the ${limit} ms timeout; a busy moment will make the service send it again`, [first]);
+      }
+      return pass(`order ${orderId} was acknowledged in ${first.latencyMs} ms (timeout ${limit} ms)`, [first]);
+    },
+  },
+  {
+    id: 'ORDER-07',
+    title: 'Hub orders are handled with each brand’s own location',
+    section: '§1 (Hub), SANDBOX-SPEC §5',
+    category: 'ORDER',
+    required: true,
+    capabilities: ['hub'],
+    remediation: 'Keep the LocationId of each Hub order and use it (header x-service-locationid and token sub) in every later call about that order, never the Hub’s first or default brand.',
+    step: 'order-hub',
+    passive: false,
+    judge: (traffic) => {
+      const verdicts = orderIds(traffic).map((orderId) => judgeOutcome(traffic, orderId, 'ACCEPTED'));
+      const wrongBrand = withFinding(traffic.entries, 'WRONG_BRAND_LOCATION');
+      if (wrongBrand.length > 0) return fail(findingMessage(wrongBrand, 'WRONG_BRAND_LOCATION')!, wrongBrand);
+      const worst = verdicts.find((verdict) => verdict.status === 'fail') ?? verdicts.find((verdict) => verdict.status === 'blocked');
+      if (worst) return worst;
+      return { status: 'pass', message: `${verdicts.length} Hub orders, one per brand location, each reached ACCEPTED with its own location`, evidence: verdicts.flatMap((verdict) => verdict.evidence) };
+    },
+  },
+  {
+    id: 'ORDER-08',
+    title: 'Kiosk orders are taken',
+    section: '§1 (Kiosk), SANDBOX-SPEC §5',
+    category: 'ORDER',
+    required: true,
+    capabilities: ['kiosk'],
+    remediation: 'Take orders with Channel "kiosk": prepaid, eat-in or takeout, with the pager/table number in Kiosk.PagerNumber.',
+    step: 'order-kiosk',
+    passive: false,
+    judge: (traffic) => judgeOutcome(traffic, String(traffic.asked.orderId), 'ACCEPTED'),
+  },
+];

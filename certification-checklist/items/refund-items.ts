@@ -1,0 +1,109 @@
+/** REFUND (optional, §1): refunds the POS asks for (§4.1), and how it treats the service’s errors. */
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
+import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
+import { errorMessages, isRefund, succeeded } from '../traffic.js';
+import { blocked, fail, pass, warn } from '../verdicts.js';
+
+const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter(isRefund);
+const externalIdIn = (entry: JournalEntry): unknown => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
+
+/** Gaps shorter than this between two sends of one refund are a loop, not a backoff. */
+export const MIN_RETRY_GAP_MS = 1000;
+/** More sends than this of one refunded order inside the observation window is flooding. */
+export const MAX_SENDS_AFTER_5XX = 3;
+
+/** A refund of the order the step named: its ExternalId, its location, answered 200 and PROCESSED afterwards. */
+function judgeRefund(traffic: Traffic): Verdict {
+  const { externalId, locationId } = traffic.asked as { externalId?: string; locationId?: string };
+  if (externalId === undefined) return blocked(String(traffic.asked.missing ?? 'no order the POS created in this run to refund'));
+  const calls = refundCalls(traffic);
+  if (calls.length === 0) return blocked(`the POS sent no refund for ExternalId ${externalId} at ${locationId}${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+  const named = calls.find((entry) => externalIdIn(entry) !== externalId);
+  if (named) return fail(`the refund named ExternalId ${JSON.stringify(externalIdIn(named))}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
+  const elsewhere = calls.find((entry) => entry.locationId !== locationId);
+  if (elsewhere) return fail(`the refund was sent for location ${JSON.stringify(elsewhere.locationId)}, but the order is at ${JSON.stringify(locationId)}`, [elsewhere]);
+  const refused = calls.find((entry) => !succeeded(entry));
+  if (refused) return fail(`the refund was answered ${refused.response.status}: ${errorMessages(refused).join('; ')}`, [refused]);
+  const records = traffic.refunds.filter((refund) => calls.some((entry) => entry.id === refund.journalId));
+  const processed = records.find((refund) => refund.status === 'PROCESSED');
+  if (processed) return pass(`refund of ${externalId} at ${locationId} accepted and PROCESSED`, calls);
+  const failed = records.find((refund) => refund.status === 'FAILED');
+  if (failed?.reason === 'ORDER_NOT_ACCEPTED') return blocked(`the refund was well formed, but the POS never accepted the order, so it could not be processed (see ORDER-02): ${failed.detail ?? ''}`.trim(), calls);
+  if (failed) return fail(`the refund was accepted, then FAILED: ${failed.reason ?? ''} ${failed.detail ?? ''}`.trim(), calls);
+  return blocked(`the refund was accepted but is still ${records[0]?.status ?? 'unrecorded'}; the sandbox did not finish it in time`, calls);
+}
+
+/** How often one refused refund was sent inside the step's window. */
+function judgeRetries(traffic: Traffic, after: string, limit: number): Verdict {
+  const calls = refundCalls(traffic);
+  if (calls.length === 0) return blocked(`the POS sent no refund, so its handling of ${after} could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+  if (calls.length > limit) return fail(`the refund was sent ${calls.length} times after ${after}; that floods the service`, calls.slice(0, 10));
+  const times = calls.map((entry) => Date.parse(entry.time));
+  const gaps = times.slice(1).map((time, i) => time - times[i]!);
+  const hasty = gaps.find((gap) => gap < MIN_RETRY_GAP_MS);
+  if (hasty !== undefined) return warn(`the refund was sent again ${hasty} ms after ${after}; wait (with backoff) before a retry`, calls);
+  return pass(calls.length === 1 ? `the refund was sent once; the POS stopped after ${after}` : `the refund was sent ${calls.length} times, with backoff`, calls);
+}
+
+export const REFUND_ITEMS: ChecklistItem[] = [
+  {
+    id: 'REFUND-01',
+    title: 'A refund names the order by the ExternalId the POS gave it',
+    section: '§2.1, §4.1',
+    category: 'REFUND',
+    required: false,
+    capabilities: ['refund'],
+    remediation: 'Send POST /order/refund {"ExternalId": "<the id your POS returned for the order>"} with the order’s location in x-service-locationid; not the service’s OrderId.',
+    step: 'refund-order',
+    passive: false,
+    judge: judgeRefund,
+  },
+  {
+    id: 'REFUND-02',
+    title: 'A refund refused with 400 INVALID_PAYLOAD is not sent again',
+    section: '§4.1 (rule 3), §7',
+    category: 'REFUND',
+    required: false,
+    capabilities: ['refund'],
+    remediation: 'Show a 400 to the person who asked for the refund, with its message; sending the same body again gets the same 400.',
+    step: 'refund-invalid-payload',
+    passive: false,
+    judge: (traffic) => judgeRetries(traffic, 'a 400 INVALID_PAYLOAD', 1),
+  },
+  {
+    id: 'REFUND-03',
+    title: 'A refund that meets a 5xx is retried with backoff, not in a loop',
+    section: '§4.1 (rule 3)',
+    category: 'REFUND',
+    required: false,
+    capabilities: ['refund'],
+    remediation: `After a 5xx or a timeout, retry at most a few times with growing waits (≥ ${MIN_RETRY_GAP_MS / 1000} s), then report the refund as not sent.`,
+    step: 'refund-service-error',
+    passive: false,
+    judge: (traffic) => judgeRetries(traffic, 'a 503', MAX_SENDS_AFTER_5XX),
+  },
+  {
+    id: 'REFUND-04',
+    title: 'A Hub order is refunded with its brand’s location',
+    section: '§1 (Hub), §4.1',
+    category: 'REFUND',
+    required: false,
+    capabilities: ['refund', 'hub'],
+    remediation: 'Refund a Hub order with the LocationId it arrived with (its brand’s location), in the header and in the token’s sub.',
+    step: 'refund-hub',
+    passive: false,
+    judge: judgeRefund,
+  },
+  {
+    id: 'REFUND-05',
+    title: 'A Kiosk order is refunded',
+    section: '§1 (Kiosk), §4.1',
+    category: 'REFUND',
+    required: false,
+    capabilities: ['refund', 'kiosk'],
+    remediation: 'Refund Kiosk orders like any other: their ExternalId, at the kiosk location.',
+    step: 'refund-kiosk',
+    passive: false,
+    judge: judgeRefund,
+  },
+];

@@ -1,0 +1,35 @@
+/** Pure: a run's counts and its exit code (SANDBOX-SPEC §9): 0 every required item in scope passed, 1 otherwise. */
+import { ITEM_STATUSES, type ItemStatus } from './checklist-types.js';
+
+export interface JudgedItem {
+  id: string;
+  required: boolean;
+  status: ItemStatus;
+  message: string;
+}
+
+export interface RunOutcome {
+  counts: Record<ItemStatus, number>;
+  /** 'passed': every required item in scope passed (warnings allowed); 'failed': one failed, was blocked or errored; 'incomplete': none failed, but some required item was not judged. */
+  verdict: 'passed' | 'failed' | 'incomplete';
+  exitCode: 0 | 1;
+  /** The sentence the summary ends with. */
+  reason: string;
+}
+
+const EXECUTED: ItemStatus[] = ['pass', 'warn', 'fail', 'blocked', 'error'];
+
+export function runOutcome(items: readonly JudgedItem[]): RunOutcome {
+  const counts = Object.fromEntries(ITEM_STATUSES.map((status) => [status, items.filter((item) => item.status === status).length])) as Record<ItemStatus, number>;
+  const required = items.filter((item) => item.required);
+  const broken = required.filter((item) => item.status === 'fail' || item.status === 'blocked' || item.status === 'error');
+  if (broken.length > 0) {
+    return { counts, verdict: 'failed', exitCode: 1, reason: `required item${broken.length === 1 ? '' : 's'} ${broken.map((item) => `${item.id} (${item.status})`).join(', ')} did not pass` };
+  }
+  const executed = required.filter((item) => EXECUTED.includes(item.status));
+  if (executed.length === 0) return { counts, verdict: 'incomplete', exitCode: 1, reason: 'no required item was executed, so nothing was shown' };
+  // Items left out with --only are outside the run; items the mode could not judge are not passed.
+  const unjudged = required.filter((item) => item.status === 'skipped' && item.message !== 'not selected (--only)');
+  if (unjudged.length > 0) return { counts, verdict: 'incomplete', exitCode: 1, reason: `${unjudged.length} required items could not be judged in this mode (${unjudged.map((item) => item.id).join(', ')})` };
+  return { counts, verdict: 'passed', exitCode: 0, reason: `every required item in scope passed (${executed.length})` };
+}

@@ -1,0 +1,95 @@
+/** The runner's client of the sandbox's control API (/_sandbox, SANDBOX-SPEC §8): orders, faults, journal, records. */
+import type { JournalEntry } from '../server/journal/journal-entry.js';
+import type { OrderRecord } from '../server/domain/order-record.js';
+import type { RefundRecord } from '../server/domain/refund-outcome.js';
+import type { FaultRule } from '../server/faults/fault-rule-types.js';
+import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
+
+export interface SandboxHealth {
+  version: string;
+  partner: string;
+  delivery?: { attempts: number; attemptTimeoutMs: number; retryDelaysMs: number[] };
+}
+
+/** A control call the sandbox refused or could not be reached for; the runner reports it as the item's `error`. */
+export class ControlError extends Error {}
+
+const FINAL_ORDER_STATES = ['ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'];
+
+export class SandboxControl {
+  constructor(
+    readonly baseUrl: string,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
+  locations = () => this.call<Array<Location & { menuItems: number }>>('GET', '/_sandbox/locations');
+  menu = (locationId: string) => this.call<Menu>('GET', `/_sandbox/locations/${encodeURIComponent(locationId)}/menu`);
+  order = (orderId: string) => this.call<OrderRecord>('GET', `/_sandbox/orders/${encodeURIComponent(orderId)}`);
+  orders = () => this.call<OrderRecord[]>('GET', '/_sandbox/orders');
+  refunds = () => this.call<RefundRecord[]>('GET', '/_sandbox/refunds');
+
+  /** Creates an order from a template and answers once its delivery has settled (?wait=true). */
+  createOrder = (body: { template: string; locationId: string; orderId: string; posOrderUrl?: string }) =>
+    this.call<OrderRecord>('POST', '/_sandbox/orders?wait=true', body);
+
+  resend = (orderId: string) => this.call<OrderRecord>('POST', `/_sandbox/orders/${encodeURIComponent(orderId)}/resend?wait=true`);
+
+  addFault = async (rule: FaultRule): Promise<string> => (await this.call<Array<{ id: string }>>('POST', '/_sandbox/faults', [rule]))[0]!.id;
+  deleteFault = (id: string) => this.call<unknown>('DELETE', `/_sandbox/faults/${encodeURIComponent(id)}`);
+
+  /** The id of the newest journal entry: entries after it are what a step caused (ids grow: j-000001, j-000002 …). */
+  async journalMark(): Promise<string> {
+    const [newest] = await this.call<JournalEntry[]>('GET', '/_sandbox/journal?limit=1');
+    return newest?.id ?? 'j-000000';
+  }
+
+  /** Every journal entry after `mark`, oldest first (all of the journal for the mark 'j-000000'). */
+  async journalSince(mark: string): Promise<JournalEntry[]> {
+    const entries = await this.call<JournalEntry[]>('GET', '/_sandbox/journal?limit=100000');
+    return entries.filter((entry) => entry.id > mark).reverse();
+  }
+
+  /** Polls the order until it is in a final state or `timeoutMs` passed; `tick` is told the seconds left. */
+  async settledOrder(orderId: string, timeoutMs: number, tick?: (secondsLeft: number) => void): Promise<OrderRecord> {
+    return this.poll(() => this.order(orderId), (order) => FINAL_ORDER_STATES.includes(order.Status), timeoutMs, tick);
+  }
+
+  /** Calls `read` until `done` holds or the time is up; the last value either way. */
+  async poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, tick?: (secondsLeft: number) => void, intervalMs = 100): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let lastTick = -1;
+    for (;;) {
+      const value = await read();
+      const left = deadline - Date.now();
+      if (done(value) || left <= 0) return value;
+      const seconds = Math.ceil(left / 1000);
+      if (tick && seconds !== lastTick) tick((lastTick = seconds));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, left)));
+    }
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.baseUrl), {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new ControlError(`the sandbox at ${this.baseUrl} did not answer ${method} ${path}: ${causeOf(error)}`);
+    }
+    const text = await response.text();
+    if (!response.ok) throw new ControlError(`the sandbox answered ${method} ${path} with ${response.status}: ${text.slice(0, 500)}`);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+}
+
+/** The useful part of a fetch failure: `ECONNREFUSED 127.0.0.1:4100` rather than "fetch failed". */
+export function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return `${cause.code}${cause.message && !cause.message.startsWith(cause.code) ? ` (${cause.message})` : ''}`;
+  return (error as Error).message;
+}

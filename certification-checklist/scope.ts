@@ -1,0 +1,28 @@
+/** Pure: which items a run judges, from the declared capabilities, --only and the mode (SANDBOX-SPEC §9). */
+import type { Capability, ChecklistItem } from './checklist-types.js';
+
+export type RunMode = 'driver' | 'interactive' | 'passive';
+
+export interface Scope {
+  capabilities: ReadonlySet<Capability>;
+  /** Item ids to run; undefined: all of them. */
+  only?: ReadonlySet<string>;
+  mode: RunMode;
+}
+
+/** Why an item will not be judged in this run, or undefined when it will be. */
+export function outOfScope(item: ChecklistItem, scope: Scope): { status: 'not_applicable' | 'skipped'; message: string } | undefined {
+  const missing = (item.capabilities ?? []).filter((capability) => !scope.capabilities.has(capability));
+  if (missing.length > 0) return { status: 'not_applicable', message: `needs the capability ${missing.join(' and ')}, which was not declared (--capabilities)` };
+  if (scope.only && !scope.only.has(item.id)) return { status: 'skipped', message: 'not selected (--only)' };
+  if (scope.mode === 'passive' && !item.passive) return { status: 'skipped', message: 'the POS must be made to act for this item: run with --driver or --interactive' };
+  return undefined;
+}
+
+/** Item ids and capability names from a comma list; unknown ones are listed with the known ones. */
+export function parseList<T extends string>(list: string | undefined, known: readonly T[], what: string): { ok: true; values: T[] } | { ok: false; problem: string } {
+  const values = (list ?? '').split(',').map((value) => value.trim()).filter((value) => value !== '');
+  const unknown = values.filter((value) => !known.includes(value as T));
+  if (unknown.length > 0) return { ok: false, problem: `unknown ${what} ${unknown.map((value) => `'${value}'`).join(', ')}; the ${what}s are ${known.join(', ')}` };
+  return { ok: true, values: values as T[] };
+}

@@ -1,0 +1,68 @@
+/** The order steps: the POS takes, rejects, takes a resend, meets a duplicate and forged tokens; Hub and Kiosk orders. */
+import type { StepId } from '../checklist-types.js';
+import { deliverDecided, locationsOf, settle, withFault, type StepContext, type StepOutcome } from './step-context.js';
+
+export const REJECTION_REASON = 'Out of stock (certification checklist)';
+
+async function acceptedOrder(ctx: StepContext): Promise<StepOutcome> {
+  const location = locationsOf(ctx, 'standard')[0]!;
+  const { orderId, actor } = await deliverDecided(ctx, 'standard', location, 'ACCEPTED');
+  return { asked: { orderId, ackLimitMs: ctx.ackLimitMs }, actor, orderIds: [orderId] };
+}
+
+/** Rejected first; once REJECTED, the POS is told to take it and the sandbox resends it (§3). */
+async function rejectedThenResent(ctx: StepContext): Promise<StepOutcome> {
+  const location = locationsOf(ctx, 'standard')[0]!;
+  const { orderId, record, actor } = await deliverDecided(ctx, 'standard', location, 'REJECTED', REJECTION_REASON);
+  if (record.Status === 'REJECTED') {
+    await ctx.actor.decide({ orderId, decision: 'ACCEPTED', words: `the order ${orderId} you rejected, sent again` });
+    await ctx.sandbox.resend(orderId);
+    await settle(ctx, orderId);
+  }
+  return { asked: { orderId, reason: REJECTION_REASON }, actor, orderIds: [orderId] };
+}
+
+async function duplicated(ctx: StepContext): Promise<StepOutcome> {
+  const location = locationsOf(ctx, 'standard')[0]!;
+  const rule = { match: { direction: 'outbound' as const }, action: { kind: 'duplicate' as const }, times: 1 };
+  const { orderId, actor } = await withFault(ctx, rule, 'duplicate', () => deliverDecided(ctx, 'standard', location, 'ACCEPTED'));
+  return { asked: { orderId }, actor, orderIds: [orderId] };
+}
+
+/** One try carries the spoiled token; the retry is clean, so a correct POS ends up taking the order. */
+function forged(kind: 'bad-signature' | 'expired-token' | 'wrong-audience') {
+  return async (ctx: StepContext): Promise<StepOutcome> => {
+    const location = locationsOf(ctx, 'standard')[0]!;
+    const rule = { match: { direction: 'outbound' as const }, action: { kind }, times: 1 };
+    const { orderId, actor } = await withFault(ctx, rule, kind, () => deliverDecided(ctx, 'standard', location, 'ACCEPTED'));
+    return { asked: { orderId }, actor, orderIds: [orderId] };
+  };
+}
+
+async function hubOrders(ctx: StepContext): Promise<StepOutcome> {
+  const orderIds: string[] = [];
+  let actor;
+  for (const location of locationsOf(ctx, 'hub')) {
+    const sent = await deliverDecided(ctx, 'hub', location, 'ACCEPTED');
+    orderIds.push(sent.orderId);
+    actor = sent.actor;
+  }
+  return { asked: { orderIds }, ...(actor ? { actor } : {}), orderIds };
+}
+
+async function kioskOrder(ctx: StepContext): Promise<StepOutcome> {
+  const location = locationsOf(ctx, 'kiosk')[0]!;
+  const { orderId, actor } = await deliverDecided(ctx, 'kiosk', location, 'ACCEPTED');
+  return { asked: { orderId }, actor, orderIds: [orderId] };
+}
+
+export const ORDER_STEPS: Partial<Record<StepId, (ctx: StepContext) => Promise<StepOutcome>>> = {
+  'order-accepted': acceptedOrder,
+  'order-rejected-resent': rejectedThenResent,
+  'order-duplicate': duplicated,
+  'order-hub': hubOrders,
+  'order-kiosk': kioskOrder,
+  'forged-bad-signature': forged('bad-signature'),
+  'forged-expired-token': forged('expired-token'),
+  'forged-wrong-audience': forged('wrong-audience'),
+};
