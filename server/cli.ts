@@ -4,6 +4,9 @@ import { VERSION } from './version.js';
 import { serveCommand } from './cli/serve.js';
 import { tokenCommand } from './cli/token.js';
 import { validateMenuCommand } from './cli/validate-menu.js';
+import { checklistCommand } from './cli/checklist.js';
+import { verifyReportCommand } from './cli/verify-report.js';
+import { demoCommand } from './cli/demo.js';
 
 const program = new Command('pos-sandbox')
   .description('A laptop sandbox of the POS integration interface (Open API v2)')
@@ -11,6 +14,9 @@ const program = new Command('pos-sandbox')
   .showHelpAfterError()
   .addCommand(serveCommand())
   .addCommand(tokenCommand())
-  .addCommand(validateMenuCommand());
+  .addCommand(validateMenuCommand())
+  .addCommand(checklistCommand())
+  .addCommand(verifyReportCommand())
+  .addCommand(demoCommand());
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,116 @@
+/** `pos-sandbox checklist`: runs the certification checklist against a POS through the sandbox and writes the report (SANDBOX-SPEC §9). */
+import { Command } from 'commander';
+import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
+import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
+import { itemLine, summaryLines } from '../../certification-checklist/progress.js';
+import { buildReport } from '../../certification-checklist/report/report-model.js';
+import { writeReport } from '../../certification-checklist/report/write-report.js';
+import { runChecklist, StartError, type RunOptions } from '../../certification-checklist/runner.js';
+import { runOutcome } from '../../certification-checklist/run-outcome.js';
+import { parseList, type RunMode } from '../../certification-checklist/scope.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
+
+interface ChecklistFlags {
+  sandbox: string;
+  posOrderUrl?: string;
+  driver?: string;
+  interactive?: boolean;
+  passive?: boolean;
+  capabilities?: string;
+  only?: string;
+  reportDir: string;
+  waitS?: string;
+  windowMs?: string;
+}
+
+/** A problem with the command line: said on stderr, exit 2. */
+class UsageError extends Error {}
+
+export const DEFAULT_REPORT_DIR = 'certification-reports';
+
+export function checklistCommand(): Command {
+  return new Command('checklist')
+    .description('run the certification checklist against a POS through a running sandbox, and write the report')
+    .option('--sandbox <url>', 'the running sandbox', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
+    .option('--pos-order-url <url>', "the POS's order endpoint, where the checklist's orders go (default: SANDBOX_POS_ORDER_URL, else the sandbox's own --pos-order-url)")
+    .option('--driver <url>', 'automated: the POS test build implements the driver contract at this URL')
+    .option('--interactive', 'a person at the POS is told what to do, with a reference to type in, and given a countdown')
+    .option('--passive', 'judge only what the journal already holds; nothing is sent')
+    .option('--capabilities <list>', `what the POS does beyond the required items, comma-separated: ${CAPABILITIES.join(', ')}`)
+    .option('--only <ids>', 'run only these items, comma-separated (AUTH-05,ORDER-01)')
+    .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
+    .option('--wait-s <seconds>', 'how long to wait for the POS once asked (default: 15 with --driver, 120 with --interactive)')
+    .option('--window-ms <ms>', 'how long to watch for retries after an injected error', '3000')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exit codes: 0 every required item in scope passed (warnings allowed); 1 one failed, was blocked, or none was executed; 2 the run could not start.',
+        `Items: ${CHECKLIST.map((item) => item.id).join(', ')}.`,
+        'Example: npx pos-sandbox checklist --pos-order-url http://127.0.0.1:4200/order --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk',
+      ].join('\n'),
+    )
+    .action(async (flags: ChecklistFlags) => {
+      let options: RunOptions;
+      try {
+        options = runOptions(flags, process.env);
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        process.stderr.write(`pos-sandbox checklist: ${error.message}\n`);
+        process.exit(2);
+      }
+      process.exitCode = await runAndReport(options, flags.reportDir);
+    });
+}
+
+/** Runs, prints a line per item as it finishes, writes the report, prints the summary; answers the exit code. */
+export async function runAndReport(options: RunOptions, reportDir: string, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+  out.write(`Certification checklist: ${describeScope(options)}\n\n`);
+  let run;
+  try {
+    run = await runChecklist({ ...options, out, live: out.isTTY === true, onItem: (result) => out.write(itemLine({ ...result.item, status: result.status, message: result.message })) });
+  } catch (error) {
+    if (!(error instanceof StartError)) throw error;
+    process.stderr.write(`pos-sandbox checklist: the run could not start: ${error.message}\n`);
+    return 2;
+  }
+  const outcome = runOutcome(run.results.map((result) => ({ id: result.item.id, required: result.item.required, status: result.status, message: result.message })));
+  const folder = await writeReport(reportDir, buildReport(run, outcome));
+  out.write(summaryLines(outcome, folder));
+  return outcome.exitCode;
+}
+
+function describeScope(options: RunOptions): string {
+  const mode = options.mode === 'driver' ? `driver ${options.driverUrl}` : options.mode;
+  const declared = options.capabilities.length > 0 ? options.capabilities.join(', ') : 'none (the required items only)';
+  return `sandbox ${options.sandboxUrl}, ${mode}\n  declared capabilities: ${declared}${options.only ? `\n  items: ${options.only.join(', ')}` : ''}`;
+}
+
+/** Flags and environment → run options; every problem is a UsageError. */
+export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOptions {
+  const modes = [flags.driver !== undefined && 'driver', flags.interactive && 'interactive', flags.passive && 'passive'].filter(Boolean) as RunMode[];
+  if (modes.length !== 1) throw new UsageError(`choose exactly one of --driver URL, --interactive, --passive${modes.length > 1 ? ` (got ${modes.join(' and ')})` : ''}`);
+  const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability');
+  if (!capabilities.ok) throw new UsageError(capabilities.problem);
+  const only = flags.only === undefined ? undefined : parseList(flags.only, CHECKLIST.map((item) => item.id), 'item');
+  if (only && !only.ok) throw new UsageError(only.problem);
+  const posOrderUrl = flags.posOrderUrl ?? env.SANDBOX_POS_ORDER_URL;
+  for (const [name, url] of [['--sandbox', flags.sandbox], ['--driver', flags.driver], ['--pos-order-url', posOrderUrl]] as const) {
+    if (url !== undefined && !/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`${name} must be an http(s) URL, got '${url}'`);
+  }
+  const waitS = flags.waitS === undefined ? undefined : Number(flags.waitS);
+  if (waitS !== undefined && !(Number.isInteger(waitS) && waitS > 0)) throw new UsageError(`--wait-s must be a whole number of seconds, got '${flags.waitS}'`);
+  const windowMs = Number(flags.windowMs ?? '3000');
+  if (!Number.isInteger(windowMs) || windowMs < 0) throw new UsageError(`--window-ms must be a whole number, got '${flags.windowMs}'`);
+  return {
+    sandboxUrl: flags.sandbox,
+    ...(posOrderUrl ? { posOrderUrl } : {}),
+    mode: modes[0]!,
+    ...(flags.driver ? { driverUrl: flags.driver } : {}),
+    capabilities: capabilities.values,
+    ...(only?.ok ? { only: only.values } : {}),
+    ...(waitS ? { waitMs: waitS * 1000 } : {}),
+    windowMs,
+    out: process.stdout,
+  };
+}
