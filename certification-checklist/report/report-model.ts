@@ -88,7 +88,8 @@ export function buildReport(run: RunResult, outcome: RunOutcome): Report {
 
 /** The report with its digest: sha256 over the canonical JSON of everything but the digest. */
 export function sealReport(report: Report): Report {
-  const { digest: _old, ...content } = report;
+  const content: Report = { ...report };
+  delete content.digest;
   return { ...content, digest: { algorithm: 'sha256', canonicalization: CANONICALIZATION, value: sha256Of(content) } };
 }
 
