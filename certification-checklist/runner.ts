@@ -9,6 +9,7 @@ import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type I
 import { causeOf, SandboxControl, type SandboxHealth } from './sandbox-control.js';
 import { DriverActor, InteractiveActor, type PosActor } from './pos-actors.js';
 import { outOfScope, type RunMode } from './scope.js';
+import { itemLine } from './progress.js';
 import { ORDER_STEPS } from './steps/order-steps.js';
 import { REFUND_STEPS } from './steps/refund-steps.js';
 import { MENU_STEPS } from './steps/menu-steps.js';
@@ -72,6 +73,8 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const results = new Map<string, ItemResult>();
   const record = (result: ItemResult) => {
     results.set(result.item.id, result);
+    // Live progress: one line per item as it finishes.
+    options.out.write(itemLine({ ...result.item, status: result.status, message: result.message }));
     options.onItem?.(result);
   };
   for (const item of CHECKLIST) {

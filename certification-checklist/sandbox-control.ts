@@ -91,5 +91,7 @@ export class SandboxControl {
 export function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code) return `${cause.code}${cause.message && !cause.message.startsWith(cause.code) ? ` (${cause.message})` : ''}`;
+  // fetch refuses some ports outright (1, 6000 …): its cause says "bad port".
+  if (cause?.message) return `${(error as Error).message}: ${cause.message}`;
   return (error as Error).message;
 }

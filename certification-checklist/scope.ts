@@ -20,9 +20,9 @@ export function outOfScope(item: ChecklistItem, scope: Scope): { status: 'not_ap
 }
 
 /** Item ids and capability names from a comma list; unknown ones are listed with the known ones. */
-export function parseList<T extends string>(list: string | undefined, known: readonly T[], what: string): { ok: true; values: T[] } | { ok: false; problem: string } {
+export function parseList<T extends string>(list: string | undefined, known: readonly T[], what: string, plural = `${what}s`): { ok: true; values: T[] } | { ok: false; problem: string } {
   const values = (list ?? '').split(',').map((value) => value.trim()).filter((value) => value !== '');
   const unknown = values.filter((value) => !known.includes(value as T));
-  if (unknown.length > 0) return { ok: false, problem: `unknown ${what} ${unknown.map((value) => `'${value}'`).join(', ')}; the ${what}s are ${known.join(', ')}` };
+  if (unknown.length > 0) return { ok: false, problem: `unknown ${what} ${unknown.map((value) => `'${value}'`).join(', ')}; the ${plural} are ${known.join(', ')}` };
   return { ok: true, values: values as T[] };
 }

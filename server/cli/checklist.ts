@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
-import { itemLine, summaryLines } from '../../certification-checklist/progress.js';
+import { summaryLines } from '../../certification-checklist/progress.js';
 import { buildReport } from '../../certification-checklist/report/report-model.js';
 import { writeReport } from '../../certification-checklist/report/write-report.js';
 import { runChecklist, StartError, type RunOptions } from '../../certification-checklist/runner.js';
@@ -68,7 +68,7 @@ export async function runAndReport(options: RunOptions, reportDir: string, out: 
   out.write(`Certification checklist: ${describeScope(options)}\n\n`);
   let run;
   try {
-    run = await runChecklist({ ...options, out, live: out.isTTY === true, onItem: (result) => out.write(itemLine({ ...result.item, status: result.status, message: result.message })) });
+    run = await runChecklist({ ...options, out, live: out.isTTY === true });
   } catch (error) {
     if (!(error instanceof StartError)) throw error;
     process.stderr.write(`pos-sandbox checklist: the run could not start: ${error.message}\n`);
@@ -90,7 +90,7 @@ function describeScope(options: RunOptions): string {
 export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOptions {
   const modes = [flags.driver !== undefined && 'driver', flags.interactive && 'interactive', flags.passive && 'passive'].filter(Boolean) as RunMode[];
   if (modes.length !== 1) throw new UsageError(`choose exactly one of --driver URL, --interactive, --passive${modes.length > 1 ? ` (got ${modes.join(' and ')})` : ''}`);
-  const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability');
+  const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
   if (!capabilities.ok) throw new UsageError(capabilities.problem);
   const only = flags.only === undefined ? undefined : parseList(flags.only, CHECKLIST.map((item) => item.id), 'item');
   if (only && !only.ok) throw new UsageError(only.problem);

@@ -34,7 +34,7 @@ export function demoCommand(): Command {
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
     .action(async (flags: DemoFlags) => {
       let bugs;
-      const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability');
+      const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
       try {
         bugs = parseBugs(flags.bug);
         if (!capabilities.ok) throw new Error(capabilities.problem);

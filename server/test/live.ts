@@ -22,7 +22,8 @@ export async function closeServers(): Promise<void> {
   );
 }
 
-async function listen(handler: Express | ((req: IncomingMessage, res: ServerResponse) => void)): Promise<string> {
+/** Listens on a free loopback port; closeServers closes it. */
+export async function listen(handler: Express | ((req: IncomingMessage, res: ServerResponse) => void)): Promise<string> {
   const server = createServer(handler);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

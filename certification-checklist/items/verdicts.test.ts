@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
+import type { Traffic } from '../checklist-types.js';
+import { CHECKLIST } from './all-items.js';
+
+const nothing: Traffic = { entries: [], orders: [], refunds: [], asked: { orderId: 'o-1', posName: 'demo-pos', externalId: 'E-1', locationId: 'loc-1', itemId: 'itm-x', form: 'A', expected: [{ locationId: 'loc-1', itemId: 'i', price: 1 }] }, actor: { answered: false, detail: 'driver POST http://127.0.0.1:4200/refund: no answer within 15 s' } };
+
+/** A status call the POS made, with a token of these claims. */
+function call(id: string, claims: Record<string, unknown>, extra: Partial<JournalEntry> = {}): JournalEntry {
+  return {
+    id, requestId: id, time: '2026-11-21T10:00:00.000Z', direction: 'inbound', method: 'POST', path: '/v2/order/status', query: {}, locationId: 'loc-1',
+    token: { header: { alg: 'HS256' }, claims, sha256: `sha-${id}` },
+    request: { headers: {}, bodyBytes: 2 }, response: { status: 200, headers: {} }, latencyMs: 1, findings: [], ...extra,
+  };
+}
+
+describe('the checklist verdicts', () => {
+  it.each(CHECKLIST.map((item) => [item.id, item] as const))('%s is blocked, never passed, when its traffic never arrived', (_id, item) => {
+    expect(item.judge(nothing).status).toBe('blocked');
+  });
+
+  it('AUTH-05 fails two different tokens with one jti, and passes one token sent twice', () => {
+    const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-05')!;
+    const claims = { jti: 'same', sub: 'loc-1' };
+    expect(item.judge({ ...nothing, entries: [call('j-1', claims), call('j-2', { ...claims, sub: 'loc-2' })] })).toEqual({
+      status: 'fail',
+      message: 'jti "same" was used by 2 different tokens',
+      evidence: ['j-1', 'j-2'],
+    });
+    expect(item.judge({ ...nothing, entries: [call('j-1', claims), { ...call('j-2', claims), token: call('j-1', claims).token! }] }).status).toBe('pass');
+  });
+
+  it('AUTH-02 names the first call with another audience, and judges no call a fault rule answered', () => {
+    const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-02')!;
+    const good = { aud: 'io.service.pos.brokers.openapi' };
+    const faulted = call('j-3', { aud: 'x' }, { fault: { rule: 'r', kind: 'status', source: 'api' } });
+    expect(item.judge({ ...nothing, entries: [call('j-1', good), call('j-2', { aud: 'wrong' }), faulted] })).toEqual({
+      status: 'fail',
+      message: '1 of 2 calls broke the rule; POST /v2/order/status (j-2): aud is "wrong"',
+      evidence: ['j-2'],
+    });
+  });
+});

@@ -1,0 +1,92 @@
+/** `pos-sandbox checklist`, `verify-report` and `demo` as real processes, as a partner runs them. */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, referencePos, serve, stopServers } from '../../server/test/processes.js';
+
+afterEach(stopServers);
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'pos-sandbox-reports-'));
+
+/** A loopback port nothing listens on (one just closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('pos-sandbox checklist', () => {
+  it('exits 2 naming the sandbox URL when the sandbox cannot be reached', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const run = await cli(['checklist', '--sandbox', url, '--driver', 'http://127.0.0.1:2']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`pos-sandbox checklist: the run could not start: cannot reach the sandbox at ${url}: the sandbox at ${url} did not answer GET /_sandbox/health: ECONNREFUSED`);
+  });
+
+  it('exits 2 naming the driver URL when nothing listens there', async () => {
+    const sandbox = await serve([]);
+    const driver = `http://127.0.0.1:${await closedPort()}`;
+    const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--driver', driver]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`the run could not start: cannot reach the POS driver at ${driver}/health: ECONNREFUSED`);
+  });
+
+  it.each([
+    [['--driver', 'http://127.0.0.1:2', '--passive'], 'choose exactly one of --driver URL, --interactive, --passive (got driver and passive)'],
+    [[], 'choose exactly one of --driver URL, --interactive, --passive'],
+    [['--passive', '--capabilities', 'refund,hubs'], "unknown capability 'hubs'; the capabilities are refund, hub, kiosk, menu-form-b"],
+    [['--passive', '--only', 'AUTH-99'], "unknown item 'AUTH-99'; the items are AUTH-01,"],
+  ])('refuses the command line %j with exit 2', async (args, message) => {
+    const run = await cli(['checklist', ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`pos-sandbox checklist: ${message}`);
+  });
+
+  it('fails the item a broken POS breaks, with its hint, writes the report and exits 1', async () => {
+    const sandbox = await serve([]);
+    const pos = await referencePos(['--sandbox', sandbox.baseUrl, '--bug', 'accept-bad-signature']);
+    const reports = tempDir();
+    const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--driver', pos.url, '--only', 'AUTH-10', '--report-dir', reports], { SANDBOX_POS_ORDER_URL: `${pos.url}/order` });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('  FAIL     AUTH-10   An order whose token has a bad signature is refused and creates nothing: the POS accepted an order delivered with a token with a bad signature (answered 200)');
+    expect(run.stdout).toContain('           fix: Verify the signature of the service’s token with the partner key (HS256)');
+    expect(run.stdout).toContain('FAILED: required item AUTH-10 (fail) did not pass.');
+    const [folder] = readdirSync(reports);
+    expect(readdirSync(join(reports, folder!)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+  }, 30_000);
+});
+
+describe('npm run demo and verify-report', () => {
+  it('passes every required item against the reference POS, writes the four files, and a one-character edit is detected', async () => {
+    const reports = tempDir();
+    const demo = await cli(['demo', '--report-dir', reports]);
+    expect(demo.stderr).toBe('');
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/PASSED: every required item in scope passed \(29\)\.\n {2}34 pass\n {2}report: /);
+    const folder = join(reports, readdirSync(reports)[0]!);
+    expect(readdirSync(folder).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+
+    const intact = await cli(['verify-report', folder]);
+    expect(intact).toMatchObject({ code: 0, stdout: expect.stringMatching(/^intact: /) });
+    const json = join(folder, 'report.json');
+    const text = readFileSync(json, 'utf8');
+    const at = text.indexOf('"REF-00001"') + 5;
+    writeFileSync(json, `${text.slice(0, at)}9${text.slice(at + 1)}`);
+    const edited = await cli(['verify-report', folder]);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain('EDITED:');
+    expect(edited.stdout).toMatch(/its content was edited/);
+  }, 60_000);
+
+  it('exits 2 for a folder that holds no report', async () => {
+    const run = await cli(['verify-report', tempDir()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/holds no report files/);
+  });
+});

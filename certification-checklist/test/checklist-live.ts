@@ -1,0 +1,57 @@
+/** A sandbox on the real clock and the reference POS over real HTTP, with short timings, for the checklist tests. */
+import type { Bug } from '../../reference-pos/bugs.js';
+import { createReferencePos } from '../../reference-pos/app.js';
+import { createSandbox } from '../../server/sandbox.js';
+import { memoryStorage } from '../../server/store/segment-storage.js';
+import { silentLogger } from '../../server/logger.js';
+import { fixtures, PARTNER } from '../../server/test/helpers.js';
+import { listen } from '../../server/test/live.js';
+import type { Capability, ItemStatus } from '../checklist-types.js';
+import { runChecklist, type RunOptions, type RunResult } from '../runner.js';
+
+/** The delivery timeout of the test sandbox; --bug slow-ack is set to 60 % of it. */
+export const ACK_TIMEOUT_MS = 1000;
+
+/** A sandbox whose refunds, retries and timeouts are quick, and the reference POS with `bugs` talking to it. */
+export async function sandboxAndPos(bugs: Bug[] = []) {
+  const sandbox = await createSandbox({
+    fixtures,
+    partner: PARTNER,
+    storage: memoryStorage(),
+    logger: silentLogger(),
+    refundDelayMs: 20,
+    dispatch: { attemptTimeoutMs: ACK_TIMEOUT_MS, retryDelaysMs: [50, 50] },
+  });
+  const sandboxUrl = await listen(sandbox.app);
+  const pos = createReferencePos({
+    identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey },
+    sandboxUrl,
+    menus: fixtures.menus,
+    bugs: new Set(bugs),
+    slowAckMs: ACK_TIMEOUT_MS * 0.6,
+  });
+  const posUrl = await listen(pos);
+  return { sandbox, sandboxUrl, pos, posUrl };
+}
+
+/** Runs the checklist in driver mode against the pair, quietly; `lines` holds what it printed. */
+export async function runAgainst(
+  pair: { sandboxUrl: string; posUrl: string },
+  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void } = {},
+): Promise<RunResult & { lines: string[]; statusOf(id: string): ItemStatus }> {
+  const lines: string[] = [];
+  const mode = options.mode ?? 'driver';
+  const run = await runChecklist({
+    sandboxUrl: pair.sandboxUrl,
+    posOrderUrl: `${pair.posUrl}/order`,
+    mode,
+    ...(mode === 'driver' ? { driverUrl: pair.posUrl } : {}),
+    capabilities: options.capabilities ?? ['refund', 'hub', 'kiosk'],
+    ...(options.only ? { only: options.only } : {}),
+    waitMs: 1500,
+    windowMs: 300,
+    out: { write: (text: string) => (lines.push(text), options.onWrite?.(text)) },
+    live: options.live ?? false,
+  });
+  return { ...run, lines, statusOf: (id) => run.results.find((result) => result.item.id === id)!.status };
+}
