@@ -1,9 +1,11 @@
-/** The README is the contract users read: every finding, fault kind and ready fault script is in it. */
+/** The README is the contract users read: every finding, fault kind, ready fault script, checklist item and --bug is in it. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { FINDING_CODES } from '../domain/findings.js';
 import { FAULT_KINDS } from '../faults/fault-kinds.js';
+import { BUGS } from '../../reference-pos/bugs.js';
+import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
@@ -19,5 +21,13 @@ describe('the README', () => {
 
   it.each(readdirSync(join(PACKAGE_ROOT, 'fixtures', 'faults')))('names the ready fault script %s', (file) => {
     expect(README).toContain(`| \`${file}\` |`);
+  });
+
+  it.each(CHECKLIST.map((item) => item.id))('has a row for the checklist item %s', (id) => {
+    expect(README).toMatch(new RegExp(`^\\| \`${id}\` \\|`, 'm'));
+  });
+
+  it.each(Object.keys(BUGS))('has a row for the reference POS --bug %s', (bug) => {
+    expect(README).toMatch(new RegExp(`^\\| \`${bug}\` \\|`, 'm'));
   });
 });
