@@ -91,14 +91,18 @@ export class InteractiveActor implements PosActor {
   decide = async (ask: DecideAsk) =>
     this.say(`an order is on its way: ${ask.words}, reference ${ask.orderId}. ${ask.decision === 'ACCEPTED' ? 'ACCEPT it' : `REJECT it, with the reason "${ask.reason ?? ''}"`}`);
 
+  private counting = false;
+
   tick(secondsLeft: number): void {
-    // A terminal gets one line that counts down; a log file gets a line every 10 s.
+    // A terminal gets one line that counts down; a log file gets the first second and then one line every 10 s.
     if (this.live) this.out.write(`\r         waiting for the POS: ${String(secondsLeft).padStart(3)} s left `);
-    else if (secondsLeft % 10 === 0) this.out.write(`         waiting for the POS: ${secondsLeft} s left\n`);
+    else if (!this.counting || secondsLeft % 10 === 0) this.out.write(`         waiting for the POS: ${secondsLeft} s left\n`);
+    this.counting = true;
   }
 
   done(): void {
-    if (this.live) this.out.write(`\r${' '.repeat(48)}\r`);
+    if (this.live && this.counting) this.out.write(`\r${' '.repeat(48)}\r`);
+    this.counting = false;
   }
 
   private say(words: string): ActorAnswer {

@@ -1,5 +1,6 @@
 /** Pure: a run's counts and its exit code (SANDBOX-SPEC §9): 0 every required item in scope passed, 1 otherwise. */
 import { ITEM_STATUSES, type ItemStatus } from './checklist-types.js';
+import { ONLY_SKIPPED } from './scope.js';
 
 export interface JudgedItem {
   id: string;
@@ -29,7 +30,7 @@ export function runOutcome(items: readonly JudgedItem[]): RunOutcome {
   const executed = required.filter((item) => EXECUTED.includes(item.status));
   if (executed.length === 0) return { counts, verdict: 'incomplete', exitCode: 1, reason: 'no required item was executed, so nothing was shown' };
   // Items left out with --only are outside the run; items the mode could not judge are not passed.
-  const unjudged = required.filter((item) => item.status === 'skipped' && item.message !== 'not selected (--only)');
+  const unjudged = required.filter((item) => item.status === 'skipped' && item.message !== ONLY_SKIPPED);
   if (unjudged.length > 0) return { counts, verdict: 'incomplete', exitCode: 1, reason: `${unjudged.length} required items could not be judged in this mode (${unjudged.map((item) => item.id).join(', ')})` };
   return { counts, verdict: 'passed', exitCode: 0, reason: `every required item in scope passed (${executed.length})` };
 }

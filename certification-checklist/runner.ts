@@ -8,7 +8,7 @@ import { CHECKLIST } from './items/all-items.js';
 import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId, type Traffic } from './checklist-types.js';
 import { causeOf, SandboxControl, type SandboxHealth } from './sandbox-control.js';
 import { DriverActor, InteractiveActor, type PosActor } from './pos-actors.js';
-import { outOfScope, type RunMode } from './scope.js';
+import { ONLY_SKIPPED, outOfScope, type RunMode } from './scope.js';
 import { itemLine } from './progress.js';
 import { ORDER_STEPS } from './steps/order-steps.js';
 import { REFUND_STEPS } from './steps/refund-steps.js';
@@ -73,8 +73,8 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const results = new Map<string, ItemResult>();
   const record = (result: ItemResult) => {
     results.set(result.item.id, result);
-    // Live progress: one line per item as it finishes.
-    options.out.write(itemLine({ ...result.item, status: result.status, message: result.message }));
+    // Live progress: one line per item as it finishes; items left out with --only stay out of it (the report lists them).
+    if (!(result.status === 'skipped' && result.message === ONLY_SKIPPED)) options.out.write(itemLine({ ...result.item, status: result.status, message: result.message }));
     options.onItem?.(result);
   };
   for (const item of CHECKLIST) {

@@ -10,6 +10,7 @@ describe('the checklist scope', () => {
     const scope = { capabilities: new Set(['refund'] as const), mode: 'driver' as const };
     expect(outOfScope(byId('REFUND-04'), scope)).toEqual({ status: 'not_applicable', message: 'needs the capability hub, which was not declared (--capabilities)' });
     expect(outOfScope(byId('REFUND-01'), scope)).toBeUndefined();
+    expect(outOfScope(byId('REFUND-05'), { ...scope, capabilities: new Set() })?.message).toBe('needs the capabilities refund and kiosk, which were not declared (--capabilities)');
   });
 
   it('skips items left out by --only, and in passive mode those the POS must be made to act for', () => {

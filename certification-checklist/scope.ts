@@ -3,6 +3,9 @@ import type { Capability, ChecklistItem } from './checklist-types.js';
 
 export type RunMode = 'driver' | 'interactive' | 'passive';
 
+/** The message of an item left out with --only: outside the run, not counted against it. */
+export const ONLY_SKIPPED = 'not selected (--only)';
+
 export interface Scope {
   capabilities: ReadonlySet<Capability>;
   /** Item ids to run; undefined: all of them. */
@@ -13,8 +16,11 @@ export interface Scope {
 /** Why an item will not be judged in this run, or undefined when it will be. */
 export function outOfScope(item: ChecklistItem, scope: Scope): { status: 'not_applicable' | 'skipped'; message: string } | undefined {
   const missing = (item.capabilities ?? []).filter((capability) => !scope.capabilities.has(capability));
-  if (missing.length > 0) return { status: 'not_applicable', message: `needs the capability ${missing.join(' and ')}, which was not declared (--capabilities)` };
-  if (scope.only && !scope.only.has(item.id)) return { status: 'skipped', message: 'not selected (--only)' };
+  if (missing.length > 0) {
+    const which = missing.length === 1 ? `the capability ${missing[0]}, which was` : `the capabilities ${missing.join(' and ')}, which were`;
+    return { status: 'not_applicable', message: `needs ${which} not declared (--capabilities)` };
+  }
+  if (scope.only && !scope.only.has(item.id)) return { status: 'skipped', message: ONLY_SKIPPED };
   if (scope.mode === 'passive' && !item.passive) return { status: 'skipped', message: 'the POS must be made to act for this item: run with --driver or --interactive' };
   return undefined;
 }
