@@ -90,7 +90,7 @@ export class SandboxControl {
 /** The useful part of a fetch failure: `ECONNREFUSED 127.0.0.1:4100` rather than "fetch failed". */
 export function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `${cause.code}${cause.message && !cause.message.startsWith(cause.code) ? ` (${cause.message})` : ''}`;
+  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
   // fetch refuses some ports outright (1, 6000 …): its cause says "bad port".
   if (cause?.message) return `${(error as Error).message}: ${cause.message}`;
   return (error as Error).message;
