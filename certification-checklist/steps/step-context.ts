@@ -26,7 +26,7 @@ export interface StepContext {
   windowMs: number;
   /** The sandbox's delivery timeout, the limit an acknowledgement is judged against. */
   ackLimitMs: number;
-  /** Orders accepted so far, by template (standard, hub, kiosk). */
+  /** Orders to refund, by template (standard, hub, kiosk): accepted ones, or one the POS answered but never decided. */
   accepted: Map<string, AcceptedOrder>;
   /** A fresh OrderId for this run: chk-<run>-<n>. */
   newOrderId(): string;
@@ -91,7 +91,12 @@ export async function ensureAccepted(ctx: StepContext, template: string): Promis
   const location = locationsOf(ctx, template).at(-1);
   if (!location) return { missing: `the sandbox has no ${template} location` };
   const { orderId, record } = await deliverDecided(ctx, template, location, 'ACCEPTED');
-  if (record.ExternalId && record.Status === 'AWAITING_STATUS') return { orderId, externalId: record.ExternalId, locationId: location.id };
+  if (record.ExternalId && record.Status === 'AWAITING_STATUS') {
+    // Kept too, so the next refund step of this template does not send (and wait for) another undecided order.
+    const taken = { orderId, externalId: record.ExternalId, locationId: location.id };
+    ctx.accepted.set(template, taken);
+    return taken;
+  }
   return ctx.accepted.get(template) ?? { missing: `order ${orderId}, sent to be refunded, is ${record.Status} without an ExternalId: the POS must take it first (see ORDER-01, ORDER-02)` };
 }
 
