@@ -12,7 +12,7 @@ import { sameHubBrands, wrongBrandFinding } from '../domain/hub-brands.js';
 import type { NewOrderRequest } from '../domain/new-order-request.js';
 import type { DeliveryAttempt, OrderRecord, StatusChange } from '../domain/order-record.js';
 import type { SandboxOrder } from '../domain/sandbox-order-types.js';
-import { posStatusProblem, resendProblem, type OrderStatus } from '../domain/order-states.js';
+import { canMove, posStatusProblem, resendProblem, type OrderStatus } from '../domain/order-states.js';
 import type { OrderStatusRequest } from '../domain/order-status-request.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
@@ -58,7 +58,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     const stuck = this.deps.store.orders.all().filter((order) => order.Status === 'NEW' || order.Status === 'DISPATCHED');
     const recovered: OrderRecord[] = [];
     for (const order of stuck) {
-      recovered.push(await this.move(order, 'DELIVERY_FAILED', { by: 'delivery', reason: `the sandbox stopped while the order was ${order.Status}; resend it` }));
+      recovered.push(await this.move(order.OrderId, 'DELIVERY_FAILED', { by: 'delivery', reason: `the sandbox stopped while the order was ${order.Status}; resend it` }));
     }
     return recovered;
   }
@@ -97,14 +97,9 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
 
   /** Starts a dispatch (the first, or a resend) and returns its promise; the order is DISPATCHED on disk when it resolves its first step. */
   async dispatch(orderId: string, by: 'dispatch' | 'resend'): Promise<{ dispatched: OrderRecord; delivered: Promise<OrderRecord> }> {
-    const order = this.get(orderId);
-    if (!order) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
-    if (by === 'resend') {
-      const problem = resendProblem(order);
-      if (problem) throw new ApiError('INVALID_STATE', problem);
-    }
+    if (!this.get(orderId)) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
     if (!this.deliver) throw new Error('OrderDesk has no delivery');
-    const dispatched = await this.move(order, 'DISPATCHED', { by });
+    const dispatched = await this.move(orderId, 'DISPATCHED', { by }, { problem: by === 'resend' ? resendProblem : undefined });
     const delivered = this.deliver(orderId).finally(() => this.inFlight.delete(orderId));
     // Nobody may await a delivery started with 202: a failure (the store cannot write) is reported, never unhandled.
     delivered.catch((error: Error) => this.emit('deliveryError', orderId, error));
@@ -112,11 +107,12 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return { dispatched, delivered };
   }
 
-  /** POST /order/status: the POS decides an order AWAITING_STATUS (found with findForCall); 409 INVALID_STATE otherwise. */
+  /**
+   * POST /order/status: the POS decides an order AWAITING_STATUS (found with lookupForCall); 409 INVALID_STATE otherwise.
+   * The state is read again here, not taken from the lookup: a call that waited for a delivery may find it decided since.
+   */
   async applyPosStatus(order: OrderRecord, request: OrderStatusRequest, journalId: string): Promise<OrderRecord> {
-    const problem = posStatusProblem(order, request.Status);
-    if (problem) throw new ApiError('INVALID_STATE', problem);
-    return this.move(order, request.Status, { by: 'pos-status', reason: request.Reason, journalId });
+    return this.move(order.OrderId, request.Status, { by: 'pos-status', reason: request.Reason, journalId }, { problem: (current) => posStatusProblem(current, request.Status) });
   }
 
   /** A call about a Hub order made from another brand's location draws a finding (the refund is judged later, as usual). */
@@ -171,10 +167,11 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     outcome: { externalId?: string; status: OrderStatus; reason?: string; journalId?: string },
     findings: Finding[] = [],
   ): Promise<OrderRecord> {
-    const order = this.get(orderId)!;
-    const changed = { ...order, ...(outcome.externalId === undefined ? {} : { ExternalId: outcome.externalId }) };
     const by = outcome.status === 'DELIVERY_FAILED' ? 'delivery' : 'pos-reply';
-    return this.move(changed, outcome.status, { by, reason: outcome.reason, journalId: outcome.journalId }, findings);
+    return this.move(orderId, outcome.status, { by, reason: outcome.reason, journalId: outcome.journalId }, {
+      findings,
+      ...(outcome.externalId === undefined ? {} : { fields: { ExternalId: outcome.externalId } }),
+    });
   }
 
   /** Adds a delivery attempt, and the body it carried, to the order; on disk before it resolves. */
@@ -183,17 +180,33 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return this.save({ ...current, Order: sent, Deliveries: [...(current.Deliveries ?? []), attempt] });
   }
 
-  private async move(order: OrderRecord, status: OrderStatus, change: Omit<StatusChange, 'status' | 'at'>, findings: Finding[] = []): Promise<OrderRecord> {
+  /**
+   * The one way an order changes state. The current record is read, the move checked and the new record put
+   * with no await in between, so two changes racing for one order (a status call and the delivery it raced,
+   * two status calls) can never both win: the second sees the first's state and gets 409 INVALID_STATE.
+   */
+  private async move(
+    orderId: string,
+    status: OrderStatus,
+    change: Omit<StatusChange, 'status' | 'at'>,
+    options: { problem?: (current: OrderRecord) => string | undefined; findings?: Finding[]; fields?: Partial<OrderRecord> } = {},
+  ): Promise<OrderRecord> {
+    const current = this.get(orderId);
+    if (!current) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
+    const problem = options.problem ? options.problem(current) : canMove(current.Status, status) ? undefined : `order ${orderId} cannot move from ${current.Status} to ${status}`;
+    if (problem) throw new ApiError('INVALID_STATE', problem);
     const at = this.now();
     const step: StatusChange = { status, at, ...change };
     if (step.reason === undefined) delete step.reason;
+    const findings = options.findings ?? [];
     const moved: OrderRecord = {
-      ...order,
+      ...current,
+      ...options.fields,
       Status: status,
       UpdatedAt: at,
-      ...(status === 'REJECTED' || status === 'DELIVERY_FAILED' ? { Reason: change.reason ?? order.Reason } : {}),
-      History: [...(order.History ?? []), step],
-      ...(findings.length > 0 ? { Findings: [...(order.Findings ?? []), ...findings] } : {}),
+      ...(status === 'REJECTED' || status === 'DELIVERY_FAILED' ? { Reason: change.reason ?? current.Reason } : {}),
+      History: [...(current.History ?? []), step],
+      ...(findings.length > 0 ? { Findings: [...(current.Findings ?? []), ...findings] } : {}),
     };
     if (status !== 'REJECTED' && status !== 'DELIVERY_FAILED') delete moved.Reason;
     return this.save(moved);
