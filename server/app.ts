@@ -18,7 +18,7 @@ import { authenticate } from './pipeline/authenticate.js';
 import { errorHandler } from './pipeline/error-handler.js';
 import { injectFaults } from './pipeline/faults.js';
 import { recordJournal } from './pipeline/journal-recorder.js';
-import { readJsonBody } from './pipeline/json-body.js';
+import { parseBody, readBodyText } from './pipeline/json-body.js';
 import { readLocation } from './pipeline/location.js';
 import { noteMigrationHeaders } from './pipeline/migration-headers.js';
 import { requestId } from './pipeline/request-id.js';
@@ -87,10 +87,11 @@ function posApiRouter(deps: AppDeps): Router {
       res.locals.findings = [];
       next();
     },
+    readBodyText,
     auth,
     readLocation,
     noteMigrationHeaders,
-    readJsonBody,
+    parseBody,
   ];
   const router = Router();
   router.post(

@@ -28,7 +28,17 @@ export interface VerifiedPosToken {
   sha256: string;
 }
 
-export type PosTokenCheck = { ok: true; token: VerifiedPosToken } | { ok: false; defects: string[] };
+/** Which part of the call a token defect is about: the checklist names the rule (and its item) by it. */
+export const TOKEN_PARTS = ['authorization', 'alg', 'payload', 'signature', 'sub', 'jti', 'nbf', 'exp', 'iss', 'aud', 'query'] as const;
+export type TokenPart = (typeof TOKEN_PARTS)[number];
+
+/** One reason a token is refused: the part it is about, and the message the 401 carries. */
+export interface TokenDefect {
+  part: TokenPart;
+  message: string;
+}
+
+export type PosTokenCheck = { ok: true; token: VerifiedPosToken } | { ok: false; defects: TokenDefect[] };
 
 export interface PosTokenContext {
   key: KeyObject;
@@ -42,18 +52,18 @@ const TIME_CLAIMS = ['nbf', 'exp'] as const;
 /** Checks an `Authorization` header value against §5; every defect found is listed. */
 export function checkAuthorizationHeader(value: string | undefined, context: PosTokenContext): PosTokenCheck {
   if (value === undefined || value.trim() === '') {
-    return fail('Authorization header is missing; send Authorization: Bearer <JWT> signed with the non-prod key (§5)');
+    return fail('authorization', 'Authorization header is missing; send Authorization: Bearer <JWT> signed with the non-prod key (§5)');
   }
   const match = /^(\S+)(?:\s+(.*))?$/.exec(value.trim());
   const scheme = match?.[1] ?? '';
   if (match?.[2] === undefined && scheme.split('.').length === 3) {
-    return fail("Authorization header holds a bare token; send it as 'Bearer <JWT>' (§5)");
+    return fail('authorization', "Authorization header holds a bare token; send it as 'Bearer <JWT>' (§5)");
   }
   if (scheme.toLowerCase() !== 'bearer') {
-    return fail(`Authorization header must be 'Bearer <JWT>' (§5), got scheme '${scheme}'`);
+    return fail('authorization', `Authorization header must be 'Bearer <JWT>' (§5), got scheme '${scheme}'`);
   }
   const token = match?.[2]?.trim() ?? '';
-  if (token === '') return fail("Authorization header is 'Bearer' with no token after it");
+  if (token === '') return fail('authorization', "Authorization header is 'Bearer' with no token after it");
   return checkPosToken(token, context);
 }
 
@@ -61,17 +71,17 @@ export function checkAuthorizationHeader(value: string | undefined, context: Pos
 export function checkPosToken(token: string, context: PosTokenContext): PosTokenCheck {
   const parts = token.split('.');
   if (parts.length !== 3) {
-    return fail(`token is not a JWT: expected header.payload.signature (three base64url parts separated by dots), got ${parts.length} part(s)`);
+    return fail('authorization', `token is not a JWT: expected header.payload.signature (three base64url parts separated by dots), got ${parts.length} part(s)`);
   }
   const header = decodeJsonPart(parts[0] ?? '');
-  if (header === undefined) return fail('token header is not base64url-encoded JSON: this is not a JWT');
+  if (header === undefined) return fail('authorization', 'token header is not base64url-encoded JSON: this is not a JWT');
   const algDefect = checkAlgorithm(header.alg);
-  if (algDefect) return fail(algDefect);
+  if (algDefect) return fail('alg', algDefect);
   const payload = decodeJsonPart(parts[1] ?? '');
-  if (payload === undefined) return fail('token payload is not a base64url-encoded JSON object');
+  if (payload === undefined) return fail('payload', 'token payload is not a base64url-encoded JSON object');
 
   const signatureDefect = checkSignature(token, context);
-  if (signatureDefect) return fail(signatureDefect);
+  if (signatureDefect) return fail('signature', signatureDefect);
 
   const defects = [...checkClaimTypes(payload), ...checkClaimValues(payload, context)];
   if (defects.length > 0) return { ok: false, defects };
@@ -107,48 +117,50 @@ function checkSignature(token: string, { key, posName }: PosTokenContext): strin
   }
 }
 
-function checkClaimTypes(payload: Record<string, unknown>): string[] {
-  const defects: string[] = [];
+function checkClaimTypes(payload: Record<string, unknown>): TokenDefect[] {
+  const defects: TokenDefect[] = [];
   for (const claim of STRING_CLAIMS) {
     const value = payload[claim];
-    if (value === undefined) defects.push(`token claim ${claim} is missing (${CLAIM_MEANING[claim]}, §5)`);
-    else if (typeof value !== 'string') defects.push(`token claim ${claim} must be a string, got ${describe(value)}`);
-    else if (value.trim() === '') defects.push(`token claim ${claim} must not be empty`);
+    if (value === undefined) defects.push({ part: claim, message: `token claim ${claim} is missing (${CLAIM_MEANING[claim]}, §5)` });
+    else if (typeof value !== 'string') defects.push({ part: claim, message: `token claim ${claim} must be a string, got ${describe(value)}` });
+    else if (value.trim() === '') defects.push({ part: claim, message: `token claim ${claim} must not be empty` });
   }
   for (const claim of TIME_CLAIMS) {
     const value = payload[claim];
-    if (value === undefined) defects.push(`token claim ${claim} is missing (${CLAIM_MEANING[claim]}, §5)`);
+    if (value === undefined) defects.push({ part: claim, message: `token claim ${claim} is missing (${CLAIM_MEANING[claim]}, §5)` });
     else if (typeof value !== 'number' || !Number.isInteger(value)) {
-      defects.push(`token claim ${claim} must be an integer number of seconds since the Unix epoch, got ${describe(value)}`);
+      defects.push({ part: claim, message: `token claim ${claim} must be an integer number of seconds since the Unix epoch, got ${describe(value)}` });
     } else if (value > 1e11) {
-      defects.push(`token claim ${claim} is ${value}, which looks like milliseconds; §5 wants seconds since the Unix epoch`);
+      defects.push({ part: claim, message: `token claim ${claim} is ${value}, which looks like milliseconds; §5 wants seconds since the Unix epoch` });
     }
   }
   return defects;
 }
 
-function checkClaimValues(payload: Record<string, unknown>, { posName, nowSeconds }: PosTokenContext): string[] {
-  const defects: string[] = [];
+function checkClaimValues(payload: Record<string, unknown>, { posName, nowSeconds }: PosTokenContext): TokenDefect[] {
+  const defects: TokenDefect[] = [];
   const { aud, iss, nbf, exp } = payload;
   if (typeof aud === 'string' && aud.trim() !== '' && aud !== SERVICE_AUDIENCE) {
     const hint = aud === posName ? " (that is the service → POS direction)" : '';
-    defects.push(`token aud is '${aud}' but must be '${SERVICE_AUDIENCE}' for POS → service calls (§5)${hint}`);
+    defects.push({ part: 'aud', message: `token aud is '${aud}' but must be '${SERVICE_AUDIENCE}' for POS → service calls (§5)${hint}` });
   }
   if (typeof iss === 'string' && iss.trim() !== '' && iss !== posName) {
-    defects.push(`token iss is '${iss}' but must be the POS name '${posName}' (§5)`);
+    defects.push({ part: 'iss', message: `token iss is '${iss}' but must be the POS name '${posName}' (§5)` });
   }
   if (isSeconds(nbf) && nbf > nowSeconds + CLOCK_TOLERANCE_S) {
-    defects.push(
-      `token is not valid yet: nbf is ${isoTime(nbf)}, ${nbf - nowSeconds} s after the sandbox's clock (${isoTime(nowSeconds)}), beyond the ${CLOCK_TOLERANCE_S} s tolerance; check the POS clock`,
-    );
+    defects.push({
+      part: 'nbf',
+      message: `token is not valid yet: nbf is ${isoTime(nbf)}, ${nbf - nowSeconds} s after the sandbox's clock (${isoTime(nowSeconds)}), beyond the ${CLOCK_TOLERANCE_S} s tolerance; check the POS clock`,
+    });
   }
   if (isSeconds(exp) && exp + CLOCK_TOLERANCE_S <= nowSeconds) {
-    defects.push(
-      `token expired at ${isoTime(exp)}, ${nowSeconds - exp} s before the sandbox's clock (${isoTime(nowSeconds)}), beyond the ${CLOCK_TOLERANCE_S} s tolerance; mint a fresh token`,
-    );
+    defects.push({
+      part: 'exp',
+      message: `token expired at ${isoTime(exp)}, ${nowSeconds - exp} s before the sandbox's clock (${isoTime(nowSeconds)}), beyond the ${CLOCK_TOLERANCE_S} s tolerance; mint a fresh token`,
+    });
   }
   if (isSeconds(nbf) && isSeconds(exp) && exp <= nbf) {
-    defects.push(`token exp (${isoTime(exp)}) is not after nbf (${isoTime(nbf)}): the token is never valid`);
+    defects.push({ part: 'exp', message: `token exp (${isoTime(exp)}) is not after nbf (${isoTime(nbf)}): the token is never valid` });
   }
   return defects;
 }
@@ -162,8 +174,8 @@ const CLAIM_MEANING: Record<(typeof STRING_CLAIMS)[number] | (typeof TIME_CLAIMS
   exp: 'expiry, seconds since the Unix epoch',
 };
 
-function fail(defect: string): PosTokenCheck {
-  return { ok: false, defects: [defect] };
+function fail(part: TokenPart, message: string): PosTokenCheck {
+  return { ok: false, defects: [{ part, message }] };
 }
 
 function decodeJsonPart(part: string): Record<string, unknown> | undefined {

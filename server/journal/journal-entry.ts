@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Finding } from '../domain/findings.js';
 import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
+import type { TokenDefect } from '../domain/pos-token-rules.js';
 
 export interface TokenView {
   header?: Record<string, unknown>;
@@ -34,6 +35,8 @@ export interface JournalEntry {
   locationId?: string;
   partner?: string;
   token?: TokenView;
+  /** A call refused with 401: every defect of its token (or query string), each with the part it is about. */
+  tokenDefects?: TokenDefect[];
   request: { headers: Record<string, string>; body?: unknown; bodyText?: string; bodyBytes: number };
   /** status 0 when the POS never answered; `error` then says why. */
   response: { status: number; headers: Record<string, string>; body?: unknown; error?: string };

@@ -1,9 +1,9 @@
 /** The §5 authentication stage of every POS → service call. */
 import type { KeyObject } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { lifetimeFindings, finding } from '../domain/findings.js';
-import { checkAuthorizationHeader } from '../domain/pos-token-rules.js';
+import { checkAuthorizationHeader, type TokenDefect } from '../domain/pos-token-rules.js';
 import { findCredentialInQuery, queryCredentialMessage } from '../domain/query-credentials.js';
 import type { JtiRegistry } from '../domain/jti-registry.js';
 import { addFindings } from './findings.js';
@@ -20,11 +20,11 @@ export function authenticate({ key, posName, nonProdKey, clock, jtis }: Authenti
   return (req, res, next) => {
     const query = new URL(req.originalUrl, 'http://sandbox.invalid').searchParams;
     const parameter = findCredentialInQuery(query, nonProdKey);
-    if (parameter !== undefined) throw new ApiError('UNAUTHORIZED', queryCredentialMessage(parameter));
+    if (parameter !== undefined) refuse(res, [{ part: 'query', message: queryCredentialMessage(parameter) }]);
 
     const nowSeconds = Math.floor(clock() / 1000);
     const check = checkAuthorizationHeader(req.get('authorization'), { key, posName, nowSeconds });
-    if (!check.ok) throw new ApiError('UNAUTHORIZED', check.defects);
+    if (!check.ok) refuse(res, check.defects);
 
     const { claims, sha256 } = check.token;
     res.locals.token = check.token;
@@ -34,4 +34,10 @@ export function authenticate({ key, posName, nonProdKey, clock, jtis }: Authenti
     }
     next();
   };
+}
+
+/** 401 with every defect's message; the journal keeps which part of the token each is about. */
+function refuse(res: Response, defects: TokenDefect[]): never {
+  res.locals.tokenDefects = defects;
+  throw new ApiError('UNAUTHORIZED', defects.map((defect) => defect.message));
 }

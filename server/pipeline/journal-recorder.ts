@@ -67,6 +67,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         locationId: res.locals.locationId ?? req.get('x-service-locationid')?.trim() ?? undefined,
         partner: token ? String(token.claims.iss) : undefined,
         token: viewToken(req.get('authorization')),
+        ...(res.locals.tokenDefects ? { tokenDefects: res.locals.tokenDefects } : {}),
         request: {
           headers: redactHeaders(req.headers),
           ...bodyForJournal(typeof req.body === 'string' ? req.body : undefined),

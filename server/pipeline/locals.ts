@@ -3,7 +3,7 @@ import type { EnvelopeFamily } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import type { ParsedBody } from '../domain/parse-json-body.js';
-import type { VerifiedPosToken } from '../domain/pos-token-rules.js';
+import type { TokenDefect, VerifiedPosToken } from '../domain/pos-token-rules.js';
 import type { JournalFault } from '../journal/journal-entry.js';
 
 declare global {
@@ -15,9 +15,13 @@ declare global {
       journalId?: string;
       family?: EnvelopeFamily;
       token?: VerifiedPosToken;
+      /** Why the token was refused (401), each defect with the part of the call it is about. */
+      tokenDefects?: TokenDefect[];
       /** The trimmed x-service-locationid header, when present. */
       locationId?: string;
       body?: ParsedBody;
+      /** A body that could not be read (too large, a bad charset …): raised after authentication. */
+      bodyError?: unknown;
       findings?: Finding[];
       /** What an accepted PUT /menu changed, for the journal. */
       menuUpdate?: MenuUpdateOutcome;
