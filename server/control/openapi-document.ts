@@ -251,6 +251,7 @@ function journalParameters() {
     { name: 'status', in: 'query', schema: { type: 'string' }, description: 'A status (401) or a class (4xx)' },
     { name: 'location', in: 'query', schema: { type: 'string' } },
     { name: 'since', in: 'query', schema: { type: 'string' }, description: 'ISO time or ms since the epoch' },
+    { name: 'after', in: 'query', schema: { type: 'string', pattern: '^j-\\d+$' }, description: 'Entries newer than this journal id (j-000042): what happened since an entry you have seen' },
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
     { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
     { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },

@@ -15,6 +15,8 @@ export interface JournalFilter {
   fault?: string;
   /** Entries at or after this time (ms since the epoch). */
   since?: number;
+  /** Entries newer than this journal id: what happened since an entry the caller has seen. */
+  after?: string;
   limit?: number;
 }
 
@@ -60,8 +62,10 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
       (filter.since === undefined || Date.parse(entry.time) >= filter.since);
     const found: JournalEntry[] = [];
     const first = Math.max(0, this.entries.length - this.limit);
+    // Not a reason to stop the walk: an id is handed out when a request starts, so a slow one lands after newer ids.
+    const after = filter.after === undefined ? -1 : journalSequence(filter.after);
     for (let i = this.entries.length - 1; i >= first && found.length < (filter.limit ?? Infinity); i--) {
-      if (matches(this.entries[i]!)) found.push(this.entries[i]!);
+      if (journalSequence(this.entries[i]!.id) > after && matches(this.entries[i]!)) found.push(this.entries[i]!);
     }
     return found;
   }
@@ -75,6 +79,9 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
     this.byId.clear();
   }
 }
+
+/** j-000042 → 42: ids compare as numbers, so j-1000000 comes after j-999999. */
+export const journalSequence = (id: string): number => Number(id.slice(2));
 
 function faultFits(wanted: string, entry: JournalEntry): boolean {
   if (wanted === 'true') return entry.fault !== undefined;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { Journal } from '../journal/journal.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
 import { NOW_S, PARTNER, cleanHeaders, posToken, postRefund, testSandbox } from './helpers.js';
 
 describe('the request journal', () => {
@@ -81,13 +83,27 @@ describe('the request journal', () => {
     expect(await ids('?path=/v1/pos/openapi')).toEqual(['j-000003']);
     expect(await ids('?since=2026-11-21T10:00:01Z')).toEqual(['j-000003', 'j-000002']);
     expect(await ids('?limit=1')).toEqual(['j-000003']);
+    expect(await ids('?after=j-000001')).toEqual(['j-000003', 'j-000002']);
+    expect(await ids('?after=j-000003')).toEqual([]);
+  });
+
+  it('lists what came after an id even when a slow request, started earlier, landed after newer ones', () => {
+    const journal = new Journal();
+    const [slow, quick, newest] = [journal.nextId(), journal.nextId(), journal.nextId()];
+    const entry = (id: string) => ({ id, path: '/v2/order/refund', response: { status: 200 } }) as JournalEntry;
+    journal.add(entry(quick));
+    journal.add(entry(newest));
+    journal.add(entry(slow));
+    expect(journal.list({ after: quick }).map((e) => e.id)).toEqual([newest]);
+    expect(journal.list({ after: 'j-000000' }).map((e) => e.id)).toEqual([slow, newest, quick]);
   });
 
   it.each([
     ['?status=teapot', "status must be a status code (401) or a class (4xx), got 'teapot'"],
     ['?since=yesterday', "since must be an ISO time or milliseconds since the epoch, got 'yesterday'"],
     ['?limit=0', "limit must be a whole number from 1, got '0'"],
-    ['?loc=x', "unknown query parameter 'loc'; this endpoint takes path, status, location, since, limit, direction, order, fault"],
+    ['?after=42', "after must be a journal id such as j-000042, got '42'"],
+    ['?loc=x', "unknown query parameter 'loc'; this endpoint takes path, status, location, since, after, limit, direction, order, fault"],
   ])('answers 400 INVALID_REQUEST for %s', async (query, message) => {
     const sandbox = await testSandbox();
     const response = await request(sandbox.app).get(`/_sandbox/journal${query}`);
