@@ -87,6 +87,23 @@ describe('menuUpdateFindings', () => {
     expect(findingsOf(update('A', [['a', 'Item', 'Takeout', price]]))).toEqual([{ code: 'PRICE_UNIT_SUSPECT', section: '§2.2', message }]);
   });
 
+  it.each([
+    [990, 10, 'Items[0].Prices[0].Price is 10, about 1/100 of the current 990; prices are minor units (1150 is 11.50): was it sent in major units?'],
+    [990, 110_000, 'Items[0].Prices[0].Price is 110000, about 100× the current 990; prices are minor units (1150 is 11.50): was it multiplied by 100 twice?'],
+  ])('finds a price in the wrong unit that also changed: current %i, sent %i', (current, price, message) => {
+    const menu: Menu = { LocationId: 'loc-a', Items: [{ Id: 'a', Name: 'A', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: current }] }] };
+    expect(menuUpdateFindings(update('A', [['a', 'Item', 'Takeout', price]]), menu, [])).toEqual([{ code: 'PRICE_UNIT_SUSPECT', section: '§2.2', message }]);
+  });
+
+  it.each([
+    [990, 7],
+    [990, 1000],
+    [990, 50_000],
+  ])('does not call a real price change suspect: current %i, sent %i', (current, price) => {
+    const menu: Menu = { LocationId: 'loc-a', Items: [{ Id: 'a', Name: 'A', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: current }] }] };
+    expect(menuUpdateFindings(update('A', [['a', 'Item', 'Takeout', price]]), menu, [])).toEqual([]);
+  });
+
   it('does not call a price suspect when the current price is 0 or there is none for that service type', () => {
     const free: Menu = { LocationId: 'loc-a', Items: [{ Id: 'a', Name: 'A', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 0 }] }] };
     const u = update('A', [['a', 'Item', 'Takeout', 0]]);

@@ -75,15 +75,21 @@ function priceUnitFindings(update: MenuUpdate, before: Menu): Finding[] {
       const current = byId.get(item.id)?.Prices.find((p) => p.ServiceType === price.slot)?.Price;
       if (current === undefined || current === 0) continue;
       const at = `${price.path}.Price is ${price.price}`;
-      if (price.price === current * 100) {
-        found.push(finding('PRICE_UNIT_SUSPECT', `${at}, exactly 100× the current ${current}; prices are minor units (1150 is 11.50): was it multiplied by 100 twice?`));
-      } else if (price.price * 100 === current) {
-        found.push(finding('PRICE_UNIT_SUSPECT', `${at}, exactly 1/100 of the current ${current}; prices are minor units (1150 is 11.50): was it sent in major units?`));
+      // "About": a POS in the wrong unit usually changes the price too (990 now, 10 sent for a new 10.00).
+      const near = (value: number, target: number) => Math.abs(value - target) <= target * PRICE_UNIT_TOLERANCE;
+      const how = (exact: boolean) => (exact ? 'exactly' : 'about');
+      if (near(price.price, current * 100)) {
+        found.push(finding('PRICE_UNIT_SUSPECT', `${at}, ${how(price.price === current * 100)} 100× the current ${current}; prices are minor units (1150 is 11.50): was it multiplied by 100 twice?`));
+      } else if (near(price.price * 100, current)) {
+        found.push(finding('PRICE_UNIT_SUSPECT', `${at}, ${how(price.price * 100 === current)} 1/100 of the current ${current}; prices are minor units (1150 is 11.50): was it sent in major units?`));
       }
     }
   }
   return found;
 }
+
+/** How far from exactly 100× (or 1/100) a new price may be and still look like the wrong unit: 20 %. */
+export const PRICE_UNIT_TOLERANCE = 0.2;
 
 function listPaths(paths: string[]): string {
   const shown = paths.slice(0, SHOWN_PATHS).join(', ');
