@@ -1,19 +1,22 @@
 /**
- * The reference POS (SANDBOX-SPEC §10): the order endpoint a correct POS exposes, and the driver contract
- * of SANDBOX-SPEC §9 that lets the checklist make it act. In memory; `bugs` break it on purpose.
+ * The reference POS: the order endpoint a correct POS exposes, and the driver contract that lets the
+ * checklist make it act. In memory; `bugs` break it on purpose.
  */
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
-import type { Menu } from '../server/fixtures/fixture-schemas.js';
+import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 import type { Bug } from './bugs.js';
 import { menuPayload, type MenuChangeRequest } from './menu-payload.js';
 import { SandboxClient, type PosIdentity } from './sandbox-client.js';
 import { checkServiceToken } from './service-token-check.js';
+import { REFERENCE_POS_PRODUCT } from '../certification-checklist/driver-contract.js';
 
 export interface ReferencePosOptions {
   identity: PosIdentity;
   /** The service's base URL, for status calls (the driver names its own per call). */
   sandboxUrl: string;
   menus: Record<string, Menu>;
+  /** The merchant locations it serves; the hub-first-brand bug needs to know which are brands of one Hub. */
+  locations?: readonly Location[];
   bugs: ReadonlySet<Bug>;
   /** Answer with Status in the order reply instead of a POST /order/status afterwards. */
   statusInReply?: boolean;
@@ -49,10 +52,13 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
   const menus = structuredClone(options.menus);
   let sequence = 0;
   let firstLocation: string | undefined;
-  /** The location a call uses: the order's own, unless the wrong-location bug pins the first one it saw. */
+  /** The location a call uses: the order's own, unless the wrong-location bug pins the first one it saw, or hub-first-brand its Hub's first brand. */
   const locationFor = (own: string) => {
     firstLocation ??= own;
-    return bugs.has('wrong-location') ? firstLocation : own;
+    if (bugs.has('wrong-location')) return firstLocation;
+    const hub = options.locations?.find((location) => location.id === own)?.hub?.id;
+    if (bugs.has('hub-first-brand') && hub) return options.locations!.find((location) => location.hub?.id === hub)!.id;
+    return own;
   };
 
   const app = express() as Express & { orders: Map<string, PosOrder> };
@@ -85,7 +91,8 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     if (bugs.has('refuse-resend') && known !== undefined && !duplicate) return fail(res, 409, 'DUPLICATE_ORDER', `order ${order.OrderId} was received before`);
     const decided = decisions.get(order.OrderId) ?? { decision: 'ACCEPTED' };
     // Idempotent by OrderId: a retry, a duplicate or a resend of one order keeps its ExternalId.
-    const externalId = known && !bugs.has('no-idempotency') ? known.ExternalId : `REF-${String(++sequence).padStart(5, '0')}`;
+    const keeps = known !== undefined && !bugs.has('no-idempotency') && !(bugs.has('new-external-id-on-resend') && !duplicate);
+    const externalId = keeps ? known.ExternalId : `REF-${String(++sequence).padStart(5, '0')}`;
     const kept: PosOrder = {
       OrderId: order.OrderId,
       LocationId: order.LocationId,
@@ -127,7 +134,8 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
 
   // The driver contract (SANDBOX-SPEC §9): each reply is 2xx once the POS has done it, with what the sandbox answered.
   app.get('/health', (_req, res) => {
-    res.json({ status: 'ok', posName: options.identity.posName, bugs: [...bugs], orders: orders.size });
+    // `product` tells the checklist this is the bundled reference POS: its runs are demos, never certifications.
+    res.json({ status: 'ok', product: REFERENCE_POS_PRODUCT, posName: options.identity.posName, bugs: [...bugs], orders: orders.size });
   });
 
   app.get('/orders', (_req, res) => {
@@ -150,7 +158,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     }
     // The refund-by-order-id bug names the order by the service's id, which the service does not know it by.
     const named = bugs.has('refund-by-order-id') ? ([...orders.values()].find((o) => o.ExternalId === externalId)?.OrderId ?? externalId) : externalId;
-    const answer = await client.call(baseOf(sandboxUrl), 'POST', '/v2/order/refund', locationFor(locationId), { ExternalId: named });
+    const answer = await client.call(baseOf(sandboxUrl), 'POST', '/v2/order/refund', locationFor(locationId), { ExternalId: named }, { omitLocationHeader: bugs.has('refund-no-location') });
     res.json({ sent: true, sandbox: answer });
   });
 

@@ -1,5 +1,5 @@
 /**
- * The --bug switches that break the reference POS on purpose (SANDBOX-SPEC §10). Each one makes at least one
+ * The --bug switches that break the reference POS on purpose. Each one makes at least one
  * certification checklist item fail or warn, which proves that item can tell a broken POS from a correct one.
  */
 export const BUGS = {
@@ -9,12 +9,14 @@ export const BUGS = {
   'sub-not-location': 'tokens it sends carry the POS name in sub instead of the location',
   'reuse-jti': 'every token it sends to the sandbox carries the same jti',
   'long-lived-tokens': 'tokens it sends are valid for 24 hours',
+  'exp-in-ms': 'tokens it sends carry exp in milliseconds since the epoch, not seconds',
   'key-in-query': 'calls to the sandbox also pass the key in the query string (?apiKey=…), a v1 habit',
   'no-migration-headers': 'calls to the sandbox carry neither x-api-key nor a version header',
   'accept-bad-signature': 'orders are accepted without checking the token signature',
   'accept-expired-token': 'orders are accepted with an expired token',
   'accept-wrong-audience': 'orders are accepted with a token addressed to another POS',
   'refund-by-order-id': 'refunds name the service’s OrderId instead of the ExternalId the POS gave the order',
+  'refund-no-location': 'refunds are sent without the x-service-locationid header',
   'retry-storm': 'a refund or menu update the sandbox refuses is sent again at once, up to 10 times, whatever the error',
   'float-prices': 'menu updates carry prices in major units with decimals (12.5) instead of whole minor units',
   'menu-extra-fields': 'menu updates also send each item’s Description, a field other than price and name',
@@ -22,8 +24,10 @@ export const BUGS = {
   'full-menu-updates': 'every menu update lists the whole menu, even when one item changed',
   'no-idempotency': 'a second delivery of the same OrderId gets a new ExternalId',
   'refuse-resend': 'a resent order (same OrderId, new RequestId) is refused with 409 as a duplicate',
+  'new-external-id-on-resend': 'a resent order (same OrderId, new RequestId) is taken as a new order with a new ExternalId; duplicates of one delivery keep theirs',
   'no-status-call': 'orders are answered with an ExternalId but the POS never sends their status',
   'wrong-location': 'every call to the sandbox uses the first location it ever saw, not the order’s own',
+  'hub-first-brand': 'every call for a Hub brand location uses the Hub’s first brand location instead (its other locations are right)',
   'no-external-id': 'order replies carry no ExternalId',
   'slow-ack': 'order replies come after --slow-ack-ms (default 12 s, past the sandbox’s 10 s timeout)',
   'refuse-kiosk': 'kiosk orders are refused with 400 (the POS does not know the kiosk channel)',

@@ -41,6 +41,7 @@ const program = new Command('reference-pos')
         identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
         sandboxUrl: flags.sandbox,
         menus: fixtures.menus,
+        locations: fixtures.locations,
         bugs,
         statusInReply: flags.statusInReply ?? false,
         slowAckMs,

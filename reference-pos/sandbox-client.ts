@@ -10,6 +10,11 @@ export interface PosIdentity {
   apiKey: string | undefined;
 }
 
+export interface SendOptions {
+  /** Leave out x-service-locationid (the token's sub still names the location). */
+  omitLocationHeader?: boolean;
+}
+
 export interface SandboxAnswer {
   status: number;
   body: unknown;
@@ -35,18 +40,19 @@ export class SandboxClient {
    * A correct POS sends once and reports the answer: a 400 will not change by sending it again, and the
    * service's 5xx are for a person or a later job to look at, not for a loop.
    */
-  async call(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown): Promise<SandboxAnswer> {
-    let answer = await this.send(baseUrl, method, path, locationId, body);
+  async call(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown, options: SendOptions = {}): Promise<SandboxAnswer> {
+    let answer = await this.send(baseUrl, method, path, locationId, body, options);
     if (this.bugs.has('retry-storm')) {
-      for (let sends = 1; sends < RETRY_STORM_SENDS && answer.status !== 200; sends++) answer = await this.send(baseUrl, method, path, locationId, body);
+      for (let sends = 1; sends < RETRY_STORM_SENDS && answer.status !== 200; sends++) answer = await this.send(baseUrl, method, path, locationId, body, options);
     }
     return answer;
   }
 
-  private async send(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown): Promise<SandboxAnswer> {
+  private async send(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown, options: SendOptions): Promise<SandboxAnswer> {
     const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     if (this.bugs.has('key-in-query')) url.searchParams.set('apiKey', this.identity.key);
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token(locationId)}`, 'content-type': 'application/json', 'x-service-locationid': locationId };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token(locationId)}`, 'content-type': 'application/json' };
+    if (!options.omitLocationHeader) headers['x-service-locationid'] = locationId;
     if (!this.bugs.has('no-migration-headers')) {
       headers['x-api-version'] = '2';
       if (this.identity.apiKey) headers['x-api-key'] = this.identity.apiKey;
@@ -76,7 +82,7 @@ export class SandboxClient {
       sub: bugs.has('sub-not-location') ? this.identity.posName : locationId,
       jti: bugs.has('reuse-jti') ? FIXED_JTI : randomUUID(),
       nbf: nowSeconds,
-      exp: nowSeconds + (bugs.has('long-lived-tokens') ? 24 * 3600 : TOKEN_TTL_S),
+      exp: (nowSeconds + (bugs.has('long-lived-tokens') ? 24 * 3600 : TOKEN_TTL_S)) * (bugs.has('exp-in-ms') ? 1000 : 1),
       iss: bugs.has('wrong-issuer') ? 'reference-pos' : this.identity.posName,
       aud: bugs.has('wrong-token-audience') ? 'io.service.pos.brokers' : SERVICE_ISSUER,
     };

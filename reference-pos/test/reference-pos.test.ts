@@ -54,7 +54,7 @@ describe('the reference POS order endpoint', () => {
 
   it('answers the driver contract: health, decide, refund, menu', async () => {
     const { sandbox, pos } = await pair();
-    expect(await (await fetch(`${pos.url}/health`)).json()).toEqual({ status: 'ok', posName: PARTNER.name, bugs: [], orders: 0 });
+    expect(await (await fetch(`${pos.url}/health`)).json()).toEqual({ status: 'ok', product: 'pos-sandbox reference POS', posName: PARTNER.name, bugs: [], orders: 0 });
     expect((await post(`${pos.url}/decide`, { orderId: 'o-1', decision: 'REJECTED', reason: 'r' })).body).toEqual({ orderId: 'o-1', decision: 'REJECTED', appliesTo: 'the order when it arrives' });
     const menu = await post(`${pos.url}/menu`, { sandboxUrl: sandbox.url, locationId: 'loc-std-001', form: 'B', changes: [{ itemId: 'itm-margherita', price: 1290 }] });
     expect(menu.body.sandbox).toMatchObject({ status: 200, findings: 0 });

@@ -54,7 +54,7 @@ export function demoCommand(): Command {
         return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       };
       const sandboxUrl = await listen(sandbox.app);
-      const pos = createReferencePos({ identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey }, sandboxUrl, menus: fixtures.menus, bugs });
+      const pos = createReferencePos({ identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey }, sandboxUrl, menus: fixtures.menus, locations: fixtures.locations, bugs });
       const posUrl = await listen(pos);
       process.stdout.write(
         [
@@ -64,7 +64,15 @@ export function demoCommand(): Command {
           '',
         ].join('\n'),
       );
-      const options = { sandboxUrl, posOrderUrl: `${posUrl}/order`, mode: 'driver' as const, driverUrl: posUrl, capabilities: capabilities.ok ? capabilities.values : [], out: process.stdout };
+      const options = {
+        sandboxUrl,
+        posOrderUrl: `${posUrl}/order`,
+        mode: 'driver' as const,
+        driverUrl: posUrl,
+        capabilities: capabilities.ok ? capabilities.values : [],
+        pos: { referencePos: true },
+        out: process.stdout,
+      };
       const code = await runAndReport(options, flags.reportDir);
       sandbox.close();
       for (const server of servers) server.closeAllConnections();

@@ -47,6 +47,7 @@ export async function liveReferencePos(
     identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey },
     sandboxUrl,
     menus: fixtures.menus,
+    locations: fixtures.locations,
     bugs: new Set(options.bugs ?? []),
     statusInReply: options.statusInReply,
     slowAckMs: options.slowAckMs,
