@@ -1,4 +1,4 @@
-/** The shapes of the certification checklist (SANDBOX-SPEC §9): items, the traffic they judge, their verdicts. */
+/** The shapes of the certification checklist: items, the traffic they judge, their verdicts. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { OrderRecord } from '../server/domain/order-record.js';
 import type { RefundRecord } from '../server/domain/refund-outcome.js';
@@ -41,7 +41,9 @@ export type StepId = (typeof STEP_IDS)[number];
 /** What one step captured: the journal entries it caused (oldest first), the sandbox's records, what it asked for. */
 export interface Traffic {
   entries: JournalEntry[];
+  /** The orders the step is about, as the sandbox holds them once the step is over. */
   orders: OrderRecord[];
+  /** The refunds the step's refund calls created. */
   refunds: RefundRecord[];
   /** What the step asked the POS to do (order ids, the location, the item and price …), for the verdict to compare. */
   asked: Record<string, unknown>;
@@ -61,12 +63,17 @@ export interface Verdict {
   status: 'pass' | 'fail' | 'warn' | 'blocked';
   message: string;
   evidence: string[];
+  /**
+   * A knock-on: the item could not be judged because the call it needed broke another item's rule (a status call
+   * refused for its token is AUTH-06's failure, not ORDER-02's). That item is the root cause to fix first.
+   */
+  blockedBy?: string;
 }
 
 export interface ChecklistItem {
   id: string;
   title: string;
-  /** Where in interface-v2.md (or the sandbox spec) the rule comes from. */
+  /** Where in the interface (§N) the rule comes from, and the page of our docs for what the interface leaves open. */
   section: string;
   category: Category;
   /** Refund items are optional (§1); everything else is required for certification. */

@@ -1,6 +1,8 @@
 /** Pure: the live lines a run prints, one per item as it finishes, and the summary at the end. */
 import type { ItemStatus } from './checklist-types.js';
 import type { RunOutcome } from './run-outcome.js';
+import type { RunKindVerdict } from './run-kind.js';
+import type { StepWait } from './steps/step-context.js';
 
 const LABEL: Record<ItemStatus, string> = {
   pass: 'PASS',
@@ -19,26 +21,43 @@ export interface ProgressItem {
   status: ItemStatus;
   message: string;
   remediation: string;
+  blockedBy?: string;
 }
 
-/** `  FAIL     ORDER-05  A duplicate delivery is idempotent: <why>` and, when it did not pass, the hint under it. */
+/**
+ * `  FAIL     ORDER-05  A duplicate delivery is idempotent: <why>` and, when it did not pass, the hint under it;
+ * a knock-on names the item to fix first instead of a hint that would blame the wrong thing.
+ */
 export function itemLine(item: ProgressItem): string {
   const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(10)}${item.title}${item.required ? '' : ' (optional)'}: ${item.message}`;
+  if (item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}: fix that first\n`;
   const hint = ['fail', 'warn', 'blocked'].includes(item.status) ? `\n           fix: ${item.remediation}` : '';
   return `${head}${hint}\n`;
 }
 
-/** The closing lines: counts, the verdict and where the report is. */
-export function summaryLines(outcome: RunOutcome, reportDir: string | undefined): string {
+/** `  step order-accepted: 0.4 s`, with every wait that ran out, so a slow run says where its time went. */
+export function stepLine(step: { id: string; durationMs: number; waits: readonly StepWait[] }): string {
+  const full = step.waits.filter((wait) => wait.ended === 'timed out').map((wait) => `waited the whole ${seconds(wait.ms)} for ${wait.for}`);
+  return `  step ${step.id}: ${seconds(step.durationMs)}${full.length > 0 ? ` (${full.join('; ')})` : ''}\n`;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * The closing lines: the verdict, counts and where the report is. A run that is not a certification says so on
+ * its first line, so its PASSED can never be read as a certification's.
+ */
+export function summaryLines(outcome: RunOutcome, kind: RunKindVerdict, reportDir: string | undefined): string {
   const counts = (Object.entries(outcome.counts) as Array<[ItemStatus, number]>)
     .filter(([, count]) => count > 0)
     .map(([status, count]) => `${count} ${LABEL[status].toLowerCase()}`)
     .join(', ');
+  const verdict = `${outcome.verdict.toUpperCase()}: ${outcome.reason}.`;
   return [
     '',
-    `${outcome.verdict.toUpperCase()}: ${outcome.reason}.`,
+    kind.kind === 'certification' ? `CERTIFICATION RUN ${verdict}` : `NOT A CERTIFICATION (${kind.kind} run: ${kind.reason}). ${verdict}`,
     `  ${counts}`,
-    ...(reportDir ? [`  report: ${reportDir}  (report.json, report.md, report.html, junit.xml)`] : []),
+    ...(reportDir ? [`  report: ${reportDir}  (report.json, report.md, report.html, junit.xml, evidence.har)`] : []),
     '',
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-/** Pure: a run's counts and its exit code (SANDBOX-SPEC §9): 0 every required item in scope passed, 1 otherwise. */
+/** Pure: a run's counts and its exit code: 0 every required item in scope passed, 1 otherwise. */
 import { ITEM_STATUSES, type ItemStatus } from './checklist-types.js';
 import { ONLY_SKIPPED } from './scope.js';
 
@@ -7,6 +7,7 @@ export interface JudgedItem {
   required: boolean;
   status: ItemStatus;
   message: string;
+  blockedBy?: string;
 }
 
 export interface RunOutcome {
@@ -18,6 +19,11 @@ export interface RunOutcome {
   reason: string;
 }
 
+/** A run's results as the outcome reads them. */
+export function judgedItems(results: ReadonlyArray<{ item: { id: string; required: boolean }; status: ItemStatus; message: string; blockedBy?: string }>): JudgedItem[] {
+  return results.map((result) => ({ id: result.item.id, required: result.item.required, status: result.status, message: result.message, ...(result.blockedBy ? { blockedBy: result.blockedBy } : {}) }));
+}
+
 const EXECUTED: ItemStatus[] = ['pass', 'warn', 'fail', 'blocked', 'error'];
 
 export function runOutcome(items: readonly JudgedItem[]): RunOutcome {
@@ -25,7 +31,12 @@ export function runOutcome(items: readonly JudgedItem[]): RunOutcome {
   const required = items.filter((item) => item.required);
   const broken = required.filter((item) => item.status === 'fail' || item.status === 'blocked' || item.status === 'error');
   if (broken.length > 0) {
-    return { counts, verdict: 'failed', exitCode: 1, reason: `required item${broken.length === 1 ? '' : 's'} ${broken.map((item) => `${item.id} (${item.status})`).join(', ')} did not pass` };
+    // The root causes first; their knock-ons are counted after them, not listed as failures of their own.
+    const roots = broken.filter((item) => !item.blockedBy || !broken.some((other) => other.id === item.blockedBy));
+    const knockOns = broken.filter((item) => !roots.includes(item));
+    const named = roots.map((item) => `${item.id} (${item.status}${item.blockedBy ? ` by ${item.blockedBy}` : ''})`).join(', ');
+    const more = knockOns.length === 0 ? '' : `; ${knockOns.length} more ${knockOns.length === 1 ? 'was' : 'were'} blocked by ${roots.length === 1 ? 'it' : 'them'} (${knockOns.map((item) => item.id).join(', ')})`;
+    return { counts, verdict: 'failed', exitCode: 1, reason: `required item${roots.length === 1 ? '' : 's'} ${named} did not pass${more}` };
   }
   const executed = required.filter((item) => EXECUTED.includes(item.status));
   if (executed.length === 0) return { counts, verdict: 'incomplete', exitCode: 1, reason: 'no required item was executed, so nothing was shown' };

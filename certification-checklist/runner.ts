@@ -1,20 +1,26 @@
 /**
- * The checklist runner (SANDBOX-SPEC §9): checks that the sandbox and the POS can be reached, runs the steps the
- * items in scope need, captures each step's journal entries and records, and judges every item over them.
+ * The checklist runner: checks that the sandbox and the POS can be reached, runs the steps the items in scope need,
+ * captures each step's journal entries and records, and judges every item over them. What each step captured is
+ * kept in the result, so the report can carry it and `verify-report --rejudge` can judge it again.
  */
 import { randomBytes } from 'node:crypto';
 import type { JournalEntry } from '../server/journal/journal-entry.js';
+import type { OrderRecord } from '../server/domain/order-record.js';
+import type { RefundRecord } from '../server/domain/refund-outcome.js';
 import { CHECKLIST } from './items/all-items.js';
-import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId, type Traffic } from './checklist-types.js';
+import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId } from './checklist-types.js';
 import { causeOf, SandboxControl, type SandboxHealth } from './sandbox-control.js';
 import { DriverActor, InteractiveActor, type PosActor } from './pos-actors.js';
 import { ONLY_SKIPPED, outOfScope, type RunMode } from './scope.js';
-import { itemLine } from './progress.js';
+import { itemLine, stepLine } from './progress.js';
+import { asEvidence } from './evidence.js';
+import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
+import { runKind, type PosUnderTest, type RunKindVerdict } from './run-kind.js';
 import { ORDER_STEPS } from './steps/order-steps.js';
 import { REFUND_STEPS } from './steps/refund-steps.js';
 import { MENU_STEPS } from './steps/menu-steps.js';
-import type { StepContext, StepOutcome } from './steps/step-context.js';
-import { isDelivery } from './traffic.js';
+import type { StepContext, StepOutcome, StepWait } from './steps/step-context.js';
+import { trafficOf } from './traffic.js';
 
 export interface RunOptions {
   sandboxUrl: string;
@@ -23,6 +29,8 @@ export interface RunOptions {
   driverUrl?: string;
   capabilities: Capability[];
   only?: string[];
+  /** The POS under test as the partner names it; the name defaults to the sandbox's partner (the token's iss). */
+  pos?: Partial<PosUnderTest>;
   /** How long to wait for the POS once asked (default 15 s with a driver, 120 s for a person). */
   waitMs?: number;
   /** How long to watch for retries after an injected error (default 3 s). */
@@ -39,8 +47,25 @@ export interface ItemResult {
   message: string;
   /** The journal entries the verdict rests on. */
   evidence: JournalEntry[];
+  /** A knock-on: the item whose rule stopped the call this one needed. */
+  blockedBy?: string;
+  /** The captured traffic the item was judged over (a step id, or `journal` in passive mode). */
+  judgedOver?: string;
   startedAt?: string;
   durationMs?: number;
+}
+
+/** What one step did and captured: everything an item judging it reads. */
+export interface StepRecord {
+  id: string;
+  startedAt: string;
+  durationMs: number;
+  waits: StepWait[];
+  asked: Record<string, unknown>;
+  actor?: ActorAnswer;
+  entries: JournalEntry[];
+  orders: OrderRecord[];
+  refunds: RefundRecord[];
 }
 
 export interface RunResult {
@@ -51,10 +76,14 @@ export interface RunResult {
   capabilities: Capability[];
   only?: string[];
   sandbox: { url: string; version: string; partner: string };
+  pos: PosUnderTest;
+  kind: RunKindVerdict;
   posOrderUrl?: string;
   driverUrl?: string;
   /** In checklist order. */
   results: ItemResult[];
+  /** In the order they ran. */
+  steps: StepRecord[];
 }
 
 /** The run could not start: the message names the URL that could not be reached. Exit code 2. */
@@ -62,19 +91,30 @@ export class StartError extends Error {}
 
 const STEPS: Partial<Record<StepId, (ctx: StepContext) => Promise<StepOutcome>>> = { ...ORDER_STEPS, ...MENU_STEPS, ...REFUND_STEPS };
 
+/** The captured traffic of a passive run: the journal as it was. */
+export const PASSIVE_TRAFFIC = 'journal';
+
 export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const runTag = randomBytes(3).toString('hex');
   const runId = `${startedAt.toISOString().replace(/[:.]/g, '-')}-${runTag}`;
   const sandbox = new SandboxControl(options.sandboxUrl);
-  const health = await startChecks(sandbox, options);
+  const { health, referencePos } = await startChecks(sandbox, options);
+  const pos: PosUnderTest = {
+    name: options.pos?.name ?? health.partner,
+    ...(options.pos?.version ? { version: options.pos.version } : {}),
+    ...(options.pos?.build ? { build: options.pos.build } : {}),
+    ...(referencePos || options.pos?.referencePos ? { referencePos: true } : {}),
+  };
+  const kind = runKind({ mode: options.mode, ...(options.only ? { only: options.only } : {}), pos });
   const locations = await sandbox.locations();
   const scope = { capabilities: new Set(options.capabilities), ...(options.only ? { only: new Set(options.only) } : {}), mode: options.mode };
   const results = new Map<string, ItemResult>();
+  const steps: StepRecord[] = [];
   const record = (result: ItemResult) => {
     results.set(result.item.id, result);
     // Live progress: one line per item as it finishes; items left out with --only stay out of it (the report lists them).
-    if (!(result.status === 'skipped' && result.message === ONLY_SKIPPED)) options.out.write(itemLine({ ...result.item, status: result.status, message: result.message }));
+    if (!(result.status === 'skipped' && result.message === ONLY_SKIPPED)) options.out.write(itemLine({ ...result.item, status: result.status, message: result.message, ...(result.blockedBy ? { blockedBy: result.blockedBy } : {}) }));
     options.onItem?.(result);
   };
   for (const item of CHECKLIST) {
@@ -84,8 +124,11 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const judged = CHECKLIST.filter((item) => !results.has(item.id));
 
   if (options.mode === 'passive') {
-    const traffic: Traffic = { entries: await sandbox.journalSince('j-000000'), orders: await sandbox.orders(), refunds: await sandbox.refunds(), asked: { posName: health.partner } };
-    for (const item of judged) record(judge(item, traffic, new Date()));
+    const began = new Date();
+    const entries = (await sandbox.journalSince('j-000000')).map(asEvidence);
+    const step: StepRecord = { id: PASSIVE_TRAFFIC, startedAt: began.toISOString(), durationMs: Date.now() - began.getTime(), waits: [], asked: { posName: health.partner }, entries, orders: [], refunds: [] };
+    steps.push(step);
+    for (const item of judged) record(judge(item, step, began));
   } else {
     const actor = actorFor(options);
     let sequence = 0;
@@ -101,20 +144,27 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
       accepted: new Map(),
       newOrderId: () => `chk-${runTag}-${String(++sequence).padStart(2, '0')}`,
       runTag,
+      waits: [],
+      statusCalls: { seen: false, missed: false },
+      deliveries: { answered: false, unanswered: false },
     };
     const runMark = await sandbox.journalMark();
-    for (const step of STEP_IDS) {
-      const items = judged.filter((item) => item.step === step);
+    for (const id of STEP_IDS) {
+      const items = judged.filter((item) => item.step === id);
       if (items.length === 0) continue;
       const began = new Date();
-      let traffic: Traffic;
+      ctx.waits = [];
+      let step: StepRecord;
       try {
-        traffic = step === 'all-traffic' ? await allTraffic(ctx, runMark, health) : await runStep(ctx, step);
+        const captured = id === 'all-traffic' ? await allTraffic(ctx, runMark, health) : await runStep(ctx, id);
+        step = { id, startedAt: began.toISOString(), durationMs: Date.now() - began.getTime(), waits: ctx.waits, ...captured };
       } catch (error) {
-        for (const item of items) record({ item, status: 'error', message: `the step ${step} could not be run: ${(error as Error).message}`, evidence: [] });
+        for (const item of items) record({ item, status: 'error', message: `the step ${id} could not be run: ${(error as Error).message}`, evidence: [] });
         continue;
       }
-      for (const item of items) record(judge(item, traffic, began));
+      steps.push(step);
+      options.out.write(stepLine(step));
+      for (const item of items) record(judge(item, step, began));
     }
   }
   return {
@@ -125,9 +175,12 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
     capabilities: options.capabilities,
     ...(options.only ? { only: options.only } : {}),
     sandbox: { url: options.sandboxUrl, version: health.version, partner: health.partner },
+    pos,
+    kind,
     ...(options.posOrderUrl ? { posOrderUrl: options.posOrderUrl } : {}),
     ...(options.driverUrl ? { driverUrl: options.driverUrl } : {}),
     results: CHECKLIST.map((item) => results.get(item.id)!),
+    steps,
   };
 }
 
@@ -136,62 +189,67 @@ function actorFor(options: RunOptions): PosActor {
   return new InteractiveActor(options.out, options.waitMs ?? 120_000, options.live ?? false);
 }
 
-/** Runs one step and captures what it caused: the journal entries after its mark, its orders, the refunds. */
-async function runStep(ctx: StepContext, step: StepId): Promise<Traffic> {
+type Captured = Pick<StepRecord, 'asked' | 'actor' | 'entries' | 'orders' | 'refunds'>;
+
+/** Runs one step and captures what it caused: the journal entries after its mark, its orders, the refunds its calls made. */
+async function runStep(ctx: StepContext, step: StepId): Promise<Captured> {
   const mark = await ctx.sandbox.journalMark();
   const outcome = await STEPS[step]!(ctx);
-  return capture(ctx, mark, outcome.asked, outcome.orderIds ?? [], outcome.actor);
+  const entries = (await ctx.sandbox.journalSince(mark)).map(asEvidence);
+  const orders = await Promise.all((outcome.orderIds ?? []).map((orderId) => ctx.sandbox.order(orderId)));
+  const ids = new Set(entries.map((entry) => entry.id));
+  const refunds = (await ctx.sandbox.refunds()).filter((refund) => ids.has(refund.journalId));
+  return { entries, orders, refunds, asked: outcome.asked, ...(outcome.actor ? { actor: outcome.actor } : {}) };
 }
 
-async function capture(ctx: StepContext, mark: string, asked: Record<string, unknown>, orderIds: string[], actor?: ActorAnswer): Promise<Traffic> {
-  const entries = await ctx.sandbox.journalSince(mark);
-  const orders = await Promise.all(orderIds.map((orderId) => ctx.sandbox.order(orderId)));
-  return { entries, orders, refunds: await ctx.sandbox.refunds(), asked, ...(actor ? { actor } : {}) };
-}
-
-/** Every call the POS made since the run began; a run that made it call nothing first has it take one order. */
-async function allTraffic(ctx: StepContext, runMark: string, health: SandboxHealth): Promise<Traffic> {
+/** Everything the POS did since the run began; a run in which nothing happened yet (--only AUTH-05) first has it take one order. */
+async function allTraffic(ctx: StepContext, runMark: string, health: SandboxHealth): Promise<Captured> {
   let entries = await ctx.sandbox.journalSince(runMark);
-  if (!entries.some((entry) => !isDelivery(entry))) {
+  if (entries.length === 0) {
     await STEPS['order-accepted']!(ctx);
     entries = await ctx.sandbox.journalSince(runMark);
   }
-  return { entries, orders: [], refunds: [], asked: { posName: health.partner } };
+  return { entries: entries.map(asEvidence), orders: [], refunds: [], asked: { posName: health.partner } };
 }
 
-function judge(item: ChecklistItem, traffic: Traffic, began: Date): ItemResult {
+function judge(item: ChecklistItem, step: StepRecord, began: Date): ItemResult {
   const timing = { startedAt: began.toISOString(), durationMs: Date.now() - began.getTime() };
   try {
-    const verdict = item.judge(traffic);
-    const byId = new Map(traffic.entries.map((entry) => [entry.id, entry]));
+    const verdict = item.judge(trafficOf(step));
+    const byId = new Map(step.entries.map((entry) => [entry.id, entry]));
     const evidence = verdict.evidence.map((id) => byId.get(id)).filter((entry): entry is JournalEntry => entry !== undefined);
-    return { item, status: verdict.status, message: verdict.message, evidence, ...timing };
+    return { item, status: verdict.status, message: verdict.message, evidence, judgedOver: step.id, ...(verdict.blockedBy ? { blockedBy: verdict.blockedBy } : {}), ...timing };
   } catch (error) {
     return { item, status: 'error', message: `the verdict could not be given: ${(error as Error).message}`, evidence: [], ...timing };
   }
 }
 
 /** Exit 2 material: the sandbox must answer; the driver and the order endpoint must at least accept a connection. */
-async function startChecks(sandbox: SandboxControl, options: RunOptions): Promise<SandboxHealth> {
+async function startChecks(sandbox: SandboxControl, options: RunOptions): Promise<{ health: SandboxHealth; referencePos: boolean }> {
   let health: SandboxHealth;
   try {
     health = await sandbox.health();
   } catch (error) {
     throw new StartError(`cannot reach the sandbox at ${options.sandboxUrl}: ${(error as Error).message}; start it with npm start (or pass --sandbox URL)`);
   }
-  if (options.mode === 'driver') await reachable(new URL('health', withSlash(options.driverUrl!)).href, 'the POS driver', options);
+  let referencePos = false;
+  if (options.mode === 'driver') {
+    const driverHealth = await reachable(new URL('health', withSlash(options.driverUrl!)).href, 'the POS driver', options);
+    referencePos = (driverHealth as { product?: unknown } | undefined)?.product === REFERENCE_POS_PRODUCT;
+  }
   if (options.posOrderUrl && options.mode !== 'passive') await reachable(options.posOrderUrl, "the POS's order endpoint", options);
-  return health;
+  return { health, referencePos };
 }
 
-/** Throws StartError when nothing listens at `url`; a server that accepts and stays silent is let through (its items end blocked). */
-async function reachable(url: string, what: string, options: RunOptions): Promise<void> {
+/** Throws StartError when nothing listens at `url`; a server that accepts and stays silent is let through (its items end blocked). Answers the JSON it got, if any. */
+async function reachable(url: string, what: string, options: RunOptions): Promise<unknown> {
   try {
-    await fetch(url, { signal: AbortSignal.timeout(3_000) });
+    const response = await fetch(url, { signal: AbortSignal.timeout(3_000) });
+    return await response.json().catch(() => undefined);
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') {
       options.out.write(`  note: ${what} at ${url} accepted the connection but did not answer within 3 s; going on\n`);
-      return;
+      return undefined;
     }
     throw new StartError(`cannot reach ${what} at ${url}: ${causeOf(error)}`);
   }

@@ -1,5 +1,6 @@
-/** The runner's client of the sandbox's control API (/_sandbox, SANDBOX-SPEC §8): orders, faults, journal, records. */
+/** The runner's client of the sandbox's control API (/_sandbox): orders, faults, journal, records. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
+import { journalSequence } from '../server/journal/journal.js';
 import type { OrderRecord } from '../server/domain/order-record.js';
 import type { RefundRecord } from '../server/domain/refund-outcome.js';
 import type { FaultRule } from '../server/faults/fault-rule-types.js';
@@ -44,10 +45,11 @@ export class SandboxControl {
     return newest?.id ?? 'j-000000';
   }
 
-  /** Every journal entry after `mark`, oldest first (all of the journal for the mark 'j-000000'). */
+  /** Every journal entry after `mark`, in id order (all of the journal for the mark 'j-000000'). */
   async journalSince(mark: string): Promise<JournalEntry[]> {
-    const entries = await this.call<JournalEntry[]>('GET', '/_sandbox/journal?limit=100000');
-    return entries.filter((entry) => entry.id > mark).reverse();
+    const entries = await this.call<JournalEntry[]>('GET', `/_sandbox/journal?after=${encodeURIComponent(mark)}&limit=100000`);
+    // The journal lists entries as they ended; in id order, calls are in the order they were made.
+    return entries.sort((a, b) => journalSequence(a.id) - journalSequence(b.id));
   }
 
   /** Polls the order until it is in a final state or `timeoutMs` passed; `tick` is told the seconds left. */

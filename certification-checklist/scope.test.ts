@@ -15,8 +15,13 @@ describe('the checklist scope', () => {
 
   it('skips items left out by --only, and in passive mode those the POS must be made to act for', () => {
     expect(outOfScope(byId('AUTH-01'), { capabilities: new Set(), only: new Set(['AUTH-02']), mode: 'driver' })?.status).toBe('skipped');
-    expect(outOfScope(byId('ORDER-01'), { capabilities: new Set(), mode: 'passive' })?.status).toBe('skipped');
+    expect(outOfScope(byId('ORDER-02'), { capabilities: new Set(), mode: 'passive' })?.status).toBe('skipped');
     expect(outOfScope(byId('AUTH-01'), { capabilities: new Set(), mode: 'passive' })).toBeUndefined();
+  });
+
+  it('leaves an item out of a --only run as not selected, not as not applicable, whatever capability it needs', () => {
+    expect(outOfScope(byId('REFUND-04'), { capabilities: new Set(), only: new Set(['ORDER-02']), mode: 'driver' })).toEqual({ status: 'skipped', message: 'not selected (--only)' });
+    expect(outOfScope(byId('REFUND-04'), { capabilities: new Set(), only: new Set(['REFUND-04']), mode: 'driver' })?.status).toBe('not_applicable');
   });
 
   it('refuses an unknown capability with the list of known ones', () => {

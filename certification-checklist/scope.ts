@@ -1,4 +1,4 @@
-/** Pure: which items a run judges, from the declared capabilities, --only and the mode (SANDBOX-SPEC §9). */
+/** Pure: which items a run judges, from --only, the declared capabilities and the mode. */
 import type { Capability, ChecklistItem } from './checklist-types.js';
 
 export type RunMode = 'driver' | 'interactive' | 'passive';
@@ -15,12 +15,13 @@ export interface Scope {
 
 /** Why an item will not be judged in this run, or undefined when it will be. */
 export function outOfScope(item: ChecklistItem, scope: Scope): { status: 'not_applicable' | 'skipped'; message: string } | undefined {
+  // An item left out with --only is out of the run whatever it needs: it is not listed as not applicable either.
+  if (scope.only && !scope.only.has(item.id)) return { status: 'skipped', message: ONLY_SKIPPED };
   const missing = (item.capabilities ?? []).filter((capability) => !scope.capabilities.has(capability));
   if (missing.length > 0) {
     const which = missing.length === 1 ? `the capability ${missing[0]}, which was` : `the capabilities ${missing.join(' and ')}, which were`;
     return { status: 'not_applicable', message: `needs ${which} not declared (--capabilities)` };
   }
-  if (scope.only && !scope.only.has(item.id)) return { status: 'skipped', message: ONLY_SKIPPED };
   if (scope.mode === 'passive' && !item.passive) return { status: 'skipped', message: 'the POS must be made to act for this item: run with --driver or --interactive' };
   return undefined;
 }

@@ -2,6 +2,11 @@
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { Traffic } from './checklist-types.js';
 
+/** The traffic an item judges, from what its step captured (the runner's record, or a report's). */
+export function trafficOf(step: Pick<Traffic, 'entries' | 'orders' | 'refunds' | 'asked' | 'actor'>): Traffic {
+  return { entries: step.entries, orders: step.orders, refunds: step.refunds, asked: step.asked, ...(step.actor ? { actor: step.actor } : {}) };
+}
+
 /** The POS's own calls to the sandbox (refunds, menu updates, status calls). */
 export const posCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter((entry) => entry.direction === 'inbound');
 

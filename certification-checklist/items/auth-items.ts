@@ -1,9 +1,10 @@
-/** AUTH: the tokens the POS sends (§5) and how it treats the tokens it receives (SANDBOX-SPEC §5, §7). */
+/** AUTH: the tokens the POS sends (§5), every one of them, accepted or refused; and how it treats the tokens it receives. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import { SERVICE_AUDIENCE } from '../../server/domain/pos-token-rules.js';
+import { lifetimeFindings, migrationHeaderFindings } from '../../server/domain/findings.js';
+import { SERVICE_AUDIENCE, type TokenPart } from '../../server/domain/pos-token-rules.js';
 import { isCredentialParameter } from '../../server/domain/query-credentials.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
-import { claimsOf, countOf, errorMessages, findingMessage, posCalls, succeeded, unfaulted } from '../traffic.js';
+import { claimsOf, countOf, findingMessage, posCalls, succeeded, unfaulted } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 /** Every call the POS made during the run; an AUTH item over none of them is blocked. */
@@ -15,14 +16,43 @@ function judgeCalls(traffic: Traffic, judge: (calls: JournalEntry[]) => Verdict)
 
 /** The verdict over the calls that break a rule: none → pass, else `verdict` with the first one's reason. */
 function judgeEach(traffic: Traffic, rule: string, why: (entry: JournalEntry) => string | undefined, verdict = fail): Verdict {
+  return judgeCalls(traffic, (calls) => judgeList(calls, rule, why, verdict));
+}
+
+function judgeList(calls: JournalEntry[], rule: string, why: (entry: JournalEntry) => string | undefined, verdict = fail): Verdict {
+  const broken = calls.filter((entry) => why(entry) !== undefined);
+  if (broken.length === 0) return pass(`${rule}: all ${calls.length} calls`, calls.slice(0, 3));
+  return verdict(`${countOf(broken.length, calls.length)} broke the rule; ${broken[0]!.method} ${broken[0]!.path} (${broken[0]!.id}): ${why(broken[0]!)}`, broken.slice(0, 5));
+}
+
+/**
+ * A claim rule over every call whose token could be read; a call with no readable token is AUTH-01's failure,
+ * and when no call had one, the claim item is its knock-on.
+ */
+function judgeClaims(traffic: Traffic, rule: string, why: (entry: JournalEntry, claims: Record<string, unknown>) => string | undefined, verdict = fail): Verdict {
   return judgeCalls(traffic, (calls) => {
-    const broken = calls.filter((entry) => why(entry) !== undefined);
-    if (broken.length === 0) return pass(`${rule}: all ${calls.length} calls`, calls.slice(0, 3));
-    return verdict(`${countOf(broken.length, calls.length)} broke the rule; ${broken[0]!.method} ${broken[0]!.path} (${broken[0]!.id}): ${why(broken[0]!)}`, broken.slice(0, 5));
+    const readable = calls.filter((entry) => claimsOf(entry) !== undefined);
+    if (readable.length === 0) {
+      return { ...blocked(`none of the ${countOf(calls.length, calls.length)} carried a token whose claims could be read`, calls.slice(0, 3)), blockedBy: 'AUTH-01' };
+    }
+    return judgeList(readable, rule, (entry) => why(entry, claimsOf(entry)!), verdict);
   });
 }
 
+/** The sandbox's own reason for refusing a token over one of `parts`, when it refused it so. */
+const refusedFor = (entry: JournalEntry, ...parts: TokenPart[]): string | undefined => entry.tokenDefects?.find((defect) => parts.includes(defect.part))?.message;
+
+const migrationFinding = (entry: JournalEntry, code: 'API_KEY_HEADER_MISSING' | 'VERSION_HEADER_MISSING'): string | undefined =>
+  findingMessage([{ ...entry, findings: migrationHeaderFindings(entry.request.headers) }], code);
+
 const str = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
+
+/** Whole seconds since the epoch; a value over 10^11 is a time in milliseconds (year 5138 in seconds). */
+function timeProblem(name: string, value: unknown): string | undefined {
+  if (!Number.isInteger(value)) return `${name} is ${str(value)}; it must be whole seconds since the epoch`;
+  if ((value as number) > 1e11) return `${name} is ${String(value)}, which is milliseconds; §5 wants seconds since the epoch`;
+  return undefined;
+}
 
 /** An order delivered with a spoiled token must get 401 and create nothing (`kind` is the outbound fault). */
 function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
@@ -53,11 +83,12 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     passive: true,
     judge: (traffic) =>
       judgeEach(traffic, 'HS256 signed with the non-prod key', (entry) => {
+        const refused = refusedFor(entry, 'authorization', 'alg', 'payload', 'signature');
+        if (refused) return refused;
         if (!entry.token) return 'no Bearer token';
         if (entry.token.unreadable) return `the token is ${entry.token.unreadable}`;
         if (entry.token.header?.alg !== 'HS256') return `alg is ${str(entry.token.header?.alg)}`;
-        const refusal = entry.response.status === 401 ? errorMessages(entry).find((message) => /signature|alg/.test(message)) : undefined;
-        return refusal;
+        return undefined;
       }),
   },
   {
@@ -69,7 +100,7 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     remediation: `Set aud to exactly "${SERVICE_AUDIENCE}" on every token the POS sends to the service.`,
     step: 'all-traffic',
     passive: true,
-    judge: (traffic) => judgeEach(traffic, `aud is ${SERVICE_AUDIENCE}`, (entry) => (claimsOf(entry)?.aud === SERVICE_AUDIENCE ? undefined : `aud is ${str(claimsOf(entry)?.aud)}`)),
+    judge: (traffic) => judgeClaims(traffic, `aud is ${SERVICE_AUDIENCE}`, (entry, claims) => refusedFor(entry, 'aud') ?? (claims.aud === SERVICE_AUDIENCE ? undefined : `aud is ${str(claims.aud)}`)),
   },
   {
     id: 'AUTH-03',
@@ -82,7 +113,7 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     passive: true,
     judge: (traffic) => {
       const posName = traffic.asked.posName;
-      return judgeEach(traffic, `iss is ${String(posName)}`, (entry) => (claimsOf(entry)?.iss === posName ? undefined : `iss is ${str(claimsOf(entry)?.iss)}, not ${str(posName)}`));
+      return judgeClaims(traffic, `iss is ${String(posName)}`, (entry, claims) => refusedFor(entry, 'iss') ?? (claims.iss === posName ? undefined : `iss is ${str(claims.iss)}, not ${str(posName)}`));
     },
   },
   {
@@ -95,8 +126,10 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     step: 'all-traffic',
     passive: true,
     judge: (traffic) =>
-      judgeEach(traffic, 'sub is the x-service-locationid', (entry) => {
-        const sub = claimsOf(entry)?.sub;
+      judgeClaims(traffic, 'sub is the x-service-locationid', (entry, claims) => {
+        const refused = refusedFor(entry, 'sub');
+        if (refused) return refused;
+        const sub = claims.sub;
         if (typeof sub !== 'string' || sub === '') return `sub is ${str(sub)}`;
         return entry.locationId === undefined || sub === entry.locationId ? undefined : `sub is ${str(sub)} but x-service-locationid is ${str(entry.locationId)}`;
       }),
@@ -111,7 +144,9 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     step: 'all-traffic',
     passive: true,
     judge: (traffic) =>
-      judgeCalls(traffic, (calls) => {
+      judgeCalls(traffic, (all) => {
+        const calls = all.filter((entry) => claimsOf(entry) !== undefined);
+        if (calls.length === 0) return { ...blocked(`none of the ${countOf(all.length, all.length)} carried a token whose claims could be read`, all.slice(0, 3)), blockedBy: 'AUTH-01' };
         const tokensByJti = new Map<string, Set<string>>();
         const missing = calls.filter((entry) => typeof claimsOf(entry)?.jti !== 'string' || claimsOf(entry)?.jti === '');
         if (missing.length > 0) return fail(`${countOf(missing.length, calls.length)} carried no jti`, missing.slice(0, 5));
@@ -129,23 +164,25 @@ export const AUTH_ITEMS: ChecklistItem[] = [
   {
     id: 'AUTH-06',
     title: 'nbf and exp are present, whole seconds, and a short lifetime',
-    section: '§5 (claims table), SANDBOX-SPEC §3',
+    section: '§5 (claims table)',
     category: 'AUTH',
     required: true,
     remediation: 'Set nbf to now and exp a few minutes later, both as whole seconds since the epoch; keep tokens at most an hour long and mint a new one per call.',
     step: 'all-traffic',
     passive: true,
     judge: (traffic) => {
-      const broken = judgeEach(traffic, 'nbf and exp are whole seconds with exp after nbf', (entry) => {
-        const { nbf, exp } = claimsOf(entry) ?? {};
-        if (!Number.isInteger(nbf) || !Number.isInteger(exp)) return `nbf is ${str(nbf)} and exp is ${str(exp)}; both must be whole seconds`;
+      const broken = judgeClaims(traffic, 'nbf and exp are whole seconds with exp after nbf', (entry, { nbf, exp }) => {
+        const refused = refusedFor(entry, 'nbf', 'exp');
+        if (refused) return refused;
+        const unit = timeProblem('nbf', nbf) ?? timeProblem('exp', exp);
+        if (unit) return unit;
         if ((exp as number) <= (nbf as number)) return `exp ${String(exp)} is not after nbf ${String(nbf)}`;
         const sentAt = Math.floor(Date.parse(entry.time) / 1000);
         if ((exp as number) < sentAt - 60) return `the token had expired when it was sent (exp ${String(exp)}, sent at ${sentAt})`;
         return undefined;
       });
       if (broken.status !== 'pass') return broken;
-      return judgeEach(traffic, 'nbf and exp are whole seconds, lifetimes at most an hour', (entry) => findingMessage([entry], 'TOKEN_LIFETIME_OVER_1H'), warn);
+      return judgeClaims(traffic, 'nbf and exp are whole seconds, lifetimes at most an hour', (_entry, { nbf, exp }) => lifetimeFindings(nbf as number, exp as number)[0]?.message, warn);
     },
   },
   {
@@ -159,10 +196,11 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     passive: true,
     judge: (traffic) =>
       judgeEach(traffic, 'no credential in the query string', (entry) => {
+        const refused = refusedFor(entry, 'query');
+        if (refused) return refused;
         // The partner key is not known here: a parameter is judged by its name or its JWT shape.
         const carrying = Object.entries(entry.query).find(([name, value]) => isCredentialParameter(name, value, '\u0000'));
-        if (carrying) return `query parameter '${carrying[0]}' carries a credential`;
-        return errorMessages(entry).find((message) => message.includes('query parameter'));
+        return carrying ? `query parameter '${carrying[0]}' carries a credential` : undefined;
       }),
   },
   {
@@ -174,7 +212,8 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     remediation: 'Send the x-api-key header on every call, as the v2 migration notes ask (warn level: the notes do not say how it combines with the token).',
     step: 'all-traffic',
     passive: true,
-    judge: (traffic) => judgeEach(traffic, 'x-api-key sent', (entry) => findingMessage([entry], 'API_KEY_HEADER_MISSING'), warn),
+    // From the headers themselves: a call refused before the sandbox noted them still shows whether they were sent.
+    judge: (traffic) => judgeEach(traffic, 'x-api-key sent', (entry) => migrationFinding(entry, 'API_KEY_HEADER_MISSING'), warn),
   },
   {
     id: 'AUTH-09',
@@ -185,12 +224,12 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     remediation: 'Send a version header (x-api-version: 2) on every call, as the v2 migration notes ask (warn level: its name and value are not shown).',
     step: 'all-traffic',
     passive: true,
-    judge: (traffic) => judgeEach(traffic, 'a version header sent', (entry) => findingMessage([entry], 'VERSION_HEADER_MISSING'), warn),
+    judge: (traffic) => judgeEach(traffic, 'a version header sent', (entry) => migrationFinding(entry, 'VERSION_HEADER_MISSING'), warn),
   },
   {
     id: 'AUTH-10',
     title: 'An order whose token has a bad signature is refused and creates nothing',
-    section: '§5 (2), SANDBOX-SPEC §5',
+    section: '§5 (2)',
     category: 'AUTH',
     required: true,
     remediation: 'Verify the signature of the service’s token with the partner key (HS256) before reading the order; answer 401 and create nothing when it does not verify.',
@@ -201,7 +240,7 @@ export const AUTH_ITEMS: ChecklistItem[] = [
   {
     id: 'AUTH-11',
     title: 'An order whose token has expired is refused and creates nothing',
-    section: '§5 (claims table), SANDBOX-SPEC §5',
+    section: '§5 (claims table)',
     category: 'AUTH',
     required: true,
     remediation: 'Check exp (and nbf) of the service’s token, with at most a minute of clock tolerance; answer 401 and create nothing when it has expired.',
@@ -212,7 +251,7 @@ export const AUTH_ITEMS: ChecklistItem[] = [
   {
     id: 'AUTH-12',
     title: 'An order whose token is for another audience is refused and creates nothing',
-    section: '§5 (direction table), SANDBOX-SPEC §5',
+    section: '§5 (direction table)',
     category: 'AUTH',
     required: true,
     remediation: 'Check that the service’s token has aud = your POS name and iss = io.service.pos.brokers.openapi; answer 401 and create nothing otherwise.',

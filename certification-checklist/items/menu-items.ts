@@ -1,7 +1,9 @@
 /** MENU: price and name updates (§2.2, §4.2), in the form the partner declares, for each kind of location. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
-import { countOf, errorMessages, findingMessage, isMenu, succeeded, unfaulted } from '../traffic.js';
+import { fieldProblem, itemsOf, priceProblem } from '../menu-body-rules.js';
+import { firstRefusal, refusedVerdict } from '../refusals.js';
+import { countOf, errorMessages, isMenu, succeeded, unfaulted } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 /** One price the step asked the POS to set. */
@@ -12,18 +14,6 @@ export interface ExpectedPrice {
 }
 
 const menuCalls = (traffic: Traffic): JournalEntry[] => unfaulted(traffic.entries.filter(isMenu));
-const TOP_FIELDS = new Set(['LocationId', 'Items']);
-const ITEM_FIELDS = new Set(['Id', 'Name', 'Type', 'Prices']);
-const PRICE_FIELDS = new Set(['ServiceType', 'Service', 'Price']);
-
-/** The items of a menu body, when it had any. */
-function itemsOf(entry: JournalEntry): Array<Record<string, unknown>> {
-  const items = (entry.request.body as { Items?: unknown } | undefined)?.Items;
-  return Array.isArray(items) ? items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
-}
-
-const pricesOf = (item: Record<string, unknown>): Array<Record<string, unknown>> =>
-  Array.isArray(item.Prices) ? item.Prices.filter((price): price is Record<string, unknown> => typeof price === 'object' && price !== null) : [];
 
 /** Every asked price reached its location in an accepted update of the declared form. */
 function judgeUpdates(traffic: Traffic): Verdict {
@@ -38,14 +28,20 @@ function judgeUpdates(traffic: Traffic): Verdict {
       return fail(`no menu update came for location ${locationId}; the updates went to ${[...new Set(calls.map((e) => e.locationId))].join(', ')}`, calls);
     }
     const accepted = here.filter(succeeded);
-    if (accepted.length === 0) return fail(`the update for ${locationId} was refused with ${here[0]!.response.status}: ${errorMessages(here[0]!).slice(0, 3).join('; ')}`, here);
+    const refused = firstRefusal(here);
+    if (refused) return refusedVerdict(`the POS sent the update for ${locationId} as`, refused, here);
+    if (accepted.length === 0) return fail(`the update for ${locationId} was answered ${here[0]!.response.status}: ${errorMessages(here[0]!).slice(0, 3).join('; ')}`, here);
     const wrongForm = accepted.find((entry) => entry.menuUpdate?.form !== form);
     if (wrongForm) return fail(`the update for ${locationId} was sent in form ${String(wrongForm.menuUpdate?.form)}, but the partner declared form ${form}`, [wrongForm]);
     for (const price of expected.filter((p) => p.locationId === locationId)) {
       const set = accepted.some((entry) => entry.menuUpdate?.changes.some((change) => change.itemId === price.itemId && change.field === 'Price' && change.to === price.price));
       if (!set) {
         const did = accepted.flatMap((entry) => entry.menuUpdate?.changes ?? []).find((change) => change.itemId === price.itemId && change.field === 'Price');
-        return fail(`an update for ${locationId} was accepted, but it set ${price.itemId} to ${did ? String(did.to) : 'nothing'}, not ${price.price}`, accepted);
+        const message = `an update for ${locationId} was accepted, but it set ${price.itemId} to ${did ? String(did.to) : 'nothing'}, not ${price.price}`;
+        // A price in the wrong unit is MENU-03's failure; this item only shows where it landed.
+        const unit = accepted.find((entry) => priceProblem(entry) !== undefined);
+        if (unit) return { ...blocked(`${message}: ${priceProblem(unit)}`, accepted), blockedBy: 'MENU-03' };
+        return fail(message, accepted);
       }
     }
   }
@@ -102,15 +98,7 @@ export const MENU_ITEMS: ChecklistItem[] = [
     remediation: 'Send prices as whole numbers of minor units (11.50 is 1150); never decimals, never major units.',
     step: 'all-traffic',
     passive: true,
-    judge: (traffic) =>
-      judgeEachMenuCall(traffic, 'whole-number prices in minor units', (entry) => {
-        for (const [i, item] of itemsOf(entry).entries()) {
-          for (const [j, price] of pricesOf(item).entries()) {
-            if (!Number.isInteger(price.Price) || (price.Price as number) < 0) return `Items[${i}].Prices[${j}].Price is ${JSON.stringify(price.Price)}`;
-          }
-        }
-        return findingMessage([entry], 'PRICE_UNIT_SUSPECT');
-      }),
+    judge: (traffic) => judgeEachMenuCall(traffic, 'whole-number prices in minor units', priceProblem),
   },
   {
     id: 'MENU-04',
@@ -121,23 +109,7 @@ export const MENU_ITEMS: ChecklistItem[] = [
     remediation: 'Send only Id, Name, Type and Prices (ServiceType or Service, Price) per item; every other change goes through the back office’s menu synchronization.',
     step: 'all-traffic',
     passive: true,
-    judge: (traffic) =>
-      judgeEachMenuCall(traffic, 'only price and name fields', (entry) => {
-        const body = entry.request.body;
-        if (typeof body === 'object' && body !== null) {
-          const top = Object.keys(body).find((field) => !TOP_FIELDS.has(field));
-          if (top) return `the payload has a field ${top}`;
-        }
-        for (const [i, item] of itemsOf(entry).entries()) {
-          const field = Object.keys(item).find((name) => !ITEM_FIELDS.has(name));
-          if (field) return `Items[${i}] has a field ${field}`;
-          for (const [j, price] of pricesOf(item).entries()) {
-            const extra = Object.keys(price).find((name) => !PRICE_FIELDS.has(name));
-            if (extra) return `Items[${i}].Prices[${j}] has a field ${extra}`;
-          }
-        }
-        return undefined;
-      }),
+    judge: (traffic) => judgeEachMenuCall(traffic, 'only price and name fields', fieldProblem),
   },
   {
     id: 'MENU-05',
@@ -177,8 +149,11 @@ export const MENU_ITEMS: ChecklistItem[] = [
     step: 'menu-partial',
     passive: true,
     judge: (traffic) => {
-      const calls = menuCalls(traffic);
-      if (calls.length === 0) return blocked('the POS sent no menu update');
+      const sent = menuCalls(traffic);
+      if (sent.length === 0) return blocked('the POS sent no menu update');
+      // Size and fullness are judged on updates the sandbox read: a call refused for its token never was.
+      const calls = sent.filter((entry) => entry.response.status !== 401);
+      if (calls.length === 0) return refusedVerdict('every menu update was refused before its payload was read; the first was', sent[0]!, sent);
       const large = calls.filter((entry) => entry.findings.some((found) => found.code === 'FULL_MENU_UPDATE' || found.code === 'MENU_PAYLOAD_OVER_64KIB'));
       if (large.length > 0) {
         const found = large[0]!.findings.find((f) => f.code === 'FULL_MENU_UPDATE' || f.code === 'MENU_PAYLOAD_OVER_64KIB')!;

@@ -1,13 +1,15 @@
-/** ORDER: orders the service sends to the POS (§3, §4.3; SANDBOX-SPEC §5): ExternalId, statuses, resends, duplicates, Hub, Kiosk. */
+/** ORDER: orders the service sends to the POS (§3, §4.3): ExternalId, statuses, resends, duplicates, Hub, Kiosk. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { OrderRecord } from '../../server/domain/order-record.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
+import { refusedVerdict, wasRefused } from '../refusals.js';
 import { findingMessage, isDelivery, isStatusCall, succeeded, withFinding } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const entriesOf = (traffic: Traffic, orderId: string) => traffic.entries.filter((entry) => entry.orderId === orderId);
 const recordOf = (traffic: Traffic, orderId: string) => traffic.orders.find((order) => order.OrderId === orderId);
 const externalIdOf = (entry: JournalEntry): unknown => (entry.response.body as { ExternalId?: unknown } | undefined)?.ExternalId;
+const namedExternalId = (entry: JournalEntry): unknown => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
 const orderIds = (traffic: Traffic): string[] => (traffic.asked.orderIds as string[] | undefined) ?? [String(traffic.asked.orderId)];
 
 /** Blocked when the POS answered none of the order's deliveries; undefined when it answered at least one. */
@@ -19,16 +21,30 @@ function unanswered(deliveries: JournalEntry[], orderId: string): Verdict | unde
   return undefined;
 }
 
+/**
+ * The POS's status calls about an order: the ones the sandbox tied to it, the ones naming its ExternalId (a call
+ * refused for its token is never tied), and, when the step is about this order alone, any status call it made
+ * that names no other order of the step (an ExternalId the sandbox does not know, a body it could not read).
+ */
+function statusCallsFor(traffic: Traffic, orderId: string, record: OrderRecord | undefined): JournalEntry[] {
+  const others = new Set(traffic.orders.filter((order) => order.OrderId !== orderId).flatMap((order) => [order.OrderId, order.ExternalId]));
+  const alone = orderIds(traffic).length === 1;
+  return traffic.entries.filter((entry) => {
+    if (!isStatusCall(entry)) return false;
+    if (entry.orderId !== undefined) return entry.orderId === orderId;
+    const named = namedExternalId(entry);
+    if (record?.ExternalId !== undefined && named === record.ExternalId) return true;
+    return alone && !others.has(named as string);
+  });
+}
+
 /** The order was delivered, answered with an ExternalId, and reached `wanted` through the POS's reply or status call. */
 function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'REJECTED', record: OrderRecord | undefined = recordOf(traffic, orderId)): Verdict {
   const entries = entriesOf(traffic, orderId);
   const deliveries = entries.filter(isDelivery);
   const none = unanswered(deliveries, orderId);
   if (none) return none;
-  // A status call refused before the sandbox found its order (a bad token, say) is known by the ExternalId it names.
-  const statusCalls = traffic.entries.filter(
-    (entry) => isStatusCall(entry) && (entry.orderId === orderId || (record?.ExternalId !== undefined && (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId === record.ExternalId)),
-  );
+  const statusCalls = statusCallsFor(traffic, orderId, record);
   const reached = record?.History?.find((change) => change.status === wanted && (change.by === 'pos-status' || change.by === 'pos-reply'));
   if (reached) return pass(`order ${orderId} reached ${wanted} by the POS’s ${reached.by === 'pos-reply' ? 'reply' : 'status call'}`, [...deliveries.filter(succeeded), ...statusCalls].slice(0, 4));
   const refused = deliveries.filter((entry) => entry.response.status !== 0 && !succeeded(entry));
@@ -38,36 +54,55 @@ function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'R
   if (record?.Status === 'DELIVERY_FAILED') {
     return fail(`order ${orderId} is DELIVERY_FAILED: ${record.Deliveries?.at(-1)?.problem ?? 'no try delivered it'}`, deliveries);
   }
-  const failedCalls = statusCalls.filter((entry) => !succeeded(entry));
-  if (failedCalls.length > 0) {
-    return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS’s status call was refused with ${failedCalls[0]!.response.status} (${JSON.stringify(failedCalls[0]!.response.body ?? '')})`, failedCalls);
+  const decided = record?.History?.find((change) => (change.by === 'pos-status' || change.by === 'pos-reply') && (change.status === 'ACCEPTED' || change.status === 'REJECTED'));
+  if (decided) return fail(`order ${orderId} is ${decided.status}, not ${wanted}: the POS’s ${decided.by === 'pos-reply' ? 'reply' : 'status call'} said so`, [...deliveries.filter(succeeded), ...statusCalls].slice(0, 4));
+  const refusedCall = statusCalls.find(wasRefused);
+  if (refusedCall) {
+    const named = namedExternalId(refusedCall);
+    return refusedVerdict(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS sent its status${named === undefined ? '' : ` naming ExternalId ${JSON.stringify(named)}`} as`, refusedCall, statusCalls);
   }
   if (statusCalls.length === 0) {
-    return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS answered the delivery but never sent ${wanted} (POST /order/status, or Status in the reply)`, deliveries);
+    return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS answered the delivery but sent no status call (POST /order/status with ${wanted}, or Status in the reply)`, deliveries);
   }
   return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}, not ${wanted}`, statusCalls);
 }
+
+/** The ExternalIds the POS answered one dispatch of the order with. */
+const externalIdsOf = (traffic: Traffic, orderId: string, dispatch: (n: number) => boolean): string[] => [
+  ...new Set(
+    traffic.entries
+      .filter((entry) => isDelivery(entry) && entry.orderId === orderId && succeeded(entry) && dispatch(entry.delivery?.dispatch ?? 1))
+      .map((entry) => externalIdOf(entry))
+      .filter((id): id is string => typeof id === 'string'),
+  ),
+];
 
 export const ORDER_ITEMS: ChecklistItem[] = [
   {
     id: 'ORDER-01',
     title: 'An order is answered with the POS’s ExternalId',
-    section: '§2.1, §4.3, SANDBOX-SPEC §5',
+    section: '§2.1, §4.3',
     category: 'ORDER',
     required: true,
-    remediation: 'Answer the order delivery with 2xx and {"ExternalId": "<your order id>"}; the service needs it for every later call about the order (refunds, status).',
-    step: 'order-accepted',
-    passive: false,
+    remediation: 'Answer the order delivery with 2xx and {"ExternalId": "<your order id>"}, one of its own for each order; the service needs it for every later call about the order (refunds, status).',
+    // Every delivery of the run: an ExternalId given to two orders shows only from the second one.
+    step: 'all-traffic',
+    passive: true,
     judge: (traffic) => {
-      const orderId = String(traffic.asked.orderId);
-      const deliveries = entriesOf(traffic, orderId).filter(isDelivery);
-      const none = unanswered(deliveries, orderId);
-      if (none) return none;
+      const deliveries = traffic.entries.filter(isDelivery);
+      if (deliveries.length === 0) return blocked('no order was delivered to the POS during the run (is --pos-order-url right?)');
       const answered = deliveries.filter(succeeded);
-      if (answered.length === 0) return fail(`the POS answered order ${orderId} with ${deliveries.find((e) => e.response.status !== 0)!.response.status}, never 2xx`, deliveries);
+      if (answered.length === 0) {
+        const heard = deliveries.find((entry) => entry.response.status !== 0);
+        if (!heard) return blocked(`the POS answered none of the ${deliveries.length} deliveries: ${deliveries.at(-1)!.response.error ?? 'no answer'}`, deliveries.slice(0, 5));
+        return fail(`the POS answered ${deliveries.length} deliver${deliveries.length === 1 ? 'y' : 'ies'}, never with 2xx; the first with ${heard.response.status}`, deliveries.slice(0, 5));
+      }
       const missing = answered.filter((entry) => typeof externalIdOf(entry) !== 'string' || (externalIdOf(entry) as string).trim() === '');
-      if (missing.length > 0) return fail(`the POS answered order ${orderId} with ${JSON.stringify(missing[0]!.response.body ?? '')}: no ExternalId`, missing);
-      return pass(`the POS answered order ${orderId} with ExternalId ${JSON.stringify(externalIdOf(answered[0]!))}`, answered.slice(0, 1));
+      if (missing.length > 0) return fail(`the POS answered order ${missing[0]!.orderId} with ${JSON.stringify(missing[0]!.response.body ?? '')}: no ExternalId`, missing.slice(0, 5));
+      const reused = withFinding(answered, 'EXTERNAL_ID_REUSED');
+      if (reused.length > 0) return fail(findingMessage(reused, 'EXTERNAL_ID_REUSED')!, reused.slice(0, 5));
+      const orders = new Set(answered.map((entry) => entry.orderId));
+      return pass(`the POS answered ${orders.size} order${orders.size === 1 ? '' : 's'} with an ExternalId of its own each, the first ${JSON.stringify(externalIdOf(answered[0]!))}`, answered.slice(0, 3));
     },
   },
   {
@@ -114,16 +149,23 @@ export const ORDER_ITEMS: ChecklistItem[] = [
     judge: (traffic) => {
       const orderId = String(traffic.asked.orderId);
       const resent = traffic.entries.filter((entry) => isDelivery(entry) && entry.orderId === orderId && (entry.delivery?.dispatch ?? 1) > 1);
-      if (resent.length === 0) return blocked(`order ${orderId} was not resent: it never reached REJECTED, so there was nothing to resend`);
+      if (resent.length === 0) return { ...blocked(`order ${orderId} was not resent: it never reached REJECTED, so there was nothing to resend`), blockedBy: 'ORDER-03' };
       const none = unanswered(resent, orderId);
       if (none) return none;
+      // A resend is the same order: an ExternalId of its own would leave refunds naming the rejected one.
+      const [first] = externalIdsOf(traffic, orderId, (dispatch) => dispatch === 1);
+      const changed = externalIdsOf(traffic, orderId, (dispatch) => dispatch > 1).find((id) => id !== first);
+      if (first !== undefined && changed !== undefined) {
+        const answers = resent.filter((entry) => externalIdOf(entry) === changed);
+        return fail(`the resent order ${orderId} was answered with ExternalId ${JSON.stringify(changed)}, but the POS gave it ${JSON.stringify(first)} the first time; a resend keeps the order’s ExternalId`, answers);
+      }
       return judgeOutcome({ ...traffic, entries: traffic.entries.filter((entry) => (entry.delivery?.dispatch ?? 2) > 1) }, orderId, 'ACCEPTED');
     },
   },
   {
     id: 'ORDER-05',
     title: 'A duplicate delivery is idempotent',
-    section: '§9 (RequestId), SANDBOX-SPEC §5, §7',
+    section: '§9 (RequestId)',
     category: 'ORDER',
     required: true,
     remediation: 'Key orders by OrderId: a second delivery of an OrderId you already hold gets the same ExternalId and creates no second order.',
@@ -144,7 +186,7 @@ export const ORDER_ITEMS: ChecklistItem[] = [
   {
     id: 'ORDER-06',
     title: 'Orders are acknowledged well within the delivery timeout',
-    section: 'SANDBOX-SPEC §5 (10 s, then retried)',
+    section: '§4.3 (the 10 s timeout is the sandbox’s: where the interface is silent)',
     category: 'ORDER',
     required: true,
     remediation: 'Answer the delivery as soon as the order is stored (well under the timeout), and decide it afterwards with POST /order/status; do not hold the reply while the kitchen decides.',
@@ -170,7 +212,7 @@ export const ORDER_ITEMS: ChecklistItem[] = [
   {
     id: 'ORDER-07',
     title: 'Hub orders are handled with each brand’s own location',
-    section: '§1 (Hub), SANDBOX-SPEC §5',
+    section: '§1 (Hub)',
     category: 'ORDER',
     required: true,
     capabilities: ['hub'],
@@ -189,7 +231,7 @@ export const ORDER_ITEMS: ChecklistItem[] = [
   {
     id: 'ORDER-08',
     title: 'Kiosk orders are taken',
-    section: '§1 (Kiosk), SANDBOX-SPEC §5',
+    section: '§1 (Kiosk)',
     category: 'ORDER',
     required: true,
     capabilities: ['kiosk'],

@@ -1,7 +1,8 @@
 /** REFUND (optional, §1): refunds the POS asks for (§4.1), and how it treats the service’s errors. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
-import { errorMessages, isRefund, succeeded } from '../traffic.js';
+import { refusedVerdict, wasRefused } from '../refusals.js';
+import { isRefund, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter(isRefund);
@@ -12,25 +13,67 @@ export const MIN_RETRY_GAP_MS = 1000;
 /** More sends than this of one refunded order inside the observation window is flooding. */
 export const MAX_SENDS_AFTER_5XX = 3;
 
-/** A refund of the order the step named: its ExternalId, its location, answered 200 and PROCESSED afterwards. */
-function judgeRefund(traffic: Traffic): Verdict {
-  const { externalId, locationId } = traffic.asked as { externalId?: string; locationId?: string };
-  if (externalId === undefined) return blocked(String(traffic.asked.missing ?? 'no order the POS created in this run to refund'));
-  const calls = refundCalls(traffic);
-  if (calls.length === 0) return blocked(`the POS sent no refund for ExternalId ${externalId} at ${locationId}${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+/** One refund a step asked the POS for: the order, where it is, the ExternalId the POS gave it. */
+export interface AskedRefund {
+  orderId: string;
+  externalId: string;
+  locationId: string;
+}
+
+/** The refunds a step asked for (one, or one per Hub brand); `missing` when it had no order to refund. */
+const askedRefunds = (traffic: Traffic): AskedRefund[] => (traffic.asked.refunds as AskedRefund[] | undefined) ?? [];
+
+/**
+ * Every asked refund arrived naming its order's ExternalId, at its location, was answered 200 and ended PROCESSED.
+ * `orderItem` is the item that shows the order was taken: a refund of an order the POS never accepted is its knock-on.
+ */
+function judgeRefunds(orderItem: string) {
+  return (traffic: Traffic): Verdict => {
+    const asked = askedRefunds(traffic);
+    if (asked.length === 0) {
+      // The step had no order to refund: it says why, and which item shows the POS never took one.
+      const root = traffic.asked.blockedBy as string | undefined;
+      return { ...blocked(String(traffic.asked.missing ?? 'no order the POS created in this run to refund')), ...(root ? { blockedBy: root } : {}) };
+    }
+    const verdicts = asked.map((refund) => judgeRefund(traffic, refund, orderItem, asked));
+    const worst = verdicts.find((verdict) => verdict.status === 'fail') ?? verdicts.find((verdict) => verdict.status === 'blocked');
+    if (worst) return worst;
+    if (verdicts.length === 1) return verdicts[0]!;
+    return pass(verdicts.map((verdict) => verdict.message).join('; '), refundCalls(traffic));
+  };
+}
+
+/**
+ * One asked refund. When the step asked for several (one per Hub brand), its calls are the ones naming its
+ * ExternalId, else the ones sent for its location that name none of the others: a refund for the wrong brand is
+ * judged as that brand's refund sent to the wrong place, not as another brand's refund naming the wrong order.
+ */
+function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, orderItem: string, asked: readonly AskedRefund[]): Verdict {
+  const all = refundCalls(traffic);
+  const others = new Set(asked.map((refund) => refund.externalId).filter((id) => id !== externalId));
+  const naming = all.filter((entry) => externalIdIn(entry) === externalId);
+  const calls = asked.length === 1 ? all : naming.length > 0 ? naming : all.filter((entry) => entry.locationId === locationId && !others.has(externalIdIn(entry) as string));
+  if (calls.length === 0) return blocked(`the POS sent no refund for ExternalId ${externalId} at ${locationId}${traffic.actor ? ` (${traffic.actor.detail})` : ''}`, asked.length > 1 ? all : []);
   const named = calls.find((entry) => externalIdIn(entry) !== externalId);
-  if (named) return fail(`the refund named ExternalId ${JSON.stringify(externalIdIn(named))}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
+  if (named) {
+    const sent = externalIdIn(named);
+    return fail(sent === undefined ? `the refund (${named.id}) named no ExternalId; the POS gave this order ${JSON.stringify(externalId)}` : `the refund (${named.id}) named ExternalId ${JSON.stringify(sent)}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
+  }
+  const headless = calls.find((entry) => entry.request.headers['x-service-locationid'] === undefined);
+  if (headless) return fail(`the refund (${headless.id}) carried no x-service-locationid header; every call names its location (§4), here ${JSON.stringify(locationId)}`, [headless]);
   const elsewhere = calls.find((entry) => entry.locationId !== locationId);
-  if (elsewhere) return fail(`the refund was sent for location ${JSON.stringify(elsewhere.locationId)}, but the order is at ${JSON.stringify(locationId)}`, [elsewhere]);
-  const refused = calls.find((entry) => !succeeded(entry));
-  if (refused) return fail(`the refund was answered ${refused.response.status}: ${errorMessages(refused).join('; ')}`, [refused]);
+  if (elsewhere) return fail(`the refund (${elsewhere.id}) was sent for location ${JSON.stringify(elsewhere.locationId)}, but the order is at ${JSON.stringify(locationId)}`, [elsewhere]);
+  const refused = calls.find(wasRefused);
+  if (refused && !calls.some(succeeded)) return refusedVerdict(`the POS sent the refund of ${externalId} as`, refused, calls);
   const records = traffic.refunds.filter((refund) => calls.some((entry) => entry.id === refund.journalId));
   const processed = records.find((refund) => refund.status === 'PROCESSED');
   if (processed) return pass(`refund of ${externalId} at ${locationId} accepted and PROCESSED`, calls);
   const failed = records.find((refund) => refund.status === 'FAILED');
-  if (failed?.reason === 'ORDER_NOT_ACCEPTED') return blocked(`the refund was well formed, but the POS never accepted the order, so it could not be processed (see ORDER-02): ${failed.detail ?? ''}`.trim(), calls);
-  if (failed) return fail(`the refund was accepted, then FAILED: ${failed.reason ?? ''} ${failed.detail ?? ''}`.trim(), calls);
-  return blocked(`the refund was accepted but is still ${records[0]?.status ?? 'unrecorded'}; the sandbox did not finish it in time`, calls);
+  if (failed?.reason === 'ORDER_NOT_ACCEPTED') {
+    return { ...blocked(`the refund of ${externalId} was well formed, but the POS never accepted the order, so it could not be processed: ${failed.detail ?? ''}`.trim(), calls), blockedBy: orderItem };
+  }
+  if (failed) return fail(`the refund of ${externalId} was accepted, then FAILED: ${failed.reason ?? ''} ${failed.detail ?? ''}`.trim(), calls);
+  return blocked(`the refund of ${externalId} was accepted but is still ${records[0]?.status ?? 'unrecorded'}; the sandbox did not finish it in time`, calls);
 }
 
 /** How often one refused refund was sent inside the step's window. */
@@ -56,7 +99,7 @@ export const REFUND_ITEMS: ChecklistItem[] = [
     remediation: 'Send POST /order/refund {"ExternalId": "<the id your POS returned for the order>"} with the order’s location in x-service-locationid; not the service’s OrderId.',
     step: 'refund-order',
     passive: false,
-    judge: judgeRefund,
+    judge: judgeRefunds('ORDER-02'),
   },
   {
     id: 'REFUND-02',
@@ -72,7 +115,7 @@ export const REFUND_ITEMS: ChecklistItem[] = [
   },
   {
     id: 'REFUND-03',
-    title: 'A refund that meets a 5xx is retried with backoff, not in a loop',
+    title: 'A refund that meets a 5xx is not sent again in a loop',
     section: '§4.1 (rule 3)',
     category: 'REFUND',
     required: false,
@@ -84,15 +127,15 @@ export const REFUND_ITEMS: ChecklistItem[] = [
   },
   {
     id: 'REFUND-04',
-    title: 'A Hub order is refunded with its brand’s location',
+    title: 'Hub orders are refunded with their own brand’s location',
     section: '§1 (Hub), §4.1',
     category: 'REFUND',
     required: false,
     capabilities: ['refund', 'hub'],
-    remediation: 'Refund a Hub order with the LocationId it arrived with (its brand’s location), in the header and in the token’s sub.',
+    remediation: 'Refund each Hub order with the LocationId it arrived with (its own brand’s location), in the header and in the token’s sub; never the Hub’s first or default brand.',
     step: 'refund-hub',
     passive: false,
-    judge: judgeRefund,
+    judge: judgeRefunds('ORDER-07'),
   },
   {
     id: 'REFUND-05',
@@ -104,6 +147,6 @@ export const REFUND_ITEMS: ChecklistItem[] = [
     remediation: 'Refund Kiosk orders like any other: their ExternalId, at the kiosk location.',
     step: 'refund-kiosk',
     passive: false,
-    judge: judgeRefund,
+    judge: judgeRefunds('ORDER-08'),
   },
 ];

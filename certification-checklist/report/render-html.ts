@@ -1,7 +1,7 @@
 /** Pure: report.html, one self-contained file (inline style, no script, no external resource), readable from disk. */
 import type { ItemStatus } from '../checklist-types.js';
 import type { Report, ReportItem } from './report-model.js';
-import { STATUS_WORD } from './render-markdown.js';
+import { reportView, type FixEntry } from './report-view.js';
 
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -15,58 +15,54 @@ const COLOUR: Record<ItemStatus, string> = {
   skipped: '#57606a',
 };
 
-const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1f2328}
+const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
 h1{font-size:1.5rem}table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.badge{display:inline-block;min-width:5.5rem;padding:.1rem .4rem;border-radius:.3rem;color:#fff;font-weight:600;font-size:12px;text-align:center}
+.notice{border:3px solid #cf222e;color:#cf222e;padding:.6rem 1rem;font-size:1.1rem;font-weight:700}
 .verdict{font-size:1.2rem;font-weight:700}details{margin:.4rem 0}summary{cursor:pointer}pre{background:#f6f8fa;padding:.6rem;overflow:auto;font-size:12px}
 .fix{border-left:4px solid #9a6700;padding-left:.6rem}code{font-size:12px}`;
 
-const badge = (status: ItemStatus) => `<span class="badge" style="background:${COLOUR[status]}">${STATUS_WORD[status]}</span>`;
+const badge = (status: ItemStatus, label: string) => `<span class="badge" style="background:${COLOUR[status]}">${html(label)}</span>`;
+const evidenceLinks = (ids: readonly string[]) => ids.map((id) => `<a href="#${html(id)}"><code>${html(id)}</code></a>`).join(', ');
 
 export function renderHtml(report: Report): string {
-  const counts = Object.entries(report.outcome.counts).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${STATUS_WORD[status as ItemStatus].toLowerCase()}`).join(', ');
-  const facts: Array<[string, string]> = [
-    ['Run', report.runId],
-    ['Checklist version', report.checklistVersion],
-    ['Sandbox', `${report.sandboxVersion} at ${report.sandbox.url}`],
-    ['Mode', `${report.mode}${report.pos.driverUrl ? ` (${report.pos.driverUrl})` : ''}`],
-    ['POS order endpoint', report.pos.orderUrl ?? 'the sandbox’s --pos-order-url'],
-    ['Declared capabilities', report.capabilities.length > 0 ? report.capabilities.join(', ') : 'none'],
-    ...(report.only ? [['Items selected', report.only.join(', ')] as [string, string]] : []),
-    ['Started / finished', `${report.startedAt} / ${report.finishedAt} (${(report.durationMs / 1000).toFixed(1)} s)`],
-    ['Report digest (sha256)', report.digest?.value ?? ''],
-  ];
+  const view = reportView(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>POS certification report: ${html(report.sandbox.partner)} (${html(report.runId)})</title>
+<title>${html(view.title)} (${html(report.runId)})</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>POS certification report: ${html(report.sandbox.partner)}</h1>
-<p class="verdict" style="color:${report.outcome.exitCode === 0 ? COLOUR.pass : COLOUR.fail}">${html(report.outcome.verdict.toUpperCase())}: ${html(report.outcome.reason)}.</p>
-<p>${html(counts)}</p>
-<table>${facts.map(([name, value]) => `<tr><th>${html(name)}</th><td>${html(value)}</td></tr>`).join('')}</table>
-<p>Check that this report was not edited: <code>npx pos-sandbox verify-report &lt;this folder&gt;</code>.</p>
+<h1>${html(view.title)}</h1>
+${view.notice ? `<p class="notice">${html(view.notice)}</p>\n` : ''}<p class="verdict" style="color:${report.outcome.exitCode === 0 ? COLOUR.pass : COLOUR.fail}">${html(view.verdict)}</p>
+<p>${html(view.counts)}</p>
+<table>${view.facts.map(([name, value]) => `<tr><th>${html(name)}</th><td>${html(value)}</td></tr>`).join('')}</table>
+<p>Check that this report was not edited, and judge its evidence again: <code>npx pos-sandbox verify-report --rejudge &lt;this folder&gt;</code>.</p>
 <h2>Items</h2>
-<table><tr><th>Status</th><th>Item</th><th>§</th><th>Required</th></tr>
-${report.items.map((item) => `<tr><td>${badge(item.status)}</td><td><a href="#${item.id}">${item.id}</a> ${html(item.title)}</td><td>${html(item.section)}</td><td>${item.required ? 'yes' : 'optional'}</td></tr>`).join('\n')}
+<table><tr><th>Status</th><th>Item</th><th>§</th><th>Required</th><th>Result</th></tr>
+${view.rows.map(({ item, label }) => `<tr id="${item.id}"><td>${badge(item.status, label)}</td><td><strong>${item.id}</strong> ${html(item.title)}</td><td>${html(item.section)}</td><td>${item.required ? 'yes' : 'optional'}</td><td>${html(item.message)}${item.evidence.length > 0 ? `<br><small>Evidence: ${evidenceLinks(item.evidence)}</small>` : ''}</td></tr>`).join('\n')}
 </table>
-<h2>Details</h2>
-${report.items.map(itemSection).join('\n')}
+${view.fixFirst.length > 0 ? `<h2>What to fix first</h2>\n<p>Root causes first: an item that blocks others is listed with them, and fixing it unblocks them.</p>\n${view.fixFirst.map(fixSection).join('\n')}\n` : ''}<h2>Steps</h2>
+<table><tr><th>Step</th><th>Time</th><th>Waits</th></tr>
+${view.steps.map((step) => `<tr><td>${html(step.id)}</td><td>${step.seconds}</td><td>${html(step.waits)}</td></tr>`).join('\n')}
+</table>
+<h2>Evidence</h2>
+<p>Each piece is a journal entry of the sandbox, redacted (tokens as header, claims and hash), stored once in report.json with its sha256, and in evidence.har. ${report.evidence.length} entries.</p>
+${report.evidence.map((piece) => `<details id="${html(piece.journalId)}"><summary><code>${html(piece.journalId)}</code> ${html(summaryOf(piece.entry))} <small>sha256 <code>${piece.sha256.slice(0, 16)}…</code></small></summary><pre>${html(JSON.stringify(piece.entry, null, 2))}</pre></details>`).join('\n')}
 </body>
 </html>
 `;
 }
 
-function itemSection(item: ReportItem): string {
-  const fix = ['fail', 'warn', 'blocked', 'error'].includes(item.status) ? `<p class="fix"><strong>Fix:</strong> ${html(item.remediation)}</p>` : '';
-  const evidence = item.evidence
-    .map((piece) => `<details><summary>Evidence <code>${html(piece.journalId)}</code> sha256 <code>${piece.sha256.slice(0, 16)}…</code></summary><pre>${html(JSON.stringify(piece.excerpt, null, 2))}</pre></details>`)
-    .join('\n');
-  return `<section id="${item.id}"><h3>${badge(item.status)} ${item.id}: ${html(item.title)}</h3>
-<p>${html(item.message)}</p>${fix}
-<p><small>${html(item.section)} · ${item.category} · ${item.required ? 'required' : 'optional'}${item.capabilities.length > 0 ? ` · needs ${html(item.capabilities.join(', '))}` : ''}</small></p>
-${evidence}</section>`;
+function fixSection({ item, label, blocks }: FixEntry): string {
+  const fix = item.blockedBy
+    ? `<p class="fix"><strong>Blocked by ${html(item.blockedBy)}</strong>, which is outside this run: fix it first. (${html(item.section)})</p>`
+    : `<p class="fix"><strong>Fix:</strong> ${html(item.remediation)} (${html(item.section)})</p>`;
+  const blocked = blocks.length > 0 ? `<p><strong>Also blocks:</strong> ${blocks.map((other: ReportItem) => `<a href="#${other.id}">${other.id}</a> (${html(other.title)})`).join('; ')}</p>` : '';
+  const evidence = item.evidence.length > 0 ? `<p><small>Evidence: ${evidenceLinks(item.evidence)}</small></p>` : '';
+  return `<section><h3>${badge(item.status, label)} ${item.id}: ${html(item.title)}</h3>\n<p>${html(item.message)}</p>${fix}${blocked}${evidence}</section>`;
 }
+
+const summaryOf = (entry: Report['evidence'][number]['entry']) => `${entry.direction === 'outbound' ? 'to the POS' : 'from the POS'}: ${entry.method} ${entry.url ?? entry.path} → ${entry.response.status}`;

@@ -18,7 +18,7 @@ export function renderJunit(report: Report): string {
   const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="pos-sandbox certification ${xml(report.runId)}" tests="${report.items.length}" failures="${total(report.items, 'fail')}" errors="${total(report.items, 'blocked', 'error')}" skipped="${total(report.items, 'skipped', 'not_applicable')}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="${xml(report.title)} (${xml(report.runId)})" tests="${report.items.length}" failures="${total(report.items, 'fail')}" errors="${total(report.items, 'blocked', 'error')}" skipped="${total(report.items, 'skipped', 'not_applicable')}" time="${seconds(report.durationMs)}">`,
   ];
   for (const items of suites) {
     const category = items[0]!.category;
@@ -34,7 +34,8 @@ export function renderJunit(report: Report): string {
 
 function testCase(item: ReportItem, time: string): string[] {
   const open = `    <testcase classname="pos-sandbox.${item.category}" name="${xml(`${item.id} ${item.title}${item.required ? '' : ' (optional)'}`)}" time="${time}"`;
-  const hint = xml(`${item.message}\nFix: ${item.remediation} (${item.section})\nEvidence: ${item.evidence.map((piece) => piece.journalId).join(', ') || 'none'}`);
+  const fix = item.blockedBy ? `Blocked by ${item.blockedBy}: fix that first` : `Fix: ${item.remediation} (${item.section})`;
+  const hint = xml(`${item.message}\n${fix}\nEvidence: ${item.evidence.join(', ') || 'none'}`);
   switch (item.status) {
     case 'pass':
       return [`${open}/>`];
@@ -44,7 +45,7 @@ function testCase(item: ReportItem, time: string): string[] {
       return [`${open}>`, `      <failure type="fail" message="${xml(item.message)}">${hint}</failure>`, '    </testcase>'];
     case 'blocked':
     case 'error':
-      return [`${open}>`, `      <error type="${item.status}" message="${xml(item.message)}">${hint}</error>`, '    </testcase>'];
+      return [`${open}>`, `      <error type="${item.status}" message="${xml(`${item.blockedBy ? `blocked by ${item.blockedBy}: ` : ''}${item.message}`)}">${hint}</error>`, '    </testcase>'];
     default:
       return [`${open}>`, `      <skipped message="${xml(`${item.status}: ${item.message}`)}"/>`, '    </testcase>'];
   }

@@ -1,22 +1,27 @@
-/** Pure: a run → the canonical report (SANDBOX-SPEC §9): every item with its evidence, a sha256 over each piece and over the whole. */
+/**
+ * Pure: a run → the canonical report. It holds what the run was (kind, POS under test, scope), every item's
+ * verdict, every step's captured traffic, and each journal entry of that traffic once, with its sha256; items and
+ * steps name entries by journal id. A digest covers the whole. With the steps and the entries, the verdicts can be
+ * judged again from the report alone (`verify-report --rejudge`).
+ */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import { scrubSecrets } from '../../server/journal/journal-entry.js';
+import { journalSequence } from '../../server/journal/journal.js';
 import type { Capability, Category, ItemStatus } from '../checklist-types.js';
 import { CHECKLIST_VERSION } from '../items/all-items.js';
 import type { RunOutcome } from '../run-outcome.js';
-import type { RunResult } from '../runner.js';
+import { reportTitle, type RunKind } from '../run-kind.js';
+import type { RunResult, StepRecord } from '../runner.js';
 import { sha256Of } from './canonical-json.js';
 
 export const REPORT_FORMAT = 'pos-sandbox/certification-report';
-export const CANONICALIZATION = 'JSON with keys sorted at every level and no whitespace (RFC 8785 for strings and integers)';
-/** Bodies longer than this (as JSON) are cut in an excerpt; the excerpt says so and keeps the whole body's sha256. */
-const EXCERPT_BODY_LIMIT = 2000;
+export const REPORT_FORMAT_VERSION = 2;
+export const CANONICALIZATION = 'JSON with keys sorted at every level and no whitespace (RFC 8785 for the values a report holds)';
 
+/** One journal entry of the run's traffic, stored once; `sha256` is over the canonical JSON of `entry`. */
 export interface EvidenceEntry {
   journalId: string;
-  /** sha256 of the canonical JSON of `excerpt`. */
   sha256: string;
-  excerpt: Record<string, unknown>;
+  entry: JournalEntry;
 }
 
 export interface ReportItem {
@@ -29,19 +34,31 @@ export interface ReportItem {
   status: ItemStatus;
   message: string;
   remediation: string;
+  /** A knock-on: the item whose failure stopped the call this one needed. */
+  blockedBy?: string;
+  /** The step (or `journal`, in passive mode) whose traffic the verdict was given over. */
+  judgedOver?: string;
   startedAt?: string;
   durationMs?: number;
-  evidence: EvidenceEntry[];
+  /** Journal ids of the entries the verdict rests on, each in `evidence`. */
+  evidence: string[];
 }
+
+/** What one step asked and captured, as the runner recorded it; its entries are journal ids into `evidence`. */
+export type ReportStep = Omit<StepRecord, 'entries'> & { entries: string[] };
 
 export interface Report {
   format: string;
-  formatVersion: 1;
+  formatVersion: typeof REPORT_FORMAT_VERSION;
+  /** The title every rendering carries: "POS certification report: …" or "… run, not a certification: …". */
+  title: string;
+  kind: RunKind;
+  kindReason: string;
   runId: string;
   checklistVersion: string;
   sandboxVersion: string;
   sandbox: { url: string; partner: string };
-  pos: { orderUrl?: string; driverUrl?: string };
+  pos: { name: string; version?: string; build?: string; referencePos?: boolean; orderUrl?: string; driverUrl?: string };
   mode: string;
   capabilities: Capability[];
   only?: string[];
@@ -50,18 +67,26 @@ export interface Report {
   durationMs: number;
   outcome: RunOutcome;
   items: ReportItem[];
+  steps: ReportStep[];
+  /** Every journal entry of the run's traffic, once, in journal order. */
+  evidence: EvidenceEntry[];
   digest?: { algorithm: 'sha256'; canonicalization: string; value: string };
 }
 
 export function buildReport(run: RunResult, outcome: RunOutcome): Report {
+  const entries = new Map<string, JournalEntry>();
+  for (const step of run.steps) for (const entry of step.entries) entries.set(entry.id, entry);
   const body: Report = {
     format: REPORT_FORMAT,
-    formatVersion: 1,
+    formatVersion: REPORT_FORMAT_VERSION,
+    title: reportTitle(run.kind.kind, run.pos),
+    kind: run.kind.kind,
+    kindReason: run.kind.reason,
     runId: run.runId,
     checklistVersion: CHECKLIST_VERSION,
     sandboxVersion: run.sandbox.version,
     sandbox: { url: run.sandbox.url, partner: run.sandbox.partner },
-    pos: { ...(run.posOrderUrl ? { orderUrl: run.posOrderUrl } : {}), ...(run.driverUrl ? { driverUrl: run.driverUrl } : {}) },
+    pos: { ...run.pos, ...(run.posOrderUrl ? { orderUrl: run.posOrderUrl } : {}), ...(run.driverUrl ? { driverUrl: run.driverUrl } : {}) },
     mode: run.mode,
     capabilities: run.capabilities,
     ...(run.only ? { only: run.only } : {}),
@@ -79,11 +104,26 @@ export function buildReport(run: RunResult, outcome: RunOutcome): Report {
       status: result.status,
       message: result.message,
       remediation: result.item.remediation,
+      ...(result.blockedBy ? { blockedBy: result.blockedBy } : {}),
+      ...(result.judgedOver ? { judgedOver: result.judgedOver } : {}),
       ...(result.startedAt ? { startedAt: result.startedAt, durationMs: result.durationMs } : {}),
-      evidence: result.evidence.map(evidenceOf),
+      evidence: result.evidence.map((entry) => entry.id),
     })),
+    steps: run.steps.map((step) => ({
+      id: step.id,
+      startedAt: step.startedAt,
+      durationMs: step.durationMs,
+      waits: step.waits,
+      asked: step.asked,
+      ...(step.actor ? { actor: step.actor } : {}),
+      entries: step.entries.map((entry) => entry.id),
+      orders: step.orders,
+      refunds: step.refunds,
+    })),
+    evidence: [...entries.values()].sort((a, b) => journalSequence(a.id) - journalSequence(b.id)).map((entry) => ({ journalId: entry.id, sha256: sha256Of(entry), entry })),
   };
-  return sealReport(body);
+  // What goes into report.json is what the digest is over: a round trip drops anything JSON does not keep.
+  return sealReport(JSON.parse(JSON.stringify(body)) as Report);
 }
 
 /** The report with its digest: sha256 over the canonical JSON of everything but the digest. */
@@ -93,39 +133,5 @@ export function sealReport(report: Report): Report {
   return { ...content, digest: { algorithm: 'sha256', canonicalization: CANONICALIZATION, value: sha256Of(content) } };
 }
 
-export function evidenceOf(entry: JournalEntry): EvidenceEntry {
-  const excerpt = excerptOf(entry);
-  return { journalId: entry.id, sha256: sha256Of(excerpt), excerpt };
-}
-
-/** What a report keeps of a journal entry: tokens as header + claims + hash, headers already redacted, bodies cut. */
-export function excerptOf(entry: JournalEntry): Record<string, unknown> {
-  const excerpt = {
-    journalId: entry.id,
-    time: entry.time,
-    direction: entry.direction,
-    method: entry.method,
-    path: entry.path,
-    url: entry.url,
-    query: Object.keys(entry.query).length > 0 ? entry.query : undefined,
-    locationId: entry.locationId,
-    orderId: entry.orderId,
-    token: entry.token,
-    request: { headers: entry.request.headers, body: cut(entry.request.body ?? entry.request.bodyText) },
-    response: { status: entry.response.status, body: cut(entry.response.body), error: entry.response.error },
-    latencyMs: entry.latencyMs,
-    findings: entry.findings.length > 0 ? entry.findings : undefined,
-    delivery: entry.delivery,
-    fault: entry.fault,
-    menuUpdate: entry.menuUpdate,
-  };
-  // No undefined left (the digest is over JSON), and no JWT signature even inside a body (scrubSecrets cuts them).
-  return scrubSecrets(JSON.parse(JSON.stringify(excerpt)) as Record<string, unknown>, []);
-}
-
-function cut(body: unknown): unknown {
-  if (body === undefined) return undefined;
-  const text = JSON.stringify(body);
-  if (text.length <= EXCERPT_BODY_LIMIT) return body;
-  return { cut: `${text.length} characters, first ${EXCERPT_BODY_LIMIT} kept`, sha256: sha256Of(body), start: text.slice(0, EXCERPT_BODY_LIMIT) };
-}
+/** The stored entries by journal id. */
+export const evidenceById = (report: Pick<Report, 'evidence'>): Map<string, JournalEntry> => new Map((report.evidence ?? []).map((piece) => [piece.journalId, piece.entry]));

@@ -1,42 +1,72 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalJson } from './canonical-json.js';
-import { sealReport, type Report } from './report-model.js';
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
+import { CHECKLIST } from '../items/all-items.js';
+import { judgedItems, runOutcome } from '../run-outcome.js';
+import { runKind } from '../run-kind.js';
+import type { ItemResult, RunResult, StepRecord } from '../runner.js';
+import { ONLY_SKIPPED } from '../scope.js';
+import { trafficOf } from '../traffic.js';
+import { canonicalJson, sha256Of } from './canonical-json.js';
+import { buildReport, sealReport, type Report } from './report-model.js';
 import { renderReportFiles } from './render-report-files.js';
+import { rejudgeReport } from './rejudge.js';
 import { verifyReport } from './verify-report.js';
 
-const excerpt = { journalId: 'j-000001', method: 'POST', path: '/v2/order/refund', response: { status: 200 } };
-const report = sealReport({
-  format: 'pos-sandbox/certification-report',
-  formatVersion: 1,
-  runId: 'run-1',
-  checklistVersion: '1.0.0',
-  sandboxVersion: '0.1.0',
-  sandbox: { url: 'http://127.0.0.1:4100', partner: 'demo-pos' },
-  pos: { driverUrl: 'http://127.0.0.1:4200' },
-  mode: 'driver',
-  capabilities: ['refund'],
-  startedAt: '2026-11-21T10:00:00.000Z',
-  finishedAt: '2026-11-21T10:00:05.000Z',
-  durationMs: 5000,
-  outcome: { counts: { pass: 1, fail: 0, warn: 0, blocked: 0, not_applicable: 0, skipped: 0, error: 0 }, verdict: 'passed', exitCode: 0, reason: 'every required item in scope passed (1)' },
-  items: [
-    {
-      id: 'REFUND-01',
-      title: 'A refund names the order <by> its ExternalId & "more"',
-      section: '§4.1',
-      category: 'REFUND',
-      required: false,
-      capabilities: ['refund'],
-      status: 'pass',
-      message: 'refund of REF-1 accepted and PROCESSED',
-      remediation: 'Send the ExternalId.',
-      evidence: [{ journalId: 'j-000001', sha256: '0'.repeat(64), excerpt }],
-    },
-  ],
-} as Report);
-report.items[0]!.evidence[0]!.sha256 = (await import('./canonical-json.js')).sha256Of(excerpt);
-const sealed = sealReport(report);
-const files = renderReportFiles(sealed);
+/** A status call the POS made with a token of this audience, answered `status`. */
+function call(id: string, aud: string, status = 200): JournalEntry {
+  return {
+    id,
+    requestId: id,
+    time: '2026-11-21T10:00:00.000Z',
+    direction: 'inbound',
+    method: 'POST',
+    path: '/v2/order/status',
+    query: {},
+    locationId: 'loc-1',
+    token: { header: { alg: 'HS256' }, claims: { aud, sub: 'loc-1' }, sha256: `sha-${id}` },
+    request: { headers: {}, body: { ExternalId: 'A <b>&"x"' }, bodyBytes: 2 },
+    response: { status, headers: {} },
+    latencyMs: 1,
+    findings: [],
+  };
+}
+
+/** A partial run of AUTH-02 over two calls, the second with another audience: a fail. */
+function sampleRun(entries = [call('j-000001', 'io.service.pos.brokers.openapi'), call('j-000002', 'wrong')]): RunResult {
+  const step: StepRecord = { id: 'all-traffic', startedAt: '2026-11-21T10:00:00.000Z', durationMs: 5, waits: [], asked: { posName: 'demo-pos' }, entries, orders: [], refunds: [] };
+  const results: ItemResult[] = CHECKLIST.map((item) => {
+    if (item.id !== 'AUTH-02') return { item, status: 'skipped', message: ONLY_SKIPPED, evidence: [] };
+    const verdict = item.judge(trafficOf(step));
+    return { item, status: verdict.status, message: verdict.message, evidence: entries.filter((entry) => verdict.evidence.includes(entry.id)), judgedOver: 'all-traffic' };
+  });
+  const pos = { name: 'acme-pos', version: '4.2.0' };
+  return {
+    runId: 'run-1',
+    startedAt: '2026-11-21T10:00:00.000Z',
+    finishedAt: '2026-11-21T10:00:05.000Z',
+    mode: 'driver',
+    capabilities: ['refund'],
+    only: ['AUTH-02'],
+    sandbox: { url: 'http://127.0.0.1:4100', version: '0.1.0', partner: 'demo-pos' },
+    pos,
+    kind: runKind({ mode: 'driver', only: ['AUTH-02'], pos }),
+    driverUrl: 'http://127.0.0.1:4200',
+    results,
+    steps: [step],
+  };
+}
+
+const reportOf = (run: RunResult) => buildReport(run, runOutcome(judgedItems(run.results)));
+const report = reportOf(sampleRun());
+const files = renderReportFiles(report);
+
+/** A report edited by someone who then recomputed every sha256 and re-rendered every file: only --rejudge can tell. */
+function forged(edit: (copy: Report) => void): Report {
+  const copy = JSON.parse(JSON.stringify(report)) as Report;
+  edit(copy);
+  for (const piece of copy.evidence) piece.sha256 = sha256Of(piece.entry);
+  return sealReport(copy);
+}
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and leaves no whitespace, so one value has one text', () => {
@@ -45,32 +75,97 @@ describe('canonicalJson', () => {
 });
 
 describe('verifyReport', () => {
-  it('finds a report as it was written intact', () => {
-    expect(verifyReport(files)).toEqual({ intact: true, problems: [] });
+  it('finds a report as it was written intact, with five files', () => {
+    expect(Object.keys(files).sort()).toEqual(['evidence.har', 'junit.xml', 'report.html', 'report.json', 'report.md']);
+    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [] });
   });
 
-  it('detects a one-character edit of report.json, naming the evidence and the report digest', () => {
+  it('detects a one-character edit of report.json, naming the evidence, the report digest and every rendering it changes', () => {
     const edited = files['report.json'].replace('"status": 200', '"status": 201');
     expect(verifyReport({ ...files, 'report.json': edited }).problems).toEqual([
-      'REFUND-01: evidence j-000001 does not match its sha256: the excerpt was edited',
+      'evidence j-000001 does not match its sha256: the entry was edited',
       expect.stringMatching(/^the report's sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} it states: its content was edited$/),
       'report.html is not what report.json renders to: it was edited',
+      'evidence.har is not what report.json renders to: it was edited',
     ]);
   });
 
-  it('detects a changed verdict, a space added, a cut file, and an edited rendering', () => {
-    expect(verifyReport({ ...files, 'report.json': files['report.json'].replace('"pass"', '"fail"') }).intact).toBe(false);
+  it('detects a changed verdict, a space added, a cut file, an edited rendering and missing files', () => {
+    expect(verifyReport({ ...files, 'report.json': files['report.json'].replace('"status": "fail"', '"status": "pass"') }).intact).toBe(false);
     expect(verifyReport({ ...files, 'report.json': files['report.json'].replace('"mode": "driver"', '"mode":  "driver"') }).problems).toEqual([
       'report.json is not laid out as the runner wrote it: spaces or line breaks were changed',
     ]);
     expect(verifyReport({ ...files, 'report.json': files['report.json'].slice(0, -5) }).problems[0]).toMatch(/^report.json is not valid JSON \(.+\): it was edited or cut$/);
-    expect(verifyReport({ ...files, 'report.md': files['report.md'].replace('PASS', 'FAIL') }).problems).toEqual(['report.md is not what report.json renders to: it was edited']);
-    expect(verifyReport({ 'report.json': files['report.json'] }).problems).toEqual(['report.md is missing', 'report.html is missing', 'junit.xml is missing']);
+    expect(verifyReport({ ...files, 'report.md': files['report.md'].replace('FAIL', 'PASS') }).problems).toEqual(['report.md is not what report.json renders to: it was edited']);
+    expect(verifyReport({ 'report.json': files['report.json'] }).problems).toEqual(['report.md is missing', 'report.html is missing', 'junit.xml is missing', 'evidence.har is missing']);
   });
 
-  it('renders a self-contained HTML page and escapes what the report holds', () => {
-    expect(files['report.html']).toContain('A refund names the order &lt;by&gt; its ExternalId &amp; &quot;more&quot;');
+  it('names a report of the earlier format instead of calling it edited', () => {
+    const old = JSON.stringify({ ...report, formatVersion: 1 }, null, 2);
+    expect(verifyReport({ 'report.json': `${old}\n` })).toMatchObject({ intact: false, unsupported: 'report.json is report format 1; this pos-sandbox reads format 2: verify it with the pos-sandbox 0.1.0 that wrote it' });
+  });
+
+  it('renders self-contained HTML and escapes what the report holds, evidence included', () => {
+    expect(files['report.html']).toContain('A &lt;b&gt;&amp;\\&quot;x\\&quot;');
     expect(files['report.html']).not.toMatch(/<script|<link|src=|href="http/);
-    expect(files['junit.xml']).toContain('name="REFUND-01 A refund names the order &lt;by&gt; its ExternalId &amp; &quot;more&quot; (optional)"');
+    expect(files['junit.xml']).toContain('<testsuites name="Partial run, not a certification: acme-pos 4.2.0 (run-1)"');
+  });
+});
+
+describe('rejudgeReport', () => {
+  it('finds every verdict of an untouched report where its evidence puts it', () => {
+    expect(rejudgeReport(report)).toEqual({ judged: 1, problems: [] });
+  });
+
+  it.each([
+    [
+      'a verdict turned from fail to pass, digests recomputed',
+      (copy: Report) => {
+        copy.items.find((item) => item.id === 'AUTH-02')!.status = 'pass';
+      },
+      [
+        'AUTH-02: the report says pass: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""; its evidence gives fail: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""',
+      ],
+    ],
+    [
+      'an entry edited so the wrong audience reads right, digests recomputed',
+      (copy: Report) => {
+        copy.evidence[1]!.entry.token!.claims!.aud = 'io.service.pos.brokers.openapi';
+      },
+      [
+        'AUTH-02: the report says fail: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""; its evidence gives pass: "aud is io.service.pos.brokers.openapi: all 2 calls"',
+      ],
+    ],
+    [
+      'a failing item moved out of scope',
+      (copy: Report) => {
+        Object.assign(copy.items.find((item) => item.id === 'AUTH-02')!, { status: 'not_applicable', message: 'needs the capability hub, which was not declared (--capabilities)' });
+      },
+      ['AUTH-02: the report says not_applicable: "needs the capability hub, which was not declared (--capabilities)"; its evidence gives fail: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""'],
+    ],
+    [
+      'a partial run stamped a certification',
+      (copy: Report) => {
+        copy.kind = 'certification';
+      },
+      ['the kind of run: the report says certification, its scope and POS make it partial (only AUTH-02 was run (--only))'],
+    ],
+    [
+      'an entry the step names taken out',
+      (copy: Report) => {
+        copy.evidence.pop();
+      },
+      ['AUTH-02: its step all-traffic names journal entries the report does not hold (j-000002)'],
+    ],
+  ])('names the mismatch when %s', (_case, edit, problems) => {
+    const edited = forged(edit);
+    expect(verifyReport(renderReportFiles(edited))).toMatchObject({ intact: true });
+    expect((rejudgeReport(edited) as { problems: string[] }).problems).toEqual(expect.arrayContaining(problems));
+  });
+
+  it('says it cannot judge a report of another checklist version, and which pos-sandbox can', () => {
+    expect(rejudgeReport({ ...report, checklistVersion: '1.0.0' })).toEqual({
+      unsupported: 'the report was judged by checklist 1.0.0; this pos-sandbox has checklist 2.0.0. Judge it again with the pos-sandbox that wrote it (sandbox 0.1.0)',
+    });
   });
 });

@@ -3,7 +3,7 @@ import type { Location, Menu } from '../../server/fixtures/fixture-schemas.js';
 import type { StepId } from '../checklist-types.js';
 import type { ExpectedPrice } from '../items/menu-items.js';
 import { isMenu } from '../traffic.js';
-import { locationsOf, pause, waitForEntries, withFault, type StepContext, type StepOutcome } from './step-context.js';
+import { locationsOf, patienceFor, waitForEntries, watchWindow, withFault, type StepContext, type StepOutcome } from './step-context.js';
 
 /** A new price for an item: its takeout price plus 10 minor units, so every run changes something. */
 function newPrice(item: Menu['Items'][number]): number {
@@ -21,7 +21,7 @@ async function askPrices(ctx: StepContext, location: Location, prices: ExpectedP
     changes: prices.map((price) => ({ itemId: price.itemId, price: price.price })),
     words: `${words} at ${location.name} (${location.id}), and send the update in form ${ctx.form}`,
   });
-  await waitForEntries(ctx, mark, (entries) => entries.some(isMenu), actor.answered ? ctx.actor.waitMs : 0);
+  await waitForEntries(ctx, `a menu update for ${location.id}`, mark, (entries) => entries.some(isMenu), patienceFor(ctx, actor));
   return actor;
 }
 
@@ -61,7 +61,9 @@ async function unknownItem(ctx: StepContext): Promise<StepOutcome> {
     words: `try to change the price of item ${itemId}, which is not on the menu of ${location.id}, to 990: the POS should refuse before sending`,
   });
   // Nothing should come; the wait is the window in which it would.
-  await waitForEntries(ctx, mark, (entries) => entries.some(isMenu), ctx.actor.mode === 'interactive' ? ctx.actor.waitMs : ctx.windowMs);
+  await waitForEntries(ctx, `an update for the unknown item ${itemId} (none should come)`, mark, (entries) => entries.some(isMenu), ctx.actor.mode === 'interactive' ? ctx.actor.waitMs : ctx.windowMs, {
+    watching: true,
+  });
   return { asked: { itemId, locationId: location.id }, actor };
 }
 
@@ -71,7 +73,7 @@ async function meetsValidationError(ctx: StepContext): Promise<StepOutcome> {
   const rule = { match: { direction: 'inbound' as const, method: 'PUT', path: '/menu' }, action: { kind: 'status' as const, status: 400 } };
   const actor = await withFault(ctx, rule, 'menu-400', async () => {
     const answer = await askPrices(ctx, location, [{ locationId: location.id, itemId: item.Id, price: newPrice(item) }], `change the price of ${item.Name} (${item.Id}) to ${newPrice(item)}`);
-    await pause(ctx.windowMs);
+    await watchWindow(ctx, 'retries after the VALIDATION_ERROR', ctx.windowMs);
     return answer;
   });
   return { asked: { locationId: location.id }, actor };

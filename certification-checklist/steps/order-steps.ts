@@ -16,8 +16,10 @@ async function rejectedThenResent(ctx: StepContext): Promise<StepOutcome> {
   const { orderId, record, actor } = await deliverDecided(ctx, 'standard', location, 'REJECTED', REJECTION_REASON);
   if (record.Status === 'REJECTED') {
     await ctx.actor.decide({ orderId, decision: 'ACCEPTED', words: `the order ${orderId} you rejected, sent again` });
+    const mark = await ctx.sandbox.journalMark();
     await ctx.sandbox.resend(orderId);
-    await settle(ctx, orderId);
+    const resent = await settle(ctx, orderId, mark);
+    if (resent.Status === 'ACCEPTED' && resent.ExternalId) ctx.accepted.set(location.id, { orderId, externalId: resent.ExternalId, locationId: location.id });
   }
   return { asked: { orderId, reason: REJECTION_REASON }, actor, orderIds: [orderId] };
 }

@@ -1,40 +1,58 @@
-/** The refund steps: a refund of an order the POS took (standard, Hub, Kiosk), and the POS meeting a 400 and a 503. */
+/** The refund steps: a refund of an order the POS took (standard, each Hub brand, Kiosk), and the POS meeting a 400 and a 503. */
+import type { Location } from '../../server/fixtures/fixture-schemas.js';
 import type { StepId } from '../checklist-types.js';
-import { isRefund } from '../traffic.js';
-import { ensureAccepted, pause, waitForEntries, withFault, type StepContext, type StepOutcome } from './step-context.js';
+import type { AskedRefund } from '../items/refund-items.js';
+import { isRefund, succeeded } from '../traffic.js';
+import { ensureAccepted, locationsOf, patienceFor, waitForEntries, waitForRecord, watchWindow, withFault, type StepContext, type StepOutcome } from './step-context.js';
 
-/** Asks for a refund of an accepted `template` order and waits until the sandbox has decided it. */
-function refundOf(template: string) {
+/**
+ * Asks for a refund of an order the POS took at each location of `template` (`every`: all of them, one per Hub
+ * brand; else the first) and waits until the sandbox has decided each refund it accepted. `orderItem` is the item
+ * that fails when there is no such order.
+ */
+function refundOf(template: string, orderItem: string, every = false) {
   return async (ctx: StepContext): Promise<StepOutcome> => {
-    const order = await ensureAccepted(ctx, template);
-    if ('missing' in order) return { asked: { missing: order.missing } };
-    const mark = await ctx.sandbox.journalMark();
-    const actor = await ctx.actor.refund({ sandboxUrl: ctx.sandbox.baseUrl, locationId: order.locationId, externalId: order.externalId });
-    const entries = await waitForEntries(ctx, mark, (seen) => seen.some(isRefund), actor.answered ? ctx.actor.waitMs : 0);
-    const journalIds = new Set(entries.filter(isRefund).map((entry) => entry.id));
-    if (journalIds.size > 0) {
-      // The refund is asynchronous (§4.1): it is judged by how it ended, PROCESSED or FAILED.
-      await ctx.sandbox.poll(
-        () => ctx.sandbox.refunds(),
-        (refunds) => refunds.some((refund) => journalIds.has(refund.journalId) && refund.status !== 'PENDING'),
-        ctx.actor.waitMs,
-      );
+    const locations = every ? locationsOf(ctx, template) : locationsOf(ctx, template).slice(0, 1);
+    if (locations.length === 0) return { asked: { missing: `the sandbox has no ${template} location` } };
+    const refunds: AskedRefund[] = [];
+    let actor;
+    for (const location of locations) {
+      const order = await ensureAccepted(ctx, template, location);
+      if ('missing' in order) return { asked: { missing: order.missing, blockedBy: orderItem }, orderIds: refunds.map((refund) => refund.orderId) };
+      refunds.push({ orderId: order.orderId, externalId: order.externalId, locationId: order.locationId });
+      actor = await askRefund(ctx, location, order.externalId);
     }
-    return { asked: { externalId: order.externalId, locationId: order.locationId, orderId: order.orderId }, actor, orderIds: [order.orderId] };
+    return { asked: { refunds }, ...(actor ? { actor } : {}), orderIds: refunds.map((refund) => refund.orderId) };
   };
+}
+
+/** One refund asked of the POS; once its call is in the journal, accepted or refused, the refund it created is waited for. */
+async function askRefund(ctx: StepContext, location: Location, externalId: string) {
+  const mark = await ctx.sandbox.journalMark();
+  const actor = await ctx.actor.refund({ sandboxUrl: ctx.sandbox.baseUrl, locationId: location.id, externalId });
+  const entries = await waitForEntries(ctx, `a refund of ${externalId}`, mark, (seen) => seen.some(isRefund), patienceFor(ctx, actor));
+  // The refund is asynchronous (§4.1): an accepted one is judged by how it ended. A refused one created nothing to wait for.
+  const accepted = new Set(entries.filter((entry) => isRefund(entry) && succeeded(entry)).map((entry) => entry.id));
+  if (accepted.size > 0) {
+    await waitForRecord(ctx, `the sandbox to process the refund of ${externalId}`, () => ctx.sandbox.refunds(), (refunds) =>
+      refunds.some((refund) => accepted.has(refund.journalId) && refund.status !== 'PENDING'),
+    );
+  }
+  return actor;
 }
 
 /** The POS asks for a refund while the sandbox answers every refund with `status`, and is watched for a window. */
 function refundMeeting(status: 400 | 503) {
   return async (ctx: StepContext): Promise<StepOutcome> => {
-    const order = await ensureAccepted(ctx, 'standard');
-    if ('missing' in order) return { asked: { missing: order.missing } };
+    const location = locationsOf(ctx, 'standard')[0]!;
+    const order = await ensureAccepted(ctx, 'standard', location);
+    if ('missing' in order) return { asked: { missing: order.missing, blockedBy: 'ORDER-01' } };
     const rule = { match: { direction: 'inbound' as const, path: '/order/refund' }, action: { kind: 'status' as const, status } };
     const actor = await withFault(ctx, rule, `refund-${status}`, async () => {
       const mark = await ctx.sandbox.journalMark();
       const answer = await ctx.actor.refund({ sandboxUrl: ctx.sandbox.baseUrl, locationId: order.locationId, externalId: order.externalId });
-      const seen = await waitForEntries(ctx, mark, (entries) => entries.some(isRefund), answer.answered ? ctx.actor.waitMs : 0);
-      if (seen.some(isRefund)) await pause(ctx.windowMs);
+      const seen = await waitForEntries(ctx, `a refund of ${order.externalId}`, mark, (entries) => entries.some(isRefund), patienceFor(ctx, answer));
+      if (seen.some(isRefund)) await watchWindow(ctx, `retries after the ${status}`, ctx.windowMs);
       return answer;
     });
     return { asked: { externalId: order.externalId, locationId: order.locationId, status, windowMs: ctx.windowMs }, actor, orderIds: [order.orderId] };
@@ -42,9 +60,9 @@ function refundMeeting(status: 400 | 503) {
 }
 
 export const REFUND_STEPS: Partial<Record<StepId, (ctx: StepContext) => Promise<StepOutcome>>> = {
-  'refund-order': refundOf('standard'),
+  'refund-order': refundOf('standard', 'ORDER-01'),
   'refund-invalid-payload': refundMeeting(400),
   'refund-service-error': refundMeeting(503),
-  'refund-hub': refundOf('hub'),
-  'refund-kiosk': refundOf('kiosk'),
+  'refund-hub': refundOf('hub', 'ORDER-07', true),
+  'refund-kiosk': refundOf('kiosk', 'ORDER-08'),
 };

@@ -1,4 +1,8 @@
-/** What a step needs (the sandbox, whoever makes the POS act, the run's memory) and the waits every step shares. */
+/**
+ * What a step needs (the sandbox, whoever makes the POS act, the run's memory) and the waits every step shares.
+ * A wait ends as soon as the journal holds the POS's answer, accepted or refused: a broken POS is judged as fast
+ * as a correct one. Each wait is recorded, so the live output and the report say where a step's time went.
+ */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { OrderRecord } from '../../server/domain/order-record.js';
 import type { Location } from '../../server/fixtures/fixture-schemas.js';
@@ -6,12 +10,22 @@ import type { FaultRule } from '../../server/faults/fault-rule-types.js';
 import type { ActorAnswer, Capability } from '../checklist-types.js';
 import type { PosActor } from '../pos-actors.js';
 import type { SandboxControl } from '../sandbox-control.js';
+import { wasRefused } from '../refusals.js';
+import { isStatusCall } from '../traffic.js';
 
-/** An order the POS accepted during the run, kept so refund steps can name it. */
+/** An order the POS took during the run, kept so refund steps can name it. */
 export interface AcceptedOrder {
   orderId: string;
   externalId: string;
   locationId: string;
+}
+
+/** One wait of a step: what for, how long, and whether it ended because the POS answered. */
+export interface StepWait {
+  for: string;
+  ms: number;
+  /** `answered`: the traffic came; `timed out`: the whole wait passed without it; `window`: a fixed watch for retries. */
+  ended: 'answered' | 'timed out' | 'window';
 }
 
 export interface StepContext {
@@ -26,12 +40,18 @@ export interface StepContext {
   windowMs: number;
   /** The sandbox's delivery timeout, the limit an acknowledgement is judged against. */
   ackLimitMs: number;
-  /** Orders to refund, by template (standard, hub, kiosk): accepted ones, or one the POS answered but never decided. */
+  /** Orders to refund, by location: an accepted one, or, until there is one, one the POS answered but never decided. */
   accepted: Map<string, AcceptedOrder>;
   /** A fresh OrderId for this run: chk-<run>-<n>. */
   newOrderId(): string;
   /** Unique per run: fault rule ids and unknown item ids carry it. */
   runTag: string;
+  /** The waits of the step under way; the runner empties it before each step. */
+  waits: StepWait[];
+  /** What the run has seen of the POS's status calls, so a driven POS that never sends one costs one full wait, not one per order. */
+  statusCalls: { seen: boolean; missed: boolean };
+  /** Whether the POS answered any delivery in this run, and whether one went unanswered: a silent POS is not sent order after order. */
+  deliveries: { answered: boolean; unanswered: boolean };
 }
 
 /** What a step did: what it asked for (for the verdicts to compare), the POS's answer, the orders it is about. */
@@ -43,19 +63,60 @@ export interface StepOutcome {
 
 export const locationsOf = (ctx: StepContext, kind: string): Location[] => ctx.locations.filter((location) => location.kind === kind);
 
-/** Polls the journal (after `mark`) until `enough` holds for the entries so far, or the POS's wait is over. */
-export async function waitForEntries(ctx: StepContext, mark: string, enough: (entries: JournalEntry[]) => boolean, timeoutMs = ctx.actor.waitMs): Promise<JournalEntry[]> {
+/**
+ * How long to wait for the traffic of an ask: the whole wait once the POS said it did it (or a person was asked),
+ * a short grace when its driver refused (it may still have sent something), nothing when the driver never answered.
+ */
+export function patienceFor(ctx: StepContext, answer: ActorAnswer): number {
+  if (!answer.answered) return 0;
+  if (answer.status !== undefined && (answer.status < 200 || answer.status > 299)) return Math.min(ctx.windowMs, ctx.actor.waitMs);
+  return ctx.actor.waitMs;
+}
+
+/**
+ * Polls `read` until `done` holds or `limitMs` passed, with the countdown, and records the wait as `what`.
+ * `watching`: nothing should come, so a wait that runs out is a watch kept, not a POS that kept us waiting.
+ */
+async function recordedWait<T>(ctx: StepContext, what: string, limitMs: number, read: () => Promise<T>, done: (value: T) => boolean, watching = false): Promise<T> {
+  const began = Date.now();
+  let arrived = false;
   try {
-    return await ctx.sandbox.poll(() => ctx.sandbox.journalSince(mark), enough, timeoutMs, (left) => ctx.actor.tick(left));
+    return await ctx.sandbox.poll(
+      read,
+      (value) => (arrived = done(value)),
+      limitMs,
+      (left) => ctx.actor.tick(left),
+    );
   } finally {
     ctx.actor.done();
+    ctx.waits.push({ for: what, ms: Date.now() - began, ended: arrived ? 'answered' : watching ? 'window' : 'timed out' });
   }
 }
 
-/** Waits `ms` (the window in which a POS that loops on an error shows itself). */
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until `enough` holds for the journal entries after `mark`, or `timeoutMs` passed; the entries so far. */
+export function waitForEntries(
+  ctx: StepContext,
+  what: string,
+  mark: string,
+  enough: (entries: JournalEntry[]) => boolean,
+  timeoutMs: number,
+  options: { watching?: boolean } = {},
+): Promise<JournalEntry[]> {
+  return recordedWait(ctx, what, timeoutMs, () => ctx.sandbox.journalSince(mark), enough, options.watching);
+}
 
-/** Tells the POS what to decide, sends it an order, and waits for the order to settle (ACCEPTED, REJECTED, DELIVERY_FAILED). */
+/** Polls the sandbox with `read` until `done` (a refund decided, say), recording the wait. */
+export function waitForRecord<T>(ctx: StepContext, what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return recordedWait(ctx, what, ctx.actor.waitMs, read, done);
+}
+
+/** Watches for `ms` (the window in which a POS that loops on an error shows itself). */
+export async function watchWindow(ctx: StepContext, what: string, ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  ctx.waits.push({ for: what, ms, ended: 'window' });
+}
+
+/** Tells the POS what to decide, sends it an order, and waits for the POS's decision (or its refused status call). */
 export async function deliverDecided(
   ctx: StepContext,
   template: string,
@@ -65,39 +126,67 @@ export async function deliverDecided(
 ): Promise<{ orderId: string; record: OrderRecord; actor: ActorAnswer }> {
   const orderId = ctx.newOrderId();
   const actor = await ctx.actor.decide({ orderId, decision, ...(reason ? { reason } : {}), words: `a ${template} order for ${location.name} (${location.id})` });
+  const mark = await ctx.sandbox.journalMark();
   await ctx.sandbox.createOrder({ template, locationId: location.id, orderId, ...(ctx.posOrderUrl ? { posOrderUrl: ctx.posOrderUrl } : {}) });
-  const record = await settle(ctx, orderId);
-  if (record.Status === 'ACCEPTED' && record.ExternalId) ctx.accepted.set(template, { orderId, externalId: record.ExternalId, locationId: location.id });
+  const record = await settle(ctx, orderId, mark);
+  if ((record.Deliveries ?? []).some((attempt) => attempt.httpStatus !== undefined)) ctx.deliveries.answered = true;
+  else if (record.Status === 'DELIVERY_FAILED') ctx.deliveries.unanswered = true;
+  // Kept for the refund steps: an accepted order, or (until one is) an order the POS answered but never decided.
+  const keep = record.ExternalId !== undefined && (record.Status === 'ACCEPTED' || (record.Status === 'AWAITING_STATUS' && !ctx.accepted.has(location.id)));
+  if (keep) ctx.accepted.set(location.id, { orderId, externalId: record.ExternalId!, locationId: location.id });
   return { orderId, record, actor };
 }
 
-/** Waits for the order's final state, with the countdown. */
-export async function settle(ctx: StepContext, orderId: string): Promise<OrderRecord> {
-  try {
-    return await ctx.sandbox.settledOrder(orderId, ctx.actor.waitMs, (left) => ctx.actor.tick(left));
-  } finally {
-    ctx.actor.done();
-  }
+const FINAL_ORDER_STATES = ['ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'];
+
+/**
+ * Waits for an order the sandbox has delivered to be decided. An order AWAITING_STATUS is settled too once the
+ * journal after `mark` holds the POS's status call about it, or a status call the sandbox refused before it could
+ * tell which order it named: the POS has answered, and waiting longer would only make a broken POS slow to judge.
+ */
+export async function settle(ctx: StepContext, orderId: string, mark: string): Promise<OrderRecord> {
+  const driven = ctx.actor.mode === 'driver';
+  // A driven POS that never sent a status call in this run already cost one full wait; later orders get a short one.
+  const limit = driven && ctx.statusCalls.missed && !ctx.statusCalls.seen ? Math.min(ctx.windowMs, ctx.actor.waitMs) : ctx.actor.waitMs;
+  let called = false;
+  const record = await recordedWait(
+    ctx,
+    `the POS's decision on order ${orderId}`,
+    limit,
+    async () => {
+      const order = await ctx.sandbox.order(orderId);
+      if (FINAL_ORDER_STATES.includes(order.Status) || order.Status !== 'AWAITING_STATUS') return { order, answered: false };
+      const calls = (await ctx.sandbox.journalSince(mark)).filter(isStatusCall);
+      called ||= calls.length > 0;
+      const named = (entry: JournalEntry) => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
+      const answered = calls.some((entry) => entry.orderId === orderId || (order.ExternalId !== undefined && named(entry) === order.ExternalId) || (entry.orderId === undefined && wasRefused(entry)));
+      return { order, answered };
+    },
+    ({ order, answered }) => FINAL_ORDER_STATES.includes(order.Status) || answered,
+  );
+  if (called || record.order.History?.some((change) => change.by === 'pos-status')) ctx.statusCalls.seen = true;
+  else if (record.order.Status === 'AWAITING_STATUS') ctx.statusCalls.missed = true;
+  return record.order;
 }
 
 /**
- * An order of `template` the POS took in this run, to refund: the one kept, or a new one (the last location of that
- * kind). One the POS answered with an ExternalId but never sent ACCEPTED for will do: its refund still shows how
- * the POS names and locates it, and the sandbox's ORDER_NOT_ACCEPTED then marks the item blocked, not failed.
+ * An order of `template` at `location` the POS took in this run, to refund: the one kept, or a new one. One the POS
+ * answered with an ExternalId but never sent ACCEPTED for will do: its refund still shows how the POS names and
+ * locates it, and the sandbox's ORDER_NOT_ACCEPTED then marks the item a knock-on of the order item. Never an
+ * order of another location: a step that tests one Hub brand must not refund another brand's order.
  */
-export async function ensureAccepted(ctx: StepContext, template: string): Promise<AcceptedOrder | { missing: string }> {
-  const kept = ctx.accepted.get(template);
+export async function ensureAccepted(ctx: StepContext, template: string, location: Location): Promise<AcceptedOrder | { missing: string }> {
+  const kept = ctx.accepted.get(location.id);
   if (kept) return kept;
-  const location = locationsOf(ctx, template).at(-1);
-  if (!location) return { missing: `the sandbox has no ${template} location` };
+  if (ctx.deliveries.unanswered && !ctx.deliveries.answered) return { missing: 'the POS answered none of the orders sent to it in this run, so there is no order to refund' };
   const { orderId, record } = await deliverDecided(ctx, template, location, 'ACCEPTED');
   if (record.ExternalId && record.Status === 'AWAITING_STATUS') {
-    // Kept too, so the next refund step of this template does not send (and wait for) another undecided order.
+    // Kept too, so the next refund step of this location does not send (and wait for) another undecided order.
     const taken = { orderId, externalId: record.ExternalId, locationId: location.id };
-    ctx.accepted.set(template, taken);
+    ctx.accepted.set(location.id, taken);
     return taken;
   }
-  return ctx.accepted.get(template) ?? { missing: `order ${orderId}, sent to be refunded, is ${record.Status} without an ExternalId: the POS must take it first (see ORDER-01, ORDER-02)` };
+  return ctx.accepted.get(location.id) ?? { missing: `order ${orderId}, sent to ${location.id} to be refunded, is ${record.Status} without an ExternalId: the POS must take it first` };
 }
 
 /** Runs `body` with a fault rule in force, and removes the rule afterwards (it may already be used up). */

@@ -7,6 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, referencePos, serve, stopServers } from '../../server/test/processes.js';
+import { sealReport, type Report } from '../report/report-model.js';
+import { renderReportFiles, REPORT_FILES } from '../report/render-report-files.js';
+
+const REPORT_FILES_SORTED = [...REPORT_FILES].sort();
 
 afterEach(stopServers);
 
@@ -42,6 +46,7 @@ describe('pos-sandbox checklist', () => {
     [[], 'choose exactly one of --driver URL, --interactive, --passive'],
     [['--passive', '--capabilities', 'refund,hubs'], "unknown capability 'hubs'; the capabilities are refund, hub, kiosk, menu-form-b"],
     [['--passive', '--only', 'AUTH-99'], "unknown item 'AUTH-99'; the items are AUTH-01,"],
+    [['--passive', '--pos-version', '4.2\n0'], '--pos-version must be 1 to 100 printable characters, starting with a non-space, got "4.2\\n0"'],
   ])('refuses the command line %j with exit 2', async (args, message) => {
     const run = await cli(['checklist', ...args]);
     expect(run.code).toBe(2);
@@ -56,24 +61,30 @@ describe('pos-sandbox checklist', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('  FAIL     AUTH-10   An order whose token has a bad signature is refused and creates nothing: the POS accepted an order delivered with a token with a bad signature (answered 200)');
     expect(run.stdout).toContain('           fix: Verify the signature of the service’s token with the partner key (HS256)');
-    expect(run.stdout).toContain('FAILED: required item AUTH-10 (fail) did not pass.');
+    expect(run.stdout).toContain('NOT A CERTIFICATION (demo run: the POS under test is the bundled reference POS). FAILED: required item AUTH-10 (fail) did not pass.');
     const [folder] = readdirSync(reports);
-    expect(readdirSync(join(reports, folder!)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+    expect(readdirSync(join(reports, folder!)).sort()).toEqual(REPORT_FILES_SORTED);
+    // Items left out with --only are not printed, not even those whose capability was not declared.
+    expect(run.stdout).not.toMatch(/N\/A|SKIP/);
   }, 30_000);
 });
 
 describe('npm run demo and verify-report', () => {
-  it('passes every required item against the reference POS, writes the four files, and a one-character edit is detected', async () => {
+  it('passes every required item against the reference POS, says in every file it is not a certification, and verify-report --rejudge catches a forged verdict', async () => {
     const reports = tempDir();
     const demo = await cli(['demo', '--report-dir', reports]);
     expect(demo.stderr).toBe('');
     expect(demo.code).toBe(0);
-    expect(demo.stdout).toMatch(/PASSED: every required item in scope passed \(29\)\.\n {2}34 pass\n {2}report: /);
+    expect(demo.stdout).toMatch(/NOT A CERTIFICATION \(demo run: the POS under test is the bundled reference POS\)\. PASSED: every required item in scope passed \(29\)\.\n {2}34 pass\n {2}report: /);
+    expect(demo.stdout).toMatch(/^ {2}step order-accepted: \d+\.\d s$/m);
     const folder = join(reports, readdirSync(reports)[0]!);
-    expect(readdirSync(folder).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+    expect(readdirSync(folder).sort()).toEqual(REPORT_FILES_SORTED);
+    for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml']) expect(readFileSync(join(folder, file), 'utf8')).toContain('Demo run, not a certification: demo-pos (the bundled reference POS)');
 
-    const intact = await cli(['verify-report', folder]);
-    expect(intact).toMatchObject({ code: 0, stdout: expect.stringMatching(/^intact: /) });
+    const intact = await cli(['verify-report', '--rejudge', folder]);
+    expect(intact).toMatchObject({ code: 0, stdout: expect.stringMatching(/^intact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 34 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.0\.0\)\n$/) });
+
+    // One character: the digests catch it.
     const json = join(folder, 'report.json');
     const text = readFileSync(json, 'utf8');
     const at = text.indexOf('"REF-00001"') + 5;
@@ -82,6 +93,17 @@ describe('npm run demo and verify-report', () => {
     expect(edited.code).toBe(1);
     expect(edited.stdout).toContain('EDITED:');
     expect(edited.stdout).toMatch(/its content was edited/);
+
+    // A verdict turned, with every digest and rendering made again: only --rejudge can tell.
+    const report = JSON.parse(text) as Report;
+    const item = report.items.find((candidate) => candidate.id === 'ORDER-02')!;
+    Object.assign(item, { status: 'fail', message: 'order was never accepted' });
+    const forged = renderReportFiles(sealReport(report));
+    for (const [name, content] of Object.entries(forged)) writeFileSync(join(folder, name), content);
+    expect((await cli(['verify-report', folder])).code).toBe(0);
+    const rejudged = await cli(['verify-report', '--rejudge', folder]);
+    expect(rejudged.code).toBe(1);
+    expect(rejudged.stdout).toContain('VERDICTS DO NOT FOLLOW FROM THE EVIDENCE:\n  - ORDER-02: the report says fail: "order was never accepted"; its evidence gives pass: "order chk-');
   }, 60_000);
 
   it('exits 2 for a folder that holds no report', async () => {

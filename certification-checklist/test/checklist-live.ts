@@ -1,4 +1,5 @@
 /** A sandbox on the real clock and the reference POS over real HTTP, with short timings, for the checklist tests. */
+import express from 'express';
 import type { Bug } from '../../reference-pos/bugs.js';
 import { createReferencePos } from '../../reference-pos/app.js';
 import { createSandbox } from '../../server/sandbox.js';
@@ -12,8 +13,8 @@ import { runChecklist, type RunOptions, type RunResult } from '../runner.js';
 /** The delivery timeout of the test sandbox; --bug slow-ack is set to 60 % of it. */
 export const ACK_TIMEOUT_MS = 1000;
 
-/** A sandbox whose refunds, retries and timeouts are quick, and the reference POS with `bugs` talking to it. */
-export async function sandboxAndPos(bugs: Bug[] = []) {
+/** A sandbox whose refunds, retries and timeouts are quick, on a loopback port. */
+export async function quickSandbox() {
   const sandbox = await createSandbox({
     fixtures,
     partner: PARTNER,
@@ -22,22 +23,32 @@ export async function sandboxAndPos(bugs: Bug[] = []) {
     refundDelayMs: 20,
     dispatch: { attemptTimeoutMs: ACK_TIMEOUT_MS, retryDelaysMs: [50, 50] },
   });
-  const sandboxUrl = await listen(sandbox.app);
+  return { sandbox, sandboxUrl: await listen(sandbox.app) };
+}
+
+/**
+ * A quick sandbox and the reference POS with `bugs` talking to it. `disguised`: its driver's health does not say
+ * it is the reference POS, so a run against it is judged as a run against any partner's POS would be.
+ */
+export async function sandboxAndPos(bugs: Bug[] = [], options: { disguised?: boolean } = {}) {
+  const { sandbox, sandboxUrl } = await quickSandbox();
   const pos = createReferencePos({
     identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey },
     sandboxUrl,
     menus: fixtures.menus,
+    locations: fixtures.locations,
     bugs: new Set(bugs),
     slowAckMs: ACK_TIMEOUT_MS * 0.6,
   });
-  const posUrl = await listen(pos);
+  const disguise = express().get('/health', (_req, res) => void res.json({ status: 'ok' })).use(pos);
+  const posUrl = await listen(options.disguised ? disguise : pos);
   return { sandbox, sandboxUrl, pos, posUrl };
 }
 
 /** Runs the checklist in driver mode against the pair, quietly; `lines` holds what it printed. */
 export async function runAgainst(
   pair: { sandboxUrl: string; posUrl: string },
-  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void } = {},
+  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos'] } = {},
 ): Promise<RunResult & { lines: string[]; statusOf(id: string): ItemStatus }> {
   const lines: string[] = [];
   const mode = options.mode ?? 'driver';
@@ -48,6 +59,7 @@ export async function runAgainst(
     ...(mode === 'driver' ? { driverUrl: pair.posUrl } : {}),
     capabilities: options.capabilities ?? ['refund', 'hub', 'kiosk'],
     ...(options.only ? { only: options.only } : {}),
+    ...(options.pos ? { pos: options.pos } : {}),
     waitMs: 1500,
     windowMs: 300,
     out: { write: (text: string) => (lines.push(text), options.onWrite?.(text)) },

@@ -5,27 +5,57 @@ import { closeServers, listen } from '../../server/test/live.js';
 import { buildReport } from '../report/report-model.js';
 import { renderReportFiles } from '../report/render-report-files.js';
 import { verifyReport } from '../report/verify-report.js';
-import { runOutcome } from '../run-outcome.js';
+import { judgedItems, runOutcome } from '../run-outcome.js';
+import { rejudgeReport } from '../report/rejudge.js';
 import type { RunResult } from '../runner.js';
 import { runAgainst, sandboxAndPos } from './checklist-live.js';
+import { expectKnockOnsRooted } from './expect-broken.js';
 
 afterEach(closeServers);
 
-const outcomeOf = (run: RunResult) => runOutcome(run.results.map((result) => ({ id: result.item.id, required: result.item.required, status: result.status, message: result.message })));
+const outcomeOf = (run: RunResult) => runOutcome(judgedItems(run.results));
 
 describe('a checklist run', () => {
-  it('passes every item against the correct reference POS, and writes a report that verifies', async () => {
+  it('passes every item against the correct reference POS, calls it a demo, and writes a report that verifies and rejudges', async () => {
     const run = await runAgainst(await sandboxAndPos());
     expect(run.results.filter((result) => result.status !== 'pass').map((result) => `${result.item.id}: ${result.message}`)).toEqual([]);
     expect(run.results).toHaveLength(34);
     expect(run.lines.filter((line) => line.startsWith('  PASS'))).toHaveLength(34);
+    expect(run.kind).toEqual({ kind: 'demo', reason: 'the POS under test is the bundled reference POS' });
     const outcome = outcomeOf(run);
     expect(outcome).toMatchObject({ verdict: 'passed', exitCode: 0 });
-    const files = renderReportFiles(buildReport(run, outcome));
-    expect(verifyReport(files)).toEqual({ intact: true, problems: [] });
-    // Every verdict rests on journal entries, each kept with its digest; MENU-05 passes on what did not arrive.
-    const bare = (JSON.parse(files['report.json']) as { items: Array<{ id: string; evidence: unknown[] }> }).items.filter((item) => item.evidence.length === 0);
-    expect(bare.map((item) => item.id)).toEqual(['MENU-05']);
+    const report = buildReport(run, outcome);
+    const files = renderReportFiles(report);
+    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [] });
+    expect(rejudgeReport(report)).toEqual({ judged: 34, problems: [] });
+    // Every verdict rests on journal entries, each stored once; MENU-05 passes on what did not arrive.
+    expect(report.items.filter((item) => item.evidence.length === 0).map((item) => item.id)).toEqual(['MENU-05']);
+    const stored = report.evidence.map((piece) => piece.journalId);
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(report.items.flatMap((item) => item.evidence).every((id) => stored.includes(id))).toBe(true);
+  }, 30_000);
+
+  it('stamps a full run of a named, versioned POS a certification, naming it in every rendering', async () => {
+    const run = await runAgainst(await sandboxAndPos([], { disguised: true }), { pos: { name: 'acme-pos', version: '4.2.0', build: '1187' } });
+    expect(run.kind.kind).toBe('certification');
+    const files = renderReportFiles(buildReport(run, outcomeOf(run)));
+    for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml'] as const) {
+      expect(files[file]).toContain('POS certification report: acme-pos 4.2.0 (build 1187)');
+      expect(files[file]).not.toContain('not a certification');
+    }
+  }, 30_000);
+
+  it('judges a POS whose every call is refused 401 by the root cause, every knock-on quoting the 401 and its journal id', async () => {
+    const run = await runAgainst(await sandboxAndPos(['exp-in-ms']));
+    expectKnockOnsRooted(run);
+    const notPassed = run.results.filter((result) => result.status !== 'pass');
+    expect(notPassed.filter((result) => !result.blockedBy).map((result) => `${result.item.id} ${result.status}`)).toEqual(['AUTH-06 fail']);
+    // The calls the items needed were made: a knock-on says what was sent and why it was refused, never that nothing came.
+    const direct = notPassed.filter((result) => result.blockedBy === 'AUTH-06');
+    expect(direct.map((result) => result.item.id)).toEqual(['ORDER-02', 'ORDER-03', 'ORDER-07', 'ORDER-08', 'MENU-01', 'MENU-02', 'MENU-07', 'MENU-08', 'MENU-09', 'REFUND-01', 'REFUND-04', 'REFUND-05']);
+    for (const result of direct) expect(result.message).toMatch(/\(j-\d{6}\), refused 401: token claim exp is \d{13}, which looks like milliseconds/);
+    for (const result of notPassed) expect(result.message).not.toMatch(/no status call|never sent|sent no|undefined/);
+    expect(outcomeOf(run).reason).toBe('required item AUTH-06 (fail) did not pass; 10 more were blocked by it (ORDER-02, ORDER-03, ORDER-04, ORDER-07, ORDER-08, MENU-01, MENU-02, MENU-07, MENU-08, MENU-09)');
   }, 30_000);
 
   it('marks the items of a POS that answers nothing blocked, never passed, and exits 1', async () => {
@@ -35,7 +65,8 @@ describe('a checklist run', () => {
     const only = ['ORDER-01', 'ORDER-02', 'MENU-01', 'REFUND-01', 'AUTH-01'];
     const run = await runAgainst({ sandboxUrl, posUrl: silent }, { only });
     expect(Object.fromEntries(only.map((id) => [id, run.statusOf(id)]))).toEqual({ 'ORDER-01': 'blocked', 'ORDER-02': 'blocked', 'MENU-01': 'blocked', 'REFUND-01': 'blocked', 'AUTH-01': 'blocked' });
-    expect(run.results.find((result) => result.item.id === 'ORDER-01')!.message).toMatch(/^the POS never answered order chk-\w+-01: .+ \(3 tries\)$/);
+    expect(run.results.find((result) => result.item.id === 'ORDER-01')!.message).toMatch(/^the POS answered none of the 3 deliveries: no answer within 1000 ms$/);
+    expect(run.results.find((result) => result.item.id === 'REFUND-01')).toMatchObject({ blockedBy: 'ORDER-01', message: 'the POS answered none of the orders sent to it in this run, so there is no order to refund' });
     expect(run.lines.join('')).toContain("note: the POS driver at " + `${silent}/health accepted the connection but did not answer within 3 s; going on`);
     expect(outcomeOf(run)).toMatchObject({ verdict: 'failed', exitCode: 1 });
   }, 30_000);
@@ -48,7 +79,8 @@ describe('a checklist run', () => {
     expect(run.statusOf('ORDER-05')).toBe('pass');
     expect(run.statusOf('MENU-04')).toBe('pass');
     expect(run.statusOf('AUTH-10')).toBe('blocked');
-    expect(run.results.find((result) => result.item.id === 'ORDER-01')).toMatchObject({ status: 'skipped', message: 'the POS must be made to act for this item: run with --driver or --interactive' });
+    expect(run.statusOf('ORDER-01')).toBe('pass');
+    expect(run.results.find((result) => result.item.id === 'ORDER-02')).toMatchObject({ status: 'skipped', message: 'the POS must be made to act for this item: run with --driver or --interactive' });
     expect(outcomeOf(run)).toMatchObject({ verdict: 'failed', exitCode: 1 });
   }, 30_000);
 

@@ -1,4 +1,4 @@
-/** `pos-sandbox checklist`: runs the certification checklist against a POS through the sandbox and writes the report (SANDBOX-SPEC §9). */
+/** `pos-sandbox checklist`: runs the certification checklist against a POS through the sandbox and writes the report. */
 import { Command } from 'commander';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
@@ -6,7 +6,7 @@ import { summaryLines } from '../../certification-checklist/progress.js';
 import { buildReport } from '../../certification-checklist/report/report-model.js';
 import { writeReport } from '../../certification-checklist/report/write-report.js';
 import { runChecklist, StartError, type RunOptions } from '../../certification-checklist/runner.js';
-import { runOutcome } from '../../certification-checklist/run-outcome.js';
+import { judgedItems, runOutcome } from '../../certification-checklist/run-outcome.js';
 import { parseList, type RunMode } from '../../certification-checklist/scope.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
 
@@ -21,6 +21,9 @@ interface ChecklistFlags {
   reportDir: string;
   waitS?: string;
   windowMs?: string;
+  posName?: string;
+  posVersion?: string;
+  posBuild?: string;
 }
 
 /** A problem with the command line: said on stderr, exit 2. */
@@ -38,16 +41,20 @@ export function checklistCommand(): Command {
     .option('--passive', 'judge only what the journal already holds; nothing is sent')
     .option('--capabilities <list>', `what the POS does beyond the required items, comma-separated: ${CAPABILITIES.join(', ')}`)
     .option('--only <ids>', 'run only these items, comma-separated (AUTH-05,ORDER-01)')
+    .option('--pos-name <name>', 'the POS product under test, as the report names it (default: the sandbox partner, the token iss)')
+    .option('--pos-version <version>', 'the version of the POS build under test; a run without it is a practice run, not a certification')
+    .option('--pos-build <id>', 'the build id (commit, CI build number) of the POS under test')
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
     .option('--wait-s <seconds>', 'how long to wait for the POS once asked (default: 15 with --driver, 120 with --interactive)')
-    .option('--window-ms <ms>', 'how long to watch for retries after an injected error', '3000')
+    .option('--window-ms <ms>', 'how long to watch for retries after an injected error (default: 3000)')
     .addHelpText(
       'after',
       [
         '',
         'Exit codes: 0 every required item in scope passed (warnings allowed); 1 one failed, was blocked, or none was executed; 2 the run could not start.',
+        'Only a full --driver or --interactive run with --pos-version, against a POS that is not the bundled reference POS, is a certification; the report of any other run says "not a certification" in its title.',
         `Items: ${CHECKLIST.map((item) => item.id).join(', ')}.`,
-        'Example: npx pos-sandbox checklist --pos-order-url http://127.0.0.1:4200/order --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk',
+        'Example: npx pos-sandbox checklist --pos-order-url http://127.0.0.1:4200/order --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk --pos-name acme-pos --pos-version 4.2.0',
       ].join('\n'),
     )
     .action(async (flags: ChecklistFlags) => {
@@ -74,16 +81,17 @@ export async function runAndReport(options: RunOptions, reportDir: string, out: 
     process.stderr.write(`pos-sandbox checklist: the run could not start: ${error.message}\n`);
     return 2;
   }
-  const outcome = runOutcome(run.results.map((result) => ({ id: result.item.id, required: result.item.required, status: result.status, message: result.message })));
+  const outcome = runOutcome(judgedItems(run.results));
   const folder = await writeReport(reportDir, buildReport(run, outcome));
-  out.write(summaryLines(outcome, folder));
+  out.write(summaryLines(outcome, run.kind, folder));
   return outcome.exitCode;
 }
 
 function describeScope(options: RunOptions): string {
   const mode = options.mode === 'driver' ? `driver ${options.driverUrl}` : options.mode;
   const declared = options.capabilities.length > 0 ? options.capabilities.join(', ') : 'none (the required items only)';
-  return `sandbox ${options.sandboxUrl}, ${mode}\n  declared capabilities: ${declared}${options.only ? `\n  items: ${options.only.join(', ')}` : ''}`;
+  const pos = options.pos?.name || options.pos?.version ? `\n  POS under test: ${[options.pos.name ?? '(the sandbox partner)', options.pos.version, options.pos.build && `build ${options.pos.build}`].filter(Boolean).join(' ')}` : '';
+  return `sandbox ${options.sandboxUrl}, ${mode}\n  declared capabilities: ${declared}${options.only ? `\n  items: ${options.only.join(', ')}` : ''}${pos}`;
 }
 
 /** Flags and environment → run options; every problem is a UsageError. */
@@ -102,6 +110,10 @@ export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOp
   if (waitS !== undefined && !(Number.isInteger(waitS) && waitS > 0)) throw new UsageError(`--wait-s must be a whole number of seconds, got '${flags.waitS}'`);
   const windowMs = Number(flags.windowMs ?? '3000');
   if (!Number.isInteger(windowMs) || windowMs < 0) throw new UsageError(`--window-ms must be a whole number, got '${flags.windowMs}'`);
+  for (const [name, value] of [['--pos-name', flags.posName], ['--pos-version', flags.posVersion], ['--pos-build', flags.posBuild]] as const) {
+    if (value !== undefined && !isLabel(value)) throw new UsageError(`${name} must be 1 to 100 printable characters, starting with a non-space, got ${JSON.stringify(value)}`);
+  }
+  const pos = { ...(flags.posName ? { name: flags.posName } : {}), ...(flags.posVersion ? { version: flags.posVersion } : {}), ...(flags.posBuild ? { build: flags.posBuild } : {}) };
   return {
     sandboxUrl: flags.sandbox,
     ...(posOrderUrl ? { posOrderUrl } : {}),
@@ -111,6 +123,10 @@ export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOp
     ...(only?.ok ? { only: only.values } : {}),
     ...(waitS ? { waitMs: waitS * 1000 } : {}),
     windowMs,
+    ...(Object.keys(pos).length > 0 ? { pos } : {}),
     out: process.stdout,
   };
 }
+
+/** A name, version or build id a report can print: 1–100 characters, no control characters, no leading space. */
+const isLabel = (value: string) => value.length > 0 && value.length <= 100 && value.trimStart() === value && [...value].every((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);

@@ -49,6 +49,7 @@ export function toHar(entries: JournalEntry[], creator: { name: string; version:
           _journalId: entry.id,
           _requestId: entry.requestId,
           _token: entry.token,
+          ...(entry.tokenDefects ? { _tokenDefects: entry.tokenDefects } : {}),
           _findings: entry.findings,
           _direction: entry.direction,
           ...(entry.menuUpdate ? { _menuUpdate: entry.menuUpdate } : {}),

@@ -1,0 +1,84 @@
+/**
+ * The verdicts against a POS the reference POS's authors did not write, each bent one way a partner's POS might be:
+ * the checklist must find the fault where it is, say why in the sandbox's own words, and pass what is merely unusual.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { closeServers } from '../../server/test/live.js';
+import { expectKnockOnsRooted } from './expect-broken.js';
+import { quickSandbox, runAgainst } from './checklist-live.js';
+import { otherPos, type Quirks } from './other-pos.js';
+
+afterEach(closeServers);
+
+async function runWith(quirks: Quirks, only: string[]) {
+  const { sandboxUrl } = await quickSandbox();
+  const pos = await otherPos(sandboxUrl, quirks);
+  const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { only, capabilities: ['refund'] });
+  expectKnockOnsRooted(run);
+  const said = (id: string) => {
+    const result = run.results.find((candidate) => candidate.item.id === id)!;
+    return { status: result.blockedBy ? `${result.status} by ${result.blockedBy}` : result.status, message: result.message };
+  };
+  return { run, said };
+}
+
+describe('the checklist against another POS', () => {
+  it('passes it as it is: orders, status, refund and menu', async () => {
+    const { said } = await runWith({}, ['ORDER-01', 'ORDER-02', 'ORDER-03', 'REFUND-01', 'MENU-01', 'AUTH-06']);
+    expect(['ORDER-01', 'ORDER-02', 'ORDER-03', 'REFUND-01', 'MENU-01', 'AUTH-06'].map((id) => `${id} ${said(id).status}`)).toEqual(['ORDER-01 pass', 'ORDER-02 pass', 'ORDER-03 pass', 'REFUND-01 pass', 'MENU-01 pass', 'AUTH-06 pass']);
+  }, 30_000);
+
+  it('fails ORDER-01 for one ExternalId given to every order (a table number, say)', async () => {
+    const { said } = await runWith({ externalId: () => 'TABLE-7' }, ['ORDER-01', 'ORDER-02', 'ORDER-03']);
+    expect(said('ORDER-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^ExternalId 'TABLE-7' was already given to order chk-\w+-01; each order needs its own/) });
+  }, 30_000);
+
+  it('fails ORDER-02 with the sandbox’s reason when the status call names the OrderId, not the ExternalId, and never says it was not sent', async () => {
+    const { said } = await runWith({ statusBody: (body, order) => ({ ...(body as object), ExternalId: order.OrderId }) }, ['ORDER-02']);
+    expect(said('ORDER-02')).toEqual({
+      status: 'fail',
+      message: expect.stringMatching(/^order (chk-\w+-01) is AWAITING_STATUS: the POS sent its status naming ExternalId "\1" as POST \/v2\/order\/status \(j-\d{6}\), refused 400: no order with ExternalId '\1' at location 'loc-std-001'/),
+    });
+  }, 30_000);
+
+  it('fails ORDER-02 naming the missing location header of the status call', async () => {
+    const { said } = await runWith({ statusHeaders: ({ 'x-service-locationid': _dropped, ...rest }) => rest }, ['ORDER-02']);
+    expect(said('ORDER-02').status).toBe('fail');
+    expect(said('ORDER-02').message).toMatch(/refused 400: .*x-service-locationid/);
+  }, 30_000);
+
+  it.each([
+    ['a status call sent before its reply', { statusTiming: 'before-reply' as const }],
+    ['a status call sent twice (the second is 409)', { statusTiming: 'twice' as const }],
+    ['Status in the reply and a status call too (the call is 409)', { statusInReply: true }],
+  ])('passes ORDER-02 for %s', async (_case, quirks) => {
+    const { said } = await runWith(quirks, ['ORDER-02']);
+    expect(said('ORDER-02').status).toBe('pass');
+  }, 30_000);
+
+  it('fails AUTH-06 for exp in milliseconds on refund tokens only, and blocks REFUND-01 by it, quoting the 401', async () => {
+    const claims = (correct: Record<string, unknown>, kind: string) => (kind === 'refund' ? { ...correct, exp: Number(correct.exp) * 1000 } : correct);
+    const { said } = await runWith({ claims }, ['ORDER-02', 'REFUND-01', 'AUTH-06']);
+    expect(said('ORDER-02').status).toBe('pass');
+    expect(said('AUTH-06')).toEqual({ status: 'fail', message: expect.stringMatching(/^1 of \d+ calls broke the rule; POST \/v2\/order\/refund \(j-\d{6}\): token claim exp is \d{13}, which looks like milliseconds/) });
+    expect(said('REFUND-01')).toEqual({ status: 'blocked by AUTH-06', message: expect.stringMatching(/^the POS sent the refund of OP-1 as POST \/v2\/order\/refund \(j-\d{6}\), refused 401: token claim exp is \d{13}, which looks like milliseconds/) });
+  }, 30_000);
+
+  it('blocks ORDER-02 by AUTH-06 when a clock five minutes fast makes every token not valid yet', async () => {
+    const claims = (correct: Record<string, unknown>) => ({ ...correct, nbf: Number(correct.nbf) + 300, exp: Number(correct.exp) + 300 });
+    const { said } = await runWith({ claims }, ['ORDER-02', 'AUTH-06']);
+    expect(said('AUTH-06').status).toBe('fail');
+    expect(said('ORDER-02')).toEqual({ status: 'blocked by AUTH-06', message: expect.stringMatching(/refused 401: token is not valid yet: nbf is .+ check the POS clock$/) });
+  }, 30_000);
+
+  it('fails REFUND-01 for an ExternalId sent as a number, naming what it sent', async () => {
+    const { said } = await runWith({ externalId: (_order, n) => String(1000 + n), refundBody: (body) => ({ ExternalId: Number(body.ExternalId) }) }, ['REFUND-01']);
+    expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the refund \(j-\d{6}\) named ExternalId 1001, but the POS gave this order "1001"$/) });
+  }, 30_000);
+
+  it('blocks MENU-01 by MENU-03 for prices sent as strings, and fails MENU-03 itself', async () => {
+    const { said } = await runWith({ price: (minor) => String(minor) }, ['MENU-01', 'MENU-03']);
+    expect(said('MENU-03')).toEqual({ status: 'fail', message: expect.stringMatching(/^1 of 1 menu update broke the rule; j-\d{6}: Items\[0\]\.Prices\[0\]\.Price is "\d+"$/) });
+    expect(said('MENU-01')).toEqual({ status: 'blocked by MENU-03', message: expect.stringMatching(/^the POS sent the update for loc-std-001 as PUT \/v2\/menu \(j-\d{6}\), refused 400: Items\[0\]\.Prices\[0\]\.Price must be a whole number/) });
+  }, 30_000);
+});

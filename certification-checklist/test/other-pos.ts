@@ -1,0 +1,114 @@
+/**
+ * A second POS for the checklist tests, written apart from the reference POS: plain node:http, its own token
+ * minting, its own ExternalIds, its menu read from the sandbox. Correct by default for the order, status, refund
+ * and menu paths; each test bends one behaviour, the way a partner's POS might get it wrong in a way we did not
+ * switch on in the reference POS. It does not check the service's tokens: the forged-token items are not its job.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import jwt from 'jsonwebtoken';
+import { PARTNER } from '../../server/test/helpers.js';
+import { listen } from '../../server/test/live.js';
+
+export interface OtherPosOrder {
+  OrderId: string;
+  LocationId: string;
+  ExternalId: string;
+}
+
+/** The behaviours a test may bend; every one has a correct default. */
+export interface Quirks {
+  /** The ExternalId given to the n-th new order. */
+  externalId?: (order: { OrderId: string }, n: number) => string;
+  /** The claims of a token for a call of `kind`, from the correct ones. */
+  claims?: (claims: Record<string, unknown>, kind: 'status' | 'refund' | 'menu') => Record<string, unknown>;
+  /** The status call's body, from the correct one. */
+  statusBody?: (body: Record<string, unknown>, order: OtherPosOrder) => unknown;
+  /** Headers of the status call, from the correct ones. */
+  statusHeaders?: (headers: Record<string, string>) => Record<string, string>;
+  /** When the status call goes: after the reply (default), before it, or twice after it. */
+  statusTiming?: 'after-reply' | 'before-reply' | 'twice';
+  /** Put Status in the reply as well as sending the status call. */
+  statusInReply?: boolean;
+  /** The refund's body, from the correct one. */
+  refundBody?: (body: Record<string, unknown>) => unknown;
+  /** A menu price as sent, from the correct minor units. */
+  price?: (minorUnits: number) => unknown;
+}
+
+const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
+
+/** Starts the POS; its order endpoint is `${url}/order` and its driver is `url`. */
+export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise<{ url: string; orders: Map<string, OtherPosOrder> }> {
+  const orders = new Map<string, OtherPosOrder>();
+  const decisions = new Map<string, { decision: string; reason?: string }>();
+  let made = 0;
+
+  const call = async (method: string, path: string, locationId: string, body: unknown, kind: 'status' | 'refund' | 'menu', headers: (h: Record<string, string>) => Record<string, string> = (h) => h) => {
+    const now = Math.floor(Date.now() / 1000);
+    const correct = { sub: locationId, jti: randomUUID(), nbf: now, exp: now + 120, iss: PARTNER.name, aud: SERVICE_AUDIENCE };
+    const token = jwt.sign(quirks.claims?.(correct, kind) ?? correct, PARTNER.nonProdKey, { algorithm: 'HS256', noTimestamp: true });
+    const base = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-service-locationid': locationId, 'x-api-key': PARTNER.apiKey ?? 'k', 'x-api-version': '2' };
+    const response = await fetch(`${sandboxUrl}${path}`, { method, headers: headers(base), body: JSON.stringify(body) });
+    return { status: response.status, text: await response.text() };
+  };
+
+  const sendStatus = (order: OtherPosOrder) => {
+    const decided = decisions.get(order.OrderId) ?? { decision: 'ACCEPTED' };
+    const body = { ExternalId: order.ExternalId, Status: decided.decision, ...(decided.reason ? { Reason: decided.reason } : {}) };
+    return call('POST', '/v2/order/status', order.LocationId, quirks.statusBody?.(body, order) ?? body, 'status', quirks.statusHeaders);
+  };
+
+  const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => Promise<void>> = {
+    'POST /order': async (body, res) => {
+      const known = orders.get(String(body.OrderId));
+      const order = known ?? { OrderId: String(body.OrderId), LocationId: String(body.LocationId), ExternalId: quirks.externalId?.({ OrderId: String(body.OrderId) }, ++made) ?? `OP-${++made}` };
+      orders.set(order.OrderId, order);
+      const timing = quirks.statusTiming ?? 'after-reply';
+      if (timing === 'before-reply') void sendStatus(order);
+      const decided = decisions.get(order.OrderId)?.decision ?? 'ACCEPTED';
+      json(res, 200, { ExternalId: order.ExternalId, ...(quirks.statusInReply ? { Status: decided } : {}) });
+      if (timing !== 'before-reply') {
+        await sendStatus(order);
+        if (timing === 'twice') await sendStatus(order);
+      }
+    },
+    'GET /health': async (_body, res) => json(res, 200, { status: 'ok' }),
+    'POST /decide': async (body, res) => {
+      decisions.set(String(body.orderId), { decision: String(body.decision), ...(typeof body.reason === 'string' ? { reason: body.reason } : {}) });
+      json(res, 200, { ok: true });
+    },
+    'POST /refund': async (body, res) => {
+      const correct = { ExternalId: body.externalId };
+      json(res, 200, await call('POST', '/v2/order/refund', String(body.locationId), quirks.refundBody?.(correct) ?? correct, 'refund'));
+    },
+    'POST /menu': async (body, res) => {
+      const locationId = String(body.locationId);
+      const menu = (await (await fetch(`${sandboxUrl}/_sandbox/locations/${locationId}/menu`)).json()) as { Items: Array<{ Id: string; Name: string; Type: string; Prices: Array<{ ServiceType: string; Price: number }> }> };
+      const changes = body.changes as Array<{ itemId: string; price?: number }>;
+      const unknown = changes.find((change) => !menu.Items.some((item) => item.Id === change.itemId));
+      if (unknown) return json(res, 400, { error: `no item ${unknown.itemId} on the menu of ${locationId}` });
+      const Items = changes.map((change) => {
+        const item = menu.Items.find((candidate) => candidate.Id === change.itemId)!;
+        const price = change.price ?? item.Prices[0]!.Price;
+        return { Id: item.Id, Name: item.Name, Type: item.Type, Prices: [{ ServiceType: 'Takeout', Price: quirks.price?.(price) ?? price }] };
+      });
+      json(res, 200, await call('PUT', '/v2/menu', locationId, { LocationId: locationId, Items }, 'menu'));
+    },
+  };
+
+  const url = await listen((req: IncomingMessage, res: ServerResponse) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    req.on('end', () => {
+      const route = routes[`${req.method} ${new URL(req.url ?? '/', 'http://pos').pathname}`];
+      if (!route) return json(res, 404, { error: 'no such route' });
+      route(text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), res).catch((error: Error) => json(res, 500, { error: error.message }));
+    });
+  });
+  return { url, orders };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
