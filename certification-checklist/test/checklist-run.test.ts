@@ -45,6 +45,14 @@ describe('a checklist run', () => {
     }
   }, 30_000);
 
+  it('stamps an --only run of the same POS partial, "not a certification" in every rendering', async () => {
+    const run = await runAgainst(await sandboxAndPos([], { disguised: true }), { only: ['ORDER-02'], pos: { name: 'acme-pos', version: '4.2.0' } });
+    expect(run.kind).toEqual({ kind: 'partial', reason: 'only ORDER-02 was run (--only)' });
+    const files = renderReportFiles(buildReport(run, outcomeOf(run)));
+    for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml'] as const) expect(files[file]).toContain('Partial run, not a certification: acme-pos 4.2.0');
+    expect(files['report.md']).toContain('> **NOT A CERTIFICATION: partial run, only ORDER-02 was run (--only).**');
+  }, 30_000);
+
   it('judges a POS whose every call is refused 401 by the root cause, every knock-on quoting the 401 and its journal id', async () => {
     const run = await runAgainst(await sandboxAndPos(['exp-in-ms']));
     expectKnockOnsRooted(run);

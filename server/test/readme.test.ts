@@ -1,4 +1,4 @@
-/** The README is the contract users read: every finding, fault kind, ready fault script, checklist item and --bug is in it. */
+/** The README and docs/ are the contract users read: every finding, fault kind, ready fault script, checklist item, checklist flag and --bug is in them. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -7,8 +7,10 @@ import { FAULT_KINDS } from '../faults/fault-kinds.js';
 import { BUGS } from '../../reference-pos/bugs.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { PACKAGE_ROOT } from '../version.js';
+import { checklistCommand } from '../cli/checklist.js';
 
 const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
+const CERTIFICATION = readFileSync(join(PACKAGE_ROOT, 'docs', 'certification.md'), 'utf8');
 
 describe('the README', () => {
   it.each(FINDING_CODES)('has a row for the finding %s', (code) => {
@@ -23,8 +25,16 @@ describe('the README', () => {
     expect(README).toContain(`| \`${file}\` |`);
   });
 
-  it.each(CHECKLIST.map((item) => item.id))('has a row for the checklist item %s', (id) => {
-    expect(README).toMatch(new RegExp(`^\\| \`${id}\` \\|`, 'm'));
+  it.each(CHECKLIST.map((item) => item.id))('has a row for the checklist item %s in docs/certification.md', (id) => {
+    expect(CERTIFICATION).toMatch(new RegExp(`^\\| \`${id}\` \\|`, 'm'));
+  });
+
+  it.each(checklistCommand().options.map((option) => option.long!))('has a row for the checklist flag %s in docs/certification.md', (flag) => {
+    expect(CERTIFICATION).toMatch(new RegExp(`^\\| \`${flag}[ \`]`, 'm'));
+  });
+
+  it('links every page of docs/ from the README', () => {
+    for (const page of readdirSync(join(PACKAGE_ROOT, 'docs'))) expect(README).toContain(`(docs/${page})`);
   });
 
   it.each(Object.keys(BUGS))('has a row for the reference POS --bug %s', (bug) => {
