@@ -30,14 +30,16 @@ const askedRefunds = (traffic: Traffic): AskedRefund[] => (traffic.asked.refunds
 function judgeRefunds(orderItem: string) {
   return (traffic: Traffic): Verdict => {
     const asked = askedRefunds(traffic);
-    if (asked.length === 0) {
-      // The step had no order to refund: it says why, and which item shows the POS never took one.
+    const verdicts = asked.map((refund) => judgeRefund(traffic, refund, orderItem, asked));
+    const failed = verdicts.find((verdict) => verdict.status === 'fail');
+    if (failed) return failed;
+    if (asked.length === 0 || traffic.asked.missing !== undefined) {
+      // The step had no order to refund (at one brand, or at all): it says why, and which item shows the POS never took one.
       const root = traffic.asked.blockedBy as string | undefined;
       return { ...blocked(String(traffic.asked.missing ?? 'no order the POS created in this run to refund')), ...(root ? { blockedBy: root } : {}) };
     }
-    const verdicts = asked.map((refund) => judgeRefund(traffic, refund, orderItem, asked));
-    const worst = verdicts.find((verdict) => verdict.status === 'fail') ?? verdicts.find((verdict) => verdict.status === 'blocked');
-    if (worst) return worst;
+    const stuck = verdicts.find((verdict) => verdict.status === 'blocked');
+    if (stuck) return stuck;
     if (verdicts.length === 1) return verdicts[0]!;
     return pass(verdicts.map((verdict) => verdict.message).join('; '), refundCalls(traffic));
   };
@@ -78,6 +80,10 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
 
 /** How often one refused refund was sent inside the step's window. */
 function judgeRetries(traffic: Traffic, after: string, limit: number): Verdict {
+  if (traffic.asked.missing !== undefined) {
+    const root = traffic.asked.blockedBy as string | undefined;
+    return { ...blocked(String(traffic.asked.missing)), ...(root ? { blockedBy: root } : {}) };
+  }
   const calls = refundCalls(traffic);
   if (calls.length === 0) return blocked(`the POS sent no refund, so its handling of ${after} could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
   if (calls.length > limit) return fail(`the refund was sent ${calls.length} times after ${after}; that floods the service`, calls.slice(0, 10));

@@ -15,14 +15,23 @@ function refundOf(template: string, orderItem: string, every = false) {
     const locations = every ? locationsOf(ctx, template) : locationsOf(ctx, template).slice(0, 1);
     if (locations.length === 0) return { asked: { missing: `the sandbox has no ${template} location` } };
     const refunds: AskedRefund[] = [];
+    const missing: string[] = [];
     let actor;
     for (const location of locations) {
       const order = await ensureAccepted(ctx, template, location);
-      if ('missing' in order) return { asked: { missing: order.missing, blockedBy: orderItem }, orderIds: refunds.map((refund) => refund.orderId) };
+      // No order at one brand does not stop the others: a wrong refund elsewhere still fails the item.
+      if ('missing' in order) {
+        missing.push(order.missing);
+        continue;
+      }
       refunds.push({ orderId: order.orderId, externalId: order.externalId, locationId: order.locationId });
       actor = await askRefund(ctx, location, order.externalId);
     }
-    return { asked: { refunds }, ...(actor ? { actor } : {}), orderIds: refunds.map((refund) => refund.orderId) };
+    return {
+      asked: { refunds, ...(missing.length > 0 ? { missing: missing.join('; '), blockedBy: orderItem } : {}) },
+      ...(actor ? { actor } : {}),
+      orderIds: refunds.map((refund) => refund.orderId),
+    };
   };
 }
 
@@ -34,7 +43,7 @@ async function askRefund(ctx: StepContext, location: Location, externalId: strin
   // The refund is asynchronous (§4.1): an accepted one is judged by how it ended. A refused one created nothing to wait for.
   const accepted = new Set(entries.filter((entry) => isRefund(entry) && succeeded(entry)).map((entry) => entry.id));
   if (accepted.size > 0) {
-    await waitForRecord(ctx, `the sandbox to process the refund of ${externalId}`, () => ctx.sandbox.refunds(), (refunds) =>
+    await waitForRecord(ctx, `the sandbox to process the refund of ${externalId}`, () => ctx.sandbox.refunds(externalId), (refunds) =>
       refunds.some((refund) => accepted.has(refund.journalId) && refund.status !== 'PENDING'),
     );
   }
