@@ -30,13 +30,14 @@ function judgeList(calls: JournalEntry[], rule: string, why: (entry: JournalEntr
  * and when no call had one, the claim item is its knock-on.
  */
 function judgeClaims(traffic: Traffic, rule: string, why: (entry: JournalEntry, claims: Record<string, unknown>) => string | undefined, verdict = fail): Verdict {
-  return judgeCalls(traffic, (calls) => {
-    const readable = calls.filter((entry) => claimsOf(entry) !== undefined);
-    if (readable.length === 0) {
-      return { ...blocked(`none of the ${countOf(calls.length, calls.length)} carried a token whose claims could be read`, calls.slice(0, 3)), blockedBy: 'AUTH-01' };
-    }
-    return judgeList(readable, rule, (entry) => why(entry, claimsOf(entry)!), verdict);
-  });
+  return judgeCalls(traffic, (calls) => withClaims(calls, (readable) => judgeList(readable, rule, (entry) => why(entry, claimsOf(entry)!), verdict)));
+}
+
+/** `judge` over the calls whose token claims could be read; a knock-on of AUTH-01 when none could. */
+function withClaims(calls: JournalEntry[], judge: (readable: JournalEntry[]) => Verdict): Verdict {
+  const readable = calls.filter((entry) => claimsOf(entry) !== undefined);
+  if (readable.length > 0) return judge(readable);
+  return { ...blocked(`none of the ${countOf(calls.length, calls.length)} carried a token whose claims could be read`, calls.slice(0, 3)), blockedBy: 'AUTH-01' };
 }
 
 /** The sandbox's own reason for refusing a token over one of `parts`, when it refused it so. */
@@ -144,22 +145,22 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     step: 'all-traffic',
     passive: true,
     judge: (traffic) =>
-      judgeCalls(traffic, (all) => {
-        const calls = all.filter((entry) => claimsOf(entry) !== undefined);
-        if (calls.length === 0) return { ...blocked(`none of the ${countOf(all.length, all.length)} carried a token whose claims could be read`, all.slice(0, 3)), blockedBy: 'AUTH-01' };
-        const tokensByJti = new Map<string, Set<string>>();
-        const missing = calls.filter((entry) => typeof claimsOf(entry)?.jti !== 'string' || claimsOf(entry)?.jti === '');
-        if (missing.length > 0) return fail(`${countOf(missing.length, calls.length)} carried no jti`, missing.slice(0, 5));
-        for (const entry of calls) {
-          const jti = claimsOf(entry)!.jti as string;
-          tokensByJti.set(jti, (tokensByJti.get(jti) ?? new Set()).add(entry.token!.sha256));
-        }
-        const reused = [...tokensByJti].filter(([, tokens]) => tokens.size > 1);
-        if (reused.length === 0) return pass(`${tokensByJti.size} tokens, each with its own jti`, calls.slice(0, 3));
-        const [jti, tokens] = reused[0]!;
-        const shown = calls.filter((entry) => claimsOf(entry)?.jti === jti);
-        return fail(`jti ${str(jti)} was used by ${tokens.size} different tokens${findingMessage(calls, 'JTI_REUSED') ? ' (finding JTI_REUSED)' : ''}`, shown.slice(0, 5));
-      }),
+      judgeCalls(traffic, (all) =>
+        withClaims(all, (calls) => {
+          const tokensByJti = new Map<string, Set<string>>();
+          const missing = calls.filter((entry) => typeof claimsOf(entry)?.jti !== 'string' || claimsOf(entry)?.jti === '');
+          if (missing.length > 0) return fail(`${countOf(missing.length, calls.length)} carried no jti`, missing.slice(0, 5));
+          for (const entry of calls) {
+            const jti = claimsOf(entry)!.jti as string;
+            tokensByJti.set(jti, (tokensByJti.get(jti) ?? new Set()).add(entry.token!.sha256));
+          }
+          const reused = [...tokensByJti].filter(([, tokens]) => tokens.size > 1);
+          if (reused.length === 0) return pass(`${tokensByJti.size} tokens, each with its own jti`, calls.slice(0, 3));
+          const [jti, tokens] = reused[0]!;
+          const shown = calls.filter((entry) => claimsOf(entry)?.jti === jti);
+          return fail(`jti ${str(jti)} was used by ${tokens.size} different tokens${findingMessage(calls, 'JTI_REUSED') ? ' (finding JTI_REUSED)' : ''}`, shown.slice(0, 5));
+        }),
+      ),
   },
   {
     id: 'AUTH-06',
