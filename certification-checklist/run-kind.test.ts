@@ -8,7 +8,7 @@ describe('runKind', () => {
     ['a full driver run of a named, versioned POS', { mode: 'driver', pos: acme }, 'certification', 'every required item of the declared capabilities, run in driver mode against acme-pos 4.2.0 (build 1187)'],
     ['a full interactive run', { mode: 'interactive', pos: acme }, 'certification', 'every required item of the declared capabilities, run in interactive mode against acme-pos 4.2.0 (build 1187)'],
     ['the bundled reference POS, even fully run and versioned', { mode: 'driver', pos: { ...acme, referencePos: true } }, 'demo', 'the POS under test is the bundled reference POS'],
-    ['a passive run', { mode: 'passive', pos: acme }, 'passive', 'a passive run judges only what the journal held; the POS was not made to act'],
+    ['a passive run', { mode: 'passive', pos: acme }, 'passive', 'it judges only what the journal held; the POS was not made to act'],
     ['--only', { mode: 'driver', only: ['ORDER-02'], pos: acme }, 'partial', 'only ORDER-02 was run (--only)'],
     ['no --pos-version', { mode: 'driver', pos: { name: 'acme-pos' } }, 'practice', 'the POS version was not given (--pos-version), so the report cannot say which build it is about'],
   ] as const)('%s is %s', (_case, input, kind, reason) => {

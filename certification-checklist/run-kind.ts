@@ -31,7 +31,7 @@ export interface RunKindVerdict {
 
 export function runKind({ mode, only, pos }: RunKindInput): RunKindVerdict {
   if (pos.referencePos) return { kind: 'demo', reason: 'the POS under test is the bundled reference POS' };
-  if (mode === 'passive') return { kind: 'passive', reason: 'a passive run judges only what the journal held; the POS was not made to act' };
+  if (mode === 'passive') return { kind: 'passive', reason: 'it judges only what the journal held; the POS was not made to act' };
   if (only && only.length > 0) return { kind: 'partial', reason: `only ${only.join(', ')} ${only.length === 1 ? 'was' : 'were'} run (--only)` };
   if (!pos.version) return { kind: 'practice', reason: 'the POS version was not given (--pos-version), so the report cannot say which build it is about' };
   return { kind: 'certification', reason: `every required item of the declared capabilities, run in ${mode} mode against ${posLabel(pos)}` };
