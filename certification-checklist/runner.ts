@@ -126,7 +126,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   if (options.mode === 'passive') {
     const began = new Date();
     const entries = (await sandbox.journalSince('j-000000')).map(asEvidence);
-    const step: StepRecord = { id: PASSIVE_TRAFFIC, startedAt: began.toISOString(), durationMs: Date.now() - began.getTime(), waits: [], asked: { posName: health.partner }, entries, orders: [], refunds: [] };
+    const step: StepRecord = { id: PASSIVE_TRAFFIC, startedAt: began.toISOString(), durationMs: Date.now() - began.getTime(), waits: [], asked: runWide(health), entries, orders: [], refunds: [] };
     steps.push(step);
     for (const item of judged) record(judge(item, step, began));
   } else {
@@ -209,8 +209,11 @@ async function allTraffic(ctx: StepContext, runMark: string, health: SandboxHeal
     await STEPS['order-accepted']!(ctx);
     entries = await ctx.sandbox.journalSince(runMark);
   }
-  return { entries: entries.map(asEvidence), orders: [], refunds: [], asked: { posName: health.partner } };
+  return { entries: entries.map(asEvidence), orders: [], refunds: [], asked: runWide(health) };
 }
+
+/** What the items over all of a run's traffic compare against: the POS name its tokens must carry, the delivery timeout. */
+const runWide = (health: SandboxHealth) => ({ posName: health.partner, ackLimitMs: health.delivery?.attemptTimeoutMs ?? 10_000 });
 
 function judge(item: ChecklistItem, step: StepRecord, began: Date): ItemResult {
   const timing = { startedAt: began.toISOString(), durationMs: Date.now() - began.getTime() };
@@ -234,18 +237,22 @@ async function startChecks(sandbox: SandboxControl, options: RunOptions): Promis
   }
   let referencePos = false;
   if (options.mode === 'driver') {
-    const driverHealth = await reachable(new URL('health', withSlash(options.driverUrl!)).href, 'the POS driver', options);
+    const driverHealth = await reachable(new URL('health', withSlash(options.driverUrl!)).href, 'the POS driver', options, true);
     referencePos = (driverHealth as { product?: unknown } | undefined)?.product === REFERENCE_POS_PRODUCT;
   }
   if (options.posOrderUrl && options.mode !== 'passive') await reachable(options.posOrderUrl, "the POS's order endpoint", options);
   return { health, referencePos };
 }
 
-/** Throws StartError when nothing listens at `url`; a server that accepts and stays silent is let through (its items end blocked). Answers the JSON it got, if any. */
-async function reachable(url: string, what: string, options: RunOptions): Promise<unknown> {
+/**
+ * Throws StartError when nothing listens at `url` (or, with `ok2xx`, when it answers other than 2xx: a driver's
+ * /health that is a 404 is the wrong URL); a server that accepts and stays silent is let through (its items end
+ * blocked). Answers the JSON it got, if any.
+ */
+async function reachable(url: string, what: string, options: RunOptions, ok2xx = false): Promise<unknown> {
+  let response: Response;
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(3_000) });
-    return await response.json().catch(() => undefined);
+    response = await fetch(url, { signal: AbortSignal.timeout(3_000) });
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') {
       options.out.write(`  note: ${what} at ${url} accepted the connection but did not answer within 3 s; going on\n`);
@@ -253,6 +260,8 @@ async function reachable(url: string, what: string, options: RunOptions): Promis
     }
     throw new StartError(`cannot reach ${what} at ${url}: ${causeOf(error)}`);
   }
+  if (ok2xx && !response.ok) throw new StartError(`${what} at ${url} answered ${response.status}, not 2xx: is the URL the driver's base URL (the one serving GET /health, POST /decide …)?`);
+  return await response.json().catch(() => undefined);
 }
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);

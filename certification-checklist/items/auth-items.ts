@@ -4,12 +4,16 @@ import { lifetimeFindings, migrationHeaderFindings } from '../../server/domain/f
 import { SERVICE_AUDIENCE, type TokenPart } from '../../server/domain/pos-token-rules.js';
 import { isCredentialParameter } from '../../server/domain/query-credentials.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
-import { claimsOf, countOf, findingMessage, posCalls, succeeded, unfaulted } from '../traffic.js';
+import { claimsOf, countOf, findingMessage, isStatusCall, posCalls, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
-/** Every call the POS made during the run; an AUTH item over none of them is blocked. */
+/**
+ * Every call the POS made during the run, a fault rule's answer or not: a retry after a 503 carries a token too,
+ * and one minted wrong only on the retry path is refused the day the service really fails. An AUTH item over none
+ * of them is blocked.
+ */
 function judgeCalls(traffic: Traffic, judge: (calls: JournalEntry[]) => Verdict): Verdict {
-  const calls = unfaulted(posCalls(traffic));
+  const calls = posCalls(traffic);
   if (calls.length === 0) return blocked('the POS made no call to the sandbox during the run, so there is no token to judge');
   return judge(calls);
 }
@@ -65,6 +69,16 @@ function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
   }
   const unanswered = forged.filter((entry) => entry.response.status === 0);
   if (unanswered.length === forged.length) return blocked(`the POS never answered the delivery with ${defect}: ${unanswered[0]!.response.error ?? 'no answer'}`, forged);
+  // "Created nothing": a status call for the order between the refused try and the clean retry means the POS booked it anyway.
+  const refusedAt = Date.parse(forged[0]!.time);
+  const retry = traffic.entries.find((entry) => entry.direction === 'outbound' && entry.fault === undefined && entry.orderId === forged[0]!.orderId && Date.parse(entry.time) > refusedAt);
+  const acted = traffic.entries.find((entry) => isStatusCall(entry) && Date.parse(entry.time) >= refusedAt && (!retry || Date.parse(entry.time) < Date.parse(retry.time)));
+  if (acted) {
+    return fail(
+      `the POS refused the order with ${defect} (${forged[0]!.response.status}), yet sent ${acted.method} ${acted.path} (${acted.id}) about it ${Date.parse(acted.time) - refusedAt} ms later, before the clean retry: it booked the order it refused`,
+      [...forged, acted],
+    );
+  }
   const other = forged.filter((entry) => entry.response.status !== 401 && entry.response.status !== 0);
   if (other.length > 0) {
     return warn(`the POS refused the order with ${defect}, but with ${other[0]!.response.status}; 401 tells the service the token was the problem`, forged);

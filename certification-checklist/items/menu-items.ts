@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { fieldProblem, itemsOf, priceProblem } from '../menu-body-rules.js';
-import { firstRefusal, refusedVerdict } from '../refusals.js';
+import { firstRefusal, refusalText, refusedVerdict, wasRefused } from '../refusals.js';
 import { countOf, errorMessages, isMenu, succeeded, unfaulted } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
@@ -25,7 +25,10 @@ function judgeUpdates(traffic: Traffic): Verdict {
   for (const locationId of locations) {
     const here = calls.filter((entry) => entry.locationId === locationId);
     if (here.length === 0) {
-      return fail(`no menu update came for location ${locationId}; the updates went to ${[...new Set(calls.map((e) => e.locationId))].join(', ')}`, calls);
+      // The update meant for it (its body names it, in form A) shows where it went and what the sandbox said.
+      const meant = calls.find((entry) => (entry.request.body as { LocationId?: unknown } | undefined)?.LocationId === locationId) ?? calls[0]!;
+      const where = `no menu update came for location ${locationId}; the updates went to ${[...new Set(calls.map((e) => e.locationId))].join(', ')}`;
+      return fail(wasRefused(meant) ? `${where}; the one sent was ${refusalText(meant)}` : where, calls);
     }
     const accepted = here.filter(succeeded);
     const refused = firstRefusal(here);

@@ -189,24 +189,26 @@ export const ORDER_ITEMS: ChecklistItem[] = [
     section: '§4.3 (the 10 s timeout is the sandbox’s: where the interface is silent)',
     category: 'ORDER',
     required: true,
-    remediation: 'Answer the delivery as soon as the order is stored (well under the timeout), and decide it afterwards with POST /order/status; do not hold the reply while the kitchen decides.',
-    step: 'order-accepted',
-    passive: false,
+    remediation: 'Answer the delivery as soon as the order is stored (well under the timeout), and decide it afterwards with POST /order/status; do not hold the reply while the kitchen decides (or a kiosk ticket prints).',
+    // Every order of the run: a POS slow only for one kind of order (a kiosk that prints first) shows only there.
+    step: 'all-traffic',
+    passive: true,
     judge: (traffic) => {
-      const orderId = String(traffic.asked.orderId);
       const limit = Number(traffic.asked.ackLimitMs);
-      const deliveries = entriesOf(traffic, orderId).filter(isDelivery);
-      const first = deliveries[0];
-      if (!first) return blocked(`order ${orderId} was never delivered to the POS`);
-      if (first.response.status === 0) {
-        const aliveLater = deliveries.some((entry) => entry.response.status !== 0) || entriesOf(traffic, orderId).some(isStatusCall);
-        if (!aliveLater) return blocked(`the POS never answered order ${orderId}: ${first.response.error ?? 'no answer'}`, deliveries);
-        return fail(`the first delivery of order ${orderId} was not acknowledged within ${limit} ms, so the service sent it again`, deliveries);
+      // A try a fault acted on (a spoiled token, a copy, a withheld reply) says nothing about the POS's own pace.
+      const tries = traffic.entries.filter((entry) => isDelivery(entry) && entry.fault === undefined);
+      if (tries.length === 0) return blocked('no order was delivered to the POS during the run (is --pos-order-url right?)');
+      const answered = tries.filter((entry) => entry.response.status !== 0);
+      const alive = (orderId: string | undefined) => answered.some((entry) => entry.orderId === orderId) || traffic.entries.some((entry) => isStatusCall(entry) && entry.orderId === orderId);
+      const late = tries.find((entry) => entry.response.status === 0 && alive(entry.orderId));
+      if (late) return fail(`a delivery of order ${late.orderId} was not acknowledged within ${limit} ms although the POS was up (it answered another try or sent its status), so the service sent it again`, tries.filter((entry) => entry.orderId === late.orderId));
+      if (answered.length === 0) return blocked(`the POS answered none of the ${tries.length} deliveries: ${tries.at(-1)!.response.error ?? 'no answer'}`, tries.slice(0, 5));
+      const slowest = answered.reduce((worst, entry) => (entry.latencyMs > worst.latencyMs ? entry : worst));
+      const orders = new Set(answered.map((entry) => entry.orderId)).size;
+      if (slowest.latencyMs > limit / 2) {
+        return warn(`order ${slowest.orderId} was acknowledged after ${slowest.latencyMs} ms, over half the ${limit} ms timeout; a busy moment will make the service send it again`, [slowest]);
       }
-      if (first.latencyMs > limit / 2) {
-        return warn(`order ${orderId} was acknowledged after ${first.latencyMs} ms, over half the ${limit} ms timeout; a busy moment will make the service send it again`, [first]);
-      }
-      return pass(`order ${orderId} was acknowledged in ${first.latencyMs} ms (timeout ${limit} ms)`, [first]);
+      return pass(`${orders} order${orders === 1 ? ' was' : 's were'} acknowledged, the slowest (${slowest.orderId}) in ${slowest.latencyMs} ms (timeout ${limit} ms)`, [slowest]);
     },
   },
   {

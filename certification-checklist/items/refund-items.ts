@@ -67,6 +67,11 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
   if (elsewhere) return fail(`the refund (${elsewhere.id}) was sent for location ${JSON.stringify(elsewhere.locationId)}, but the order is at ${JSON.stringify(locationId)}`, [elsewhere]);
   const refused = calls.find(wasRefused);
   if (refused && !calls.some(succeeded)) return refusedVerdict(`the POS sent the refund of ${externalId} as`, refused, calls);
+  // §4.1 rule 3: the POS takes no further action after sending; a second accepted refund is a second refund.
+  const accepted = calls.filter(succeeded);
+  if (accepted.length > 1) {
+    return fail(`the POS sent the refund of ${externalId} ${accepted.length} times and each was accepted (${accepted.map((entry) => entry.id).join(', ')}): a refund is sent once; the next is a DUPLICATE_REFUND and fails ALREADY_REFUNDED`, accepted);
+  }
   const records = traffic.refunds.filter((refund) => calls.some((entry) => entry.id === refund.journalId));
   const processed = records.find((refund) => refund.status === 'PROCESSED');
   if (processed) return pass(`refund of ${externalId} at ${locationId} accepted and PROCESSED`, calls);
@@ -102,7 +107,7 @@ export const REFUND_ITEMS: ChecklistItem[] = [
     category: 'REFUND',
     required: false,
     capabilities: ['refund'],
-    remediation: 'Send POST /order/refund {"ExternalId": "<the id your POS returned for the order>"} with the order’s location in x-service-locationid; not the service’s OrderId.',
+    remediation: 'Send POST /order/refund {"ExternalId": "<the id your POS returned for the order>"} once, with the order’s location in x-service-locationid; not the service’s OrderId.',
     step: 'refund-order',
     passive: false,
     judge: judgeRefunds('ORDER-02'),

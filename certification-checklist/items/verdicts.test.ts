@@ -30,14 +30,25 @@ describe('the checklist verdicts', () => {
     expect(item.judge({ ...nothing, entries: [call('j-1', claims), { ...call('j-2', claims), token: call('j-1', claims).token! }] }).status).toBe('pass');
   });
 
-  it('AUTH-02 names the first call with another audience, and judges no call a fault rule answered', () => {
+  it('AUTH-02 names the first call with another audience, and judges the calls a fault rule answered too (a retry carries a token)', () => {
     const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-02')!;
     const good = { aud: 'io.service.pos.brokers.openapi' };
     const faulted = call('j-3', { aud: 'x' }, { fault: { rule: 'r', kind: 'status', source: 'api' } });
     expect(item.judge({ ...nothing, entries: [call('j-1', good), call('j-2', { aud: 'wrong' }), faulted] })).toEqual({
       status: 'fail',
-      message: '1 of 2 calls broke the rule; POST /v2/order/status (j-2): aud is "wrong"',
-      evidence: ['j-2'],
+      message: '2 of 3 calls broke the rule; POST /v2/order/status (j-2): aud is "wrong"',
+      evidence: ['j-2', 'j-3'],
+    });
+    expect(item.judge({ ...nothing, entries: [call('j-1', good), faulted] }).message).toBe('1 of 2 calls broke the rule; POST /v2/order/status (j-3): aud is "x"');
+  });
+
+  it('AUTH-06 fails a token in milliseconds met only on the retries after an injected 503', () => {
+    const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-06')!;
+    const seconds = { nbf: 1_795_430_000, exp: 1_795_430_180 };
+    const retry = call('j-2', { nbf: seconds.nbf * 1000, exp: seconds.exp * 1000 }, { fault: { rule: 'r', kind: 'status', source: 'api' }, response: { status: 503, headers: {} } });
+    expect(item.judge({ ...nothing, entries: [call('j-1', seconds, { time: '2026-11-21T10:00:00.000Z' }), retry] })).toMatchObject({
+      status: 'fail',
+      message: '1 of 2 calls broke the rule; POST /v2/order/status (j-2): nbf is 1795430000000, which is milliseconds; §5 wants seconds since the epoch',
     });
   });
 });

@@ -1,6 +1,6 @@
 /** Whole runs over real HTTP: a correct POS passes everything, a silent one is blocked, and the passive and interactive modes. */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeServers, listen } from '../../server/test/live.js';
 import { buildReport } from '../report/report-model.js';
 import { renderReportFiles } from '../report/render-report-files.js';
@@ -65,6 +65,14 @@ describe('a checklist run', () => {
     for (const result of notPassed) expect(result.message).not.toMatch(/no status call|never sent|sent no|undefined/);
     expect(outcomeOf(run).reason).toBe('required item AUTH-06 (fail) did not pass; 10 more were blocked by it (ORDER-02, ORDER-03, ORDER-04, ORDER-07, ORDER-08, MENU-01, MENU-02, MENU-07, MENU-08, MENU-09)');
   }, 30_000);
+
+  it('does not start when the driver answers GET /health with a 404: the URL is not the driver', async () => {
+    const { sandboxUrl } = await sandboxAndPos();
+    const notADriver = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(404).end('Not Found'));
+    await expect(runAgainst({ sandboxUrl, posUrl: notADriver })).rejects.toThrow(
+      `the POS driver at ${notADriver}/health answered 404, not 2xx: is the URL the driver's base URL (the one serving GET /health, POST /decide …)?`,
+    );
+  });
 
   it('marks the items of a POS that answers nothing blocked, never passed, and exits 1', async () => {
     const { sandboxUrl } = await sandboxAndPos();

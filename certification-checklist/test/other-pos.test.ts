@@ -7,13 +7,14 @@ import { closeServers } from '../../server/test/live.js';
 import { expectKnockOnsRooted } from './expect-broken.js';
 import { quickSandbox, runAgainst } from './checklist-live.js';
 import { otherPos, type Quirks } from './other-pos.js';
+import type { Capability } from '../checklist-types.js';
 
 afterEach(closeServers);
 
-async function runWith(quirks: Quirks, only: string[]) {
-  const { sandboxUrl } = await quickSandbox();
+async function runWith(quirks: Quirks, only: string[], capabilities: Capability[] = ['refund'], retryDelaysMs?: number[]) {
+  const { sandboxUrl } = await quickSandbox(retryDelaysMs);
   const pos = await otherPos(sandboxUrl, quirks);
-  const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { only, capabilities: ['refund'] });
+  const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { only, capabilities });
   expectKnockOnsRooted(run);
   const said = (id: string) => {
     const result = run.results.find((candidate) => candidate.item.id === id)!;
@@ -74,6 +75,28 @@ describe('the checklist against another POS', () => {
   it('fails REFUND-01 for an ExternalId sent as a number, naming what it sent', async () => {
     const { said } = await runWith({ externalId: (_order, n) => String(1000 + n), refundBody: (body) => ({ ExternalId: Number(body.ExternalId) }) }, ['REFUND-01']);
     expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the refund \(j-\d{6}\) named ExternalId 1001, but the POS gave this order "1001"$/) });
+  }, 30_000);
+
+  it('fails REFUND-01 for a refund sent twice (a double submit), though each was accepted and the first PROCESSED', async () => {
+    const { said } = await runWith({ refundSends: 2 }, ['REFUND-01']);
+    expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the POS sent the refund of OP-1 2 times and each was accepted \(j-\d{6}, j-\d{6}\): a refund is sent once/) });
+  }, 30_000);
+
+  it('warns ORDER-06 for kiosk orders acknowledged slowly, though the first standard order was quick', async () => {
+    const { said } = await runWith({ ackDelayMs: (order) => (order.Channel === 'kiosk' ? 700 : 0) }, ['ORDER-02', 'ORDER-08', 'ORDER-06'], ['kiosk']);
+    expect(said('ORDER-06')).toEqual({ status: 'warn', message: expect.stringMatching(/^order chk-\w+-02 was acknowledged after \d{3} ms, over half the 1000 ms timeout/) });
+  }, 30_000);
+
+  it('fails AUTH-10 for a POS that books an order before it checks the token, though it answers the forged try 401', async () => {
+    // A backoff of 500 ms leaves the POS's hasty status call well before the clean retry, however busy the machine.
+    const { said } = await runWith({ checkToken: 'after-booking' }, ['AUTH-10'], ['refund'], [500]);
+    expect(said('AUTH-10')).toEqual({ status: 'fail', message: expect.stringMatching(/^the POS refused the order with a token with a bad signature \(401\), yet sent POST \/v2\/order\/status \(j-\d{6}\) about it \d+ ms later, before the clean retry: it booked the order it refused$/) });
+    expect((await runWith({ checkToken: 'before-booking' }, ['AUTH-10'])).said('AUTH-10').status).toBe('pass');
+  }, 30_000);
+
+  it('fails MENU-01 for an update sent with another location header, quoting the sandbox’s refusal', async () => {
+    const { said } = await runWith({ menuLocation: () => 'loc-std-999' }, ['MENU-01']);
+    expect(said('MENU-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^no menu update came for location loc-std-001; the updates went to loc-std-999; the one sent was PUT \/v2\/menu \(j-\d{6}\), refused 400: .*loc-std-999/) });
   }, 30_000);
 
   it('blocks MENU-01 by MENU-03 for prices sent as strings, and fails MENU-03 itself', async () => {

@@ -2,7 +2,7 @@
  * A second POS for the checklist tests, written apart from the reference POS: plain node:http, its own token
  * minting, its own ExternalIds, its menu read from the sandbox. Correct by default for the order, status, refund
  * and menu paths; each test bends one behaviour, the way a partner's POS might get it wrong in a way we did not
- * switch on in the reference POS. It does not check the service's tokens: the forged-token items are not its job.
+ * switch on in the reference POS. It checks the service's tokens only when a test asks it to (`checkToken`).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -34,6 +34,14 @@ export interface Quirks {
   refundBody?: (body: Record<string, unknown>) => unknown;
   /** A menu price as sent, from the correct minor units. */
   price?: (minorUnits: number) => unknown;
+  /** The x-service-locationid a menu update is sent with, from the correct one. */
+  menuLocation?: (locationId: string) => string;
+  /** How many times each refund is sent (a double submit, say). */
+  refundSends?: number;
+  /** How long the reply to an order is held (a kiosk ticket printing first, say). */
+  ackDelayMs?: (order: { Channel?: unknown }) => number;
+  /** Check the service's token: before booking the order (correct), or after booking it and scheduling its status. */
+  checkToken?: 'before-booking' | 'after-booking';
 }
 
 const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
@@ -59,13 +67,29 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
     return call('POST', '/v2/order/status', order.LocationId, quirks.statusBody?.(body, order) ?? body, 'status', quirks.statusHeaders);
   };
 
-  const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => Promise<void>> = {
-    'POST /order': async (body, res) => {
+  const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse, req: IncomingMessage) => Promise<void>> = {
+    'POST /order': async (body, res, req) => {
+      const tokenOk = () => {
+        try {
+          jwt.verify(String(req.headers.authorization).replace(/^Bearer /, ''), PARTNER.nonProdKey, { algorithms: ['HS256'], audience: PARTNER.name, issuer: 'io.service.pos.brokers.openapi' });
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (quirks.checkToken === 'before-booking' && !tokenOk()) return json(res, 401, { error: 'bad token' });
       const known = orders.get(String(body.OrderId));
       const order = known ?? { OrderId: String(body.OrderId), LocationId: String(body.LocationId), ExternalId: quirks.externalId?.({ OrderId: String(body.OrderId) }, ++made) ?? `OP-${++made}` };
       orders.set(order.OrderId, order);
+      if (quirks.checkToken === 'after-booking' && !tokenOk()) {
+        // Booked and handed to the kitchen before the token was looked at: its status goes out anyway.
+        setImmediate(() => void sendStatus(order));
+        return json(res, 401, { error: 'bad token' });
+      }
       const timing = quirks.statusTiming ?? 'after-reply';
       if (timing === 'before-reply') void sendStatus(order);
+      const hold = quirks.ackDelayMs?.(body) ?? 0;
+      if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
       const decided = decisions.get(order.OrderId)?.decision ?? 'ACCEPTED';
       json(res, 200, { ExternalId: order.ExternalId, ...(quirks.statusInReply ? { Status: decided } : {}) });
       if (timing !== 'before-reply') {
@@ -80,7 +104,9 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
     },
     'POST /refund': async (body, res) => {
       const correct = { ExternalId: body.externalId };
-      json(res, 200, await call('POST', '/v2/order/refund', String(body.locationId), quirks.refundBody?.(correct) ?? correct, 'refund'));
+      let answer;
+      for (let sent = 0; sent < (quirks.refundSends ?? 1); sent++) answer = await call('POST', '/v2/order/refund', String(body.locationId), quirks.refundBody?.(correct) ?? correct, 'refund');
+      json(res, 200, answer);
     },
     'POST /menu': async (body, res) => {
       const locationId = String(body.locationId);
@@ -93,7 +119,8 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
         const price = change.price ?? item.Prices[0]!.Price;
         return { Id: item.Id, Name: item.Name, Type: item.Type, Prices: [{ ServiceType: 'Takeout', Price: quirks.price?.(price) ?? price }] };
       });
-      json(res, 200, await call('PUT', '/v2/menu', locationId, { LocationId: locationId, Items }, 'menu'));
+      const sentFor = quirks.menuLocation?.(locationId) ?? locationId;
+      json(res, 200, await call('PUT', '/v2/menu', sentFor, { LocationId: locationId, Items }, 'menu'));
     },
   };
 
@@ -103,7 +130,7 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
     req.on('end', () => {
       const route = routes[`${req.method} ${new URL(req.url ?? '/', 'http://pos').pathname}`];
       if (!route) return json(res, 404, { error: 'no such route' });
-      route(text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), res).catch((error: Error) => json(res, 500, { error: error.message }));
+      route(text === '' ? {} : (JSON.parse(text) as Record<string, unknown>), res, req).catch((error: Error) => json(res, 500, { error: error.message }));
     });
   });
   return { url, orders };
