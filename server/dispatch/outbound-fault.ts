@@ -6,7 +6,7 @@
  * - hang: the order reaches the POS, but its reply is withheld: the try ends as if no answer came in time.
  * - drop: the connection is cut halfway through the body.
  * - malformed: the POS gets a body cut in half, which is not JSON.
- * - duplicate: the same order (same OrderId and RequestId) is delivered twice, each copy with its own token.
+ * - duplicate: the same order (same OrderId and RequestId) is delivered twice at once, each copy with its own token.
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { finding, type Finding } from '../domain/findings.js';
@@ -96,9 +96,10 @@ export async function sendThroughFault(fault: FiredFault | undefined, send: Outb
       return [{ headers, body: broken, result: await postOrder({ ...plain, body: broken }) }];
     }
     case 'duplicate': {
-      const first = await postOrder(plain);
+      // Both copies at once, as a broker delivering at least once may: a POS that books before it looks for
+      // the OrderId gives itself away here, where copies one after the other would not show it.
       const again = send.headers();
-      const second = await postOrder({ ...plain, headers: again });
+      const [first, second] = await Promise.all([postOrder(plain), postOrder({ ...plain, headers: again })]);
       return [
         { headers, body: send.body, result: first },
         { headers: again, body: send.body, result: second },

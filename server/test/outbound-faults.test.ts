@@ -4,7 +4,8 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { FaultRule } from '../faults/fault-rule-types.js';
 import { sleeps } from './helpers.js';
-import { closeServers, createOrder, liveReferencePos, liveSandbox, orderReaches, scriptedPos } from './live.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches, scriptedPos } from './live.js';
 
 afterEach(closeServers);
 beforeEach(() => {
@@ -111,6 +112,30 @@ describe('outbound duplicate delivery', () => {
           "the same delivery (same OrderId and RequestId) sent twice was answered ExternalId 'REF-00001', then 'REF-00002'; a duplicate must get the same ExternalId, and create no second order",
       },
     ]);
+  });
+});
+
+describe('outbound duplicate delivery, both copies at once', () => {
+  it('catches a POS that looks the OrderId up only after a slow step: the copies race and get two ExternalIds', async () => {
+    const sandbox = await liveSandbox({ dispatch: { attemptTimeoutMs: 1_000 } });
+    const known = new Map<string, string>();
+    let made = 0;
+    const racy = await listen((req: IncomingMessage, res: ServerResponse) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', async () => {
+        const { OrderId } = JSON.parse(text) as { OrderId: string };
+        const seen = known.get(OrderId);
+        await new Promise((resolve) => setTimeout(resolve, 30)); // booking in its database
+        const externalId = seen ?? `RACY-${++made}`;
+        known.set(OrderId, externalId);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: externalId, Status: 'ACCEPTED' }));
+      });
+    });
+    await addFaults(sandbox.app, [{ match: { direction: 'outbound' }, action: { kind: 'duplicate' }, times: 1 }]);
+    const created = await createOrder(sandbox.app, { template: 'standard', posOrderUrl: racy });
+    expect(created.body.Findings).toEqual([expect.objectContaining({ code: 'DUPLICATE_NOT_IDEMPOTENT' })]);
+    expect(made).toBe(2);
   });
 });
 
