@@ -105,6 +105,18 @@ describe('verifyReport', () => {
     expect(verifyReport({ 'report.json': `${old}\n` })).toMatchObject({ intact: false, unsupported: 'report.json is report format 1; this pos-sandbox reads format 2: verify it with the pos-sandbox 0.1.0 that wrote it' });
   });
 
+  it('shows in report.html everything report.md shows: the notice, the result of each item, what to fix first, the steps', () => {
+    const message = report.items.find((item) => item.id === 'AUTH-02')!.message;
+    for (const file of ['report.md', 'report.html'] as const) {
+      expect(files[file]).toContain('NOT A CERTIFICATION: partial run, only AUTH-02 was run (--only).');
+      expect(files[file]).toContain('What to fix first');
+      expect(files[file]).toContain('all-traffic');
+    }
+    expect(files['report.md']).toContain(message);
+    expect(files['report.html']).toContain(message.replace(/"/g, '&quot;'));
+    expect(files['report.html']).toContain('<th>Result</th>');
+  });
+
   it('renders self-contained HTML and escapes what the report holds, evidence included', () => {
     expect(files['report.html']).toContain('A &lt;b&gt;&amp;\\&quot;x\\&quot;');
     expect(files['report.html']).not.toMatch(/<script|<link|src=|href="http/);
