@@ -69,10 +69,16 @@ function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
   }
   const unanswered = forged.filter((entry) => entry.response.status === 0);
   if (unanswered.length === forged.length) return blocked(`the POS never answered the delivery with ${defect}: ${unanswered[0]!.response.error ?? 'no answer'}`, forged);
-  // "Created nothing": a status call for the order between the refused try and the clean retry means the POS booked it anyway.
+  // "Created nothing": a status call about this order between the refused try and the clean retry means the POS booked
+  // it anyway. It is about this order when the sandbox tied it to it, or when it names the ExternalId the retry got;
+  // a late status call about an earlier order (one retried after a 409, say) is not.
+  const orderId = forged[0]!.orderId;
   const refusedAt = Date.parse(forged[0]!.time);
-  const retry = traffic.entries.find((entry) => entry.direction === 'outbound' && entry.fault === undefined && entry.orderId === forged[0]!.orderId && Date.parse(entry.time) > refusedAt);
-  const acted = traffic.entries.find((entry) => isStatusCall(entry) && Date.parse(entry.time) >= refusedAt && (!retry || Date.parse(entry.time) < Date.parse(retry.time)));
+  const retry = traffic.entries.find((entry) => entry.direction === 'outbound' && entry.fault === undefined && entry.orderId === orderId && Date.parse(entry.time) > refusedAt);
+  const retryExternalId = (retry?.response.body as { ExternalId?: unknown } | undefined)?.ExternalId;
+  const aboutIt = (entry: JournalEntry) =>
+    entry.orderId === orderId || (entry.orderId === undefined && retryExternalId !== undefined && (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId === retryExternalId);
+  const acted = traffic.entries.find((entry) => isStatusCall(entry) && aboutIt(entry) && Date.parse(entry.time) >= refusedAt && (!retry || Date.parse(entry.time) < Date.parse(retry.time)));
   if (acted) {
     return fail(
       `the POS refused the order with ${defect} (${forged[0]!.response.status}), yet sent ${acted.method} ${acted.path} (${acted.id}) about it ${Date.parse(acted.time) - refusedAt} ms later, before the clean retry: it booked the order it refused`,

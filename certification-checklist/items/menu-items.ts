@@ -41,9 +41,10 @@ function judgeUpdates(traffic: Traffic): Verdict {
       if (!set) {
         const did = accepted.flatMap((entry) => entry.menuUpdate?.changes ?? []).find((change) => change.itemId === price.itemId && change.field === 'Price');
         const message = `an update for ${locationId} was accepted, but it set ${price.itemId} to ${did ? String(did.to) : 'nothing'}, not ${price.price}`;
-        // A price in the wrong unit is MENU-03's failure; this item only shows where it landed.
-        const unit = accepted.find((entry) => priceProblem(entry) !== undefined);
-        if (unit) return { ...blocked(`${message}: ${priceProblem(unit)}`, accepted), blockedBy: 'MENU-03' };
+        // A price set at 1/100 (or 100×) of the one asked is in the wrong unit: MENU-03's failure, which its entry shows too.
+        const wrongUnit = did !== undefined && typeof did.to === 'number' && (did.to === price.price * 100 || Math.round(price.price / 100) === did.to);
+        const unit = wrongUnit ? accepted.find((entry) => priceProblem(entry) !== undefined) : undefined;
+        if (unit) return { ...blocked(`${message}, 1/100 or 100× of it: ${priceProblem(unit)}`, accepted), blockedBy: 'MENU-03' };
         return fail(message, accepted);
       }
     }

@@ -94,6 +94,14 @@ describe('the checklist against another POS', () => {
     expect((await runWith({ checkToken: 'before-booking' }, ['AUTH-10'])).said('AUTH-10').status).toBe('pass');
   }, 30_000);
 
+  it('passes AUTH-10 when the status call landing between the forged try and its retry is about an earlier order', async () => {
+    // The earlier order's status is sent again 400 ms later (409): inside the 1.5 s backoff after the forged try.
+    const { said, run } = await runWith({ checkToken: 'before-booking', statusAgainAfterMs: 400 }, ['ORDER-02', 'AUTH-10'], ['refund'], [1500]);
+    const step = run.steps.find((candidate) => candidate.id === 'forged-bad-signature')!;
+    expect(step.entries.filter((entry) => entry.path.endsWith('/order/status') && entry.response.status === 409)).toHaveLength(1);
+    expect(said('AUTH-10').status).toBe('pass');
+  }, 30_000);
+
   it('fails MENU-01 for an update sent with another location header, quoting the sandbox’s refusal', async () => {
     const { said } = await runWith({ menuLocation: () => 'loc-std-999' }, ['MENU-01']);
     expect(said('MENU-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^no menu update came for location loc-std-001; the updates went to loc-std-999; the one sent was PUT \/v2\/menu \(j-\d{6}\), refused 400: .*loc-std-999/) });

@@ -40,6 +40,8 @@ export interface Quirks {
   refundSends?: number;
   /** How long the reply to an order is held (a kiosk ticket printing first, say). */
   ackDelayMs?: (order: { Channel?: unknown }) => number;
+  /** Send each status call once more this long after the first (it gets 409), as a POS unsure it landed might. */
+  statusAgainAfterMs?: number;
   /** Check the service's token: before booking the order (correct), or after booking it and scheduling its status. */
   checkToken?: 'before-booking' | 'after-booking';
 }
@@ -96,6 +98,7 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
         await sendStatus(order);
         if (timing === 'twice') await sendStatus(order);
       }
+      if (quirks.statusAgainAfterMs !== undefined) setTimeout(() => void sendStatus(order), quirks.statusAgainAfterMs);
     },
     'GET /health': async (_body, res) => json(res, 200, { status: 'ok' }),
     'POST /decide': async (body, res) => {
