@@ -28,8 +28,7 @@ export class SandboxControl {
   menu = (locationId: string) => this.call<Menu>('GET', `/_sandbox/locations/${encodeURIComponent(locationId)}/menu`);
   order = (orderId: string) => this.call<OrderRecord>('GET', `/_sandbox/orders/${encodeURIComponent(orderId)}`);
   orders = () => this.call<OrderRecord[]>('GET', '/_sandbox/orders');
-  /** The refunds, newest first; of one ExternalId only when it is given. */
-  refunds = (externalId?: string) => this.call<RefundRecord[]>('GET', `/_sandbox/refunds${externalId === undefined ? '' : `?externalId=${encodeURIComponent(externalId)}`}`);
+  refunds = () => this.call<RefundRecord[]>('GET', '/_sandbox/refunds');
 
   /** Creates an order from a template and answers once its delivery has settled (?wait=true). */
   createOrder = (body: { template: string; locationId: string; orderId: string; posOrderUrl?: string }) =>

@@ -43,7 +43,8 @@ async function askRefund(ctx: StepContext, location: Location, externalId: strin
   // The refund is asynchronous (§4.1): an accepted one is judged by how it ended. A refused one created nothing to wait for.
   const accepted = new Set(entries.filter((entry) => isRefund(entry) && succeeded(entry)).map((entry) => entry.id));
   if (accepted.size > 0) {
-    await waitForRecord(ctx, `the sandbox to process the refund of ${externalId}`, () => ctx.sandbox.refunds(externalId), (refunds) =>
+    // All refunds, not those of `externalId`: a refund naming another ExternalId is the one to wait for too.
+    await waitForRecord(ctx, `the sandbox to process the refund of ${externalId}`, () => ctx.sandbox.refunds(), (refunds) =>
       refunds.some((refund) => accepted.has(refund.journalId) && refund.status !== 'PENDING'),
     );
   }

@@ -77,6 +77,13 @@ describe('the checklist against another POS', () => {
     expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the refund \(j-\d{6}\) named ExternalId 1001, but the POS gave this order "1001"$/) });
   }, 30_000);
 
+  it('fails REFUND-01 for a refund naming another ExternalId (the pager number), without waiting out the step', async () => {
+    const { said, run } = await runWith({ refundBody: () => ({ ExternalId: '42' }) }, ['REFUND-01']);
+    expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the refund \(j-\d{6}\) named ExternalId "42", but the POS gave this order "OP-1"$/) });
+    // The refund it did create was processed (and failed ORDER_NOT_FOUND): no wait ran to its end.
+    expect(run.steps.find((step) => step.id === 'refund-order')!.waits.map((wait) => wait.ended)).not.toContain('timed out');
+  }, 30_000);
+
   it('fails REFUND-01 for a refund sent twice (a double submit), though each was accepted and the first PROCESSED', async () => {
     const { said } = await runWith({ refundSends: 2 }, ['REFUND-01']);
     expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the POS sent the refund of OP-1 2 times and each was accepted \(j-\d{6}, j-\d{6}\): a refund is sent once/) });
