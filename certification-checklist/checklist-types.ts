@@ -68,6 +68,8 @@ export interface Verdict {
    * refused for its token is AUTH-06's failure, not ORDER-02's). That item is the root cause to fix first.
    */
   blockedBy?: string;
+  /** What kind of failure it is (`no-status-call`), when the same failure in an earlier item makes this one its knock-on. */
+  cause?: string;
 }
 
 export interface ChecklistItem {

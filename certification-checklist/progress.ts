@@ -22,6 +22,8 @@ export interface ProgressItem {
   message: string;
   remediation: string;
   blockedBy?: string;
+  /** When the item that blocks this one is itself blocked: the root of the chain, the one to fix. */
+  rootBlocker?: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export interface ProgressItem {
  */
 export function itemLine(item: ProgressItem): string {
   const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(10)}${item.title}${item.required ? '' : ' (optional)'}: ${item.message}`;
+  if (item.blockedBy && item.rootBlocker && item.rootBlocker !== item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}, itself blocked by ${item.rootBlocker}: fix ${item.rootBlocker} first\n`;
   if (item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}: fix that first\n`;
   const hint = ['fail', 'warn', 'blocked'].includes(item.status) ? `\n           fix: ${item.remediation}` : '';
   return `${head}${hint}\n`;
@@ -47,6 +50,11 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  * The closing lines: the verdict, counts and where the report is. A run that is not a certification says so on
  * its first line, so its PASSED can never be read as a certification's.
  */
+/** The first lines of a run: what kind of run it is, so a demo or a partial run is never mistaken for a certification. */
+export function kindLine(kind: RunKindVerdict): string {
+  return kind.kind === 'certification' ? `  kind of run: certification (${kind.reason})\n` : `  kind of run: ${kind.kind}, NOT A CERTIFICATION (${kind.reason})\n`;
+}
+
 export function summaryLines(outcome: RunOutcome, kind: RunKindVerdict, reportDir: string | undefined): string {
   const counts = (Object.entries(outcome.counts) as Array<[ItemStatus, number]>)
     .filter(([, count]) => count > 0)

@@ -21,7 +21,7 @@ describe('runOutcome', () => {
 describe('runOutcome reasons', () => {
   it('names the root cause and counts its knock-ons after it, not as failures of their own', () => {
     const items = [item('AUTH-06', 'fail'), { ...item('ORDER-02', 'blocked'), blockedBy: 'AUTH-06' }, { ...item('MENU-01', 'blocked'), blockedBy: 'AUTH-06' }, item('ORDER-05', 'pass')];
-    expect(runOutcome(items).reason).toBe('required item AUTH-06 (fail) did not pass; 2 more were blocked by it (ORDER-02, MENU-01)');
+    expect(runOutcome(items).reason).toBe('required item AUTH-06 (fail) did not pass; 2 more required items were blocked by it (ORDER-02, MENU-01)');
   });
 
   it('names a knock-on whose root is outside the run (left out with --only) with that root', () => {

@@ -35,7 +35,7 @@ export function runOutcome(items: readonly JudgedItem[]): RunOutcome {
     const roots = broken.filter((item) => !item.blockedBy || !broken.some((other) => other.id === item.blockedBy));
     const knockOns = broken.filter((item) => !roots.includes(item));
     const named = roots.map((item) => `${item.id} (${item.status}${item.blockedBy ? ` by ${item.blockedBy}` : ''})`).join(', ');
-    const more = knockOns.length === 0 ? '' : `; ${knockOns.length} more ${knockOns.length === 1 ? 'was' : 'were'} blocked by ${roots.length === 1 ? 'it' : 'them'} (${knockOns.map((item) => item.id).join(', ')})`;
+    const more = knockOns.length === 0 ? '' : `; ${knockOns.length} more required item${knockOns.length === 1 ? ' was' : 's were'} blocked by ${roots.length === 1 ? 'it' : 'them'} (${knockOns.map((item) => item.id).join(', ')})`;
     return { counts, verdict: 'failed', exitCode: 1, reason: `required item${roots.length === 1 ? '' : 's'} ${named} did not pass${more}` };
   }
   const executed = required.filter((item) => EXECUTED.includes(item.status));
@@ -43,5 +43,5 @@ export function runOutcome(items: readonly JudgedItem[]): RunOutcome {
   // Items left out with --only are outside the run; items the mode could not judge are not passed.
   const unjudged = required.filter((item) => item.status === 'skipped' && item.message !== ONLY_SKIPPED);
   if (unjudged.length > 0) return { counts, verdict: 'incomplete', exitCode: 1, reason: `${unjudged.length} required items could not be judged in this mode (${unjudged.map((item) => item.id).join(', ')})` };
-  return { counts, verdict: 'passed', exitCode: 0, reason: `every required item in scope passed (${executed.length})` };
+  return { counts, verdict: 'passed', exitCode: 0, reason: `every required item in scope passed (${executed.length} required; optional items do not count)` };
 }

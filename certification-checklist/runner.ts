@@ -8,11 +8,12 @@ import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { OrderRecord } from '../server/domain/order-record.js';
 import type { RefundRecord } from '../server/domain/refund-outcome.js';
 import { CHECKLIST } from './items/all-items.js';
-import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId } from './checklist-types.js';
+import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId, type Verdict } from './checklist-types.js';
+import { linkSameCause } from './same-cause.js';
 import { causeOf, SandboxControl, type SandboxHealth } from './sandbox-control.js';
 import { DriverActor, InteractiveActor, type PosActor } from './pos-actors.js';
 import { ONLY_SKIPPED, outOfScope, type RunMode } from './scope.js';
-import { itemLine, stepLine } from './progress.js';
+import { itemLine, kindLine, stepLine } from './progress.js';
 import { asEvidence } from './evidence.js';
 import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
 import { runKind, type PosUnderTest, type RunKindVerdict } from './run-kind.js';
@@ -110,11 +111,16 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const locations = await sandbox.locations();
   const scope = { capabilities: new Set(options.capabilities), ...(options.only ? { only: new Set(options.only) } : {}), mode: options.mode };
   const results = new Map<string, ItemResult>();
+  const verdicts = new Map<string, Verdict>();
   const steps: StepRecord[] = [];
+  options.out.write(`${kindLine(kind)}\n`);
   const record = (result: ItemResult) => {
     results.set(result.item.id, result);
     // Live progress: one line per item as it finishes; items left out with --only stay out of it (the report lists them).
-    if (!(result.status === 'skipped' && result.message === ONLY_SKIPPED)) options.out.write(itemLine({ ...result.item, status: result.status, message: result.message, ...(result.blockedBy ? { blockedBy: result.blockedBy } : {}) }));
+    if (!(result.status === 'skipped' && result.message === ONLY_SKIPPED)) {
+      const knockOn = result.blockedBy ? { blockedBy: result.blockedBy, rootBlocker: chainRoot(result.blockedBy, results) } : {};
+      options.out.write(itemLine({ ...result.item, status: result.status, message: result.message, ...knockOn }));
+    }
     options.onItem?.(result);
   };
   for (const item of CHECKLIST) {
@@ -128,7 +134,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
     const entries = (await sandbox.journalSince('j-000000')).map(asEvidence);
     const step: StepRecord = { id: PASSIVE_TRAFFIC, startedAt: began.toISOString(), durationMs: Date.now() - began.getTime(), waits: [], asked: runWide(health), entries, orders: [], refunds: [] };
     steps.push(step);
-    for (const item of judged) record(judge(item, step, began));
+    for (const item of judged) record(judge(item, step, began, verdicts));
   } else {
     const actor = actorFor(options);
     let sequence = 0;
@@ -164,7 +170,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
       }
       steps.push(step);
       options.out.write(stepLine(step));
-      for (const item of items) record(judge(item, step, began));
+      for (const item of items) record(judge(item, step, began, verdicts));
     }
   }
   return {
@@ -182,6 +188,17 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
     results: CHECKLIST.map((item) => results.get(item.id)!),
     steps,
   };
+}
+
+/** The item at the root of a chain of knock-ons, as far as the results so far tell. */
+function chainRoot(id: string, results: ReadonlyMap<string, ItemResult>): string {
+  const seen = new Set<string>();
+  let root = id;
+  while (results.get(root)?.blockedBy && !seen.has(root)) {
+    seen.add(root);
+    root = results.get(root)!.blockedBy!;
+  }
+  return root;
 }
 
 function actorFor(options: RunOptions): PosActor {
@@ -215,10 +232,13 @@ async function allTraffic(ctx: StepContext, runMark: string, health: SandboxHeal
 /** What the items over all of a run's traffic compare against: the POS name its tokens must carry, the delivery timeout. */
 const runWide = (health: SandboxHealth) => ({ posName: health.partner, ackLimitMs: health.delivery?.attemptTimeoutMs ?? 10_000 });
 
-function judge(item: ChecklistItem, step: StepRecord, began: Date): ItemResult {
+/** Judges an item over its step's traffic; `verdicts` holds the verdicts given so far, for the same-cause link, and gets this one. */
+function judge(item: ChecklistItem, step: StepRecord, began: Date, verdicts: Map<string, Verdict>): ItemResult {
   const timing = { startedAt: began.toISOString(), durationMs: Date.now() - began.getTime() };
   try {
-    const verdict = item.judge(trafficOf(step));
+    const own = item.judge(trafficOf(step));
+    const verdict = linkSameCause(item.id, own, (id) => verdicts.get(id));
+    verdicts.set(item.id, own);
     const byId = new Map(step.entries.map((entry) => [entry.id, entry]));
     const evidence = verdict.evidence.map((id) => byId.get(id)).filter((entry): entry is JournalEntry => entry !== undefined);
     return { item, status: verdict.status, message: verdict.message, evidence, judgedOver: step.id, ...(verdict.blockedBy ? { blockedBy: verdict.blockedBy } : {}), ...timing };
@@ -241,6 +261,10 @@ async function startChecks(sandbox: SandboxControl, options: RunOptions): Promis
     referencePos = (driverHealth as { product?: unknown } | undefined)?.product === REFERENCE_POS_PRODUCT;
   }
   if (options.posOrderUrl && options.mode !== 'passive') await reachable(options.posOrderUrl, "the POS's order endpoint", options);
+  // Orders would go nowhere: every order item would end in an error. Said once, before anything is sent.
+  if (!options.posOrderUrl && options.mode !== 'passive' && health.delivery?.posOrderUrl === null) {
+    throw new StartError(`the sandbox at ${options.sandboxUrl} has no POS order URL, so the checklist's orders would go nowhere: pass --pos-order-url URL (or SANDBOX_POS_ORDER_URL), or start the sandbox with --pos-order-url`);
+  }
   return { health, referencePos };
 }
 

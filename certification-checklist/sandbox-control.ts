@@ -9,7 +9,7 @@ import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 export interface SandboxHealth {
   version: string;
   partner: string;
-  delivery?: { attempts: number; attemptTimeoutMs: number; retryDelaysMs: number[] };
+  delivery?: { attempts: number; attemptTimeoutMs: number; retryDelaysMs: number[]; posOrderUrl?: string | null };
 }
 
 /** A control call the sandbox refused or could not be reached for; the runner reports it as the item's `error`. */

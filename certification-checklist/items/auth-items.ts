@@ -25,8 +25,8 @@ function judgeEach(traffic: Traffic, rule: string, why: (entry: JournalEntry) =>
 
 function judgeList(calls: JournalEntry[], rule: string, why: (entry: JournalEntry) => string | undefined, verdict = fail): Verdict {
   const broken = calls.filter((entry) => why(entry) !== undefined);
-  if (broken.length === 0) return pass(`${rule}: all ${calls.length} calls`, calls.slice(0, 3));
-  return verdict(`${countOf(broken.length, calls.length)} broke the rule; ${broken[0]!.method} ${broken[0]!.path} (${broken[0]!.id}): ${why(broken[0]!)}`, broken.slice(0, 5));
+  if (broken.length === 0) return pass(`${rule}: all ${calls.length} calls`, calls);
+  return verdict(`${countOf(broken.length, calls.length)} broke the rule; ${broken[0]!.method} ${broken[0]!.path} (${broken[0]!.id}): ${why(broken[0]!)}`, broken);
 }
 
 /**
@@ -41,7 +41,7 @@ function judgeClaims(traffic: Traffic, rule: string, why: (entry: JournalEntry, 
 function withClaims(calls: JournalEntry[], judge: (readable: JournalEntry[]) => Verdict): Verdict {
   const readable = calls.filter((entry) => claimsOf(entry) !== undefined);
   if (readable.length > 0) return judge(readable);
-  return { ...blocked(`none of the ${countOf(calls.length, calls.length)} carried a token whose claims could be read`, calls.slice(0, 3)), blockedBy: 'AUTH-01' };
+  return { ...blocked(`none of the ${countOf(calls.length, calls.length)} carried a token whose claims could be read`, calls), blockedBy: 'AUTH-01' };
 }
 
 /** The sandbox's own reason for refusing a token over one of `parts`, when it refused it so. */
@@ -169,16 +169,19 @@ export const AUTH_ITEMS: ChecklistItem[] = [
         withClaims(all, (calls) => {
           const tokensByJti = new Map<string, Set<string>>();
           const missing = calls.filter((entry) => typeof claimsOf(entry)?.jti !== 'string' || claimsOf(entry)?.jti === '');
-          if (missing.length > 0) return fail(`${countOf(missing.length, calls.length)} carried no jti`, missing.slice(0, 5));
+          if (missing.length > 0) return fail(`${countOf(missing.length, calls.length)} carried no jti`, missing);
           for (const entry of calls) {
             const jti = claimsOf(entry)!.jti as string;
             tokensByJti.set(jti, (tokensByJti.get(jti) ?? new Set()).add(entry.token!.sha256));
           }
           const reused = [...tokensByJti].filter(([, tokens]) => tokens.size > 1);
-          if (reused.length === 0) return pass(`${tokensByJti.size} tokens, each with its own jti`, calls.slice(0, 3));
+          const distinct = new Set(calls.map((entry) => entry.token!.sha256)).size;
+          // One token shows nothing about uniqueness: a POS with a constant jti would pass on it.
+          if (distinct < 2) return blocked(`only 1 token was seen (${countOf(calls.length, calls.length)}); whether each token gets its own jti needs at least two`, calls);
+          if (reused.length === 0) return pass(`${tokensByJti.size} tokens, each with its own jti`, calls);
           const [jti, tokens] = reused[0]!;
           const shown = calls.filter((entry) => claimsOf(entry)?.jti === jti);
-          return fail(`jti ${str(jti)} was used by ${tokens.size} different tokens${findingMessage(calls, 'JTI_REUSED') ? ' (finding JTI_REUSED)' : ''}`, shown.slice(0, 5));
+          return fail(`jti ${str(jti)} was used by ${tokens.size} different tokens${findingMessage(calls, 'JTI_REUSED') ? ' (finding JTI_REUSED)' : ''}`, shown);
         }),
       ),
   },

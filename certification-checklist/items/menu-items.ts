@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { fieldProblem, itemsOf, priceProblem } from '../menu-body-rules.js';
-import { firstRefusal, refusalText, refusedVerdict, wasRefused } from '../refusals.js';
+import { firstRefusal, refusalText, refusedVerdict, rootCauseOf, wasRefused } from '../refusals.js';
 import { countOf, errorMessages, isMenu, succeeded, unfaulted } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
@@ -44,7 +44,7 @@ function judgeUpdates(traffic: Traffic): Verdict {
         // A price set at 1/100 (or 100×) of the one asked is in the wrong unit: MENU-03's failure, which its entry shows too.
         const wrongUnit = did !== undefined && typeof did.to === 'number' && (did.to === price.price * 100 || Math.round(price.price / 100) === did.to);
         const unit = wrongUnit ? accepted.find((entry) => priceProblem(entry) !== undefined) : undefined;
-        if (unit) return { ...blocked(`${message}, 1/100 or 100× of it: ${priceProblem(unit)}`, accepted), blockedBy: 'MENU-03' };
+        if (unit) return { ...blocked(`an update for ${locationId} was accepted, but it set ${price.itemId} to ${String(did!.to)} where ${price.price} was asked, ${did!.to === price.price * 100 ? '100×' : '1/100 of'} it: ${priceProblem(unit)}`, accepted), blockedBy: 'MENU-03' };
         return fail(message, accepted);
       }
     }
@@ -58,15 +58,15 @@ function judgeEachMenuCall(traffic: Traffic, rule: string, why: (entry: JournalE
   const calls = menuCalls(traffic);
   if (calls.length === 0) return blocked('the POS sent no menu update during the run');
   const broken = calls.filter((entry) => why(entry) !== undefined);
-  if (broken.length === 0) return pass(`${rule}: all ${calls.length} menu updates`, calls.slice(0, 3));
-  return fail(`${countOf(broken.length, calls.length, 'menu update')} broke the rule; ${broken[0]!.id}: ${why(broken[0]!)}`, broken.slice(0, 5));
+  if (broken.length === 0) return pass(`${rule}: all ${calls.length} menu updates`, calls);
+  return fail(`${countOf(broken.length, calls.length, 'menu update')} broke the rule; ${broken[0]!.id}: ${why(broken[0]!)}`, broken);
 }
 
 /** How often one refused menu update was sent inside the step's window. */
 function judgeOneSend(traffic: Traffic): Verdict {
   const calls = traffic.entries.filter(isMenu);
   if (calls.length === 0) return blocked(`the POS sent no menu update, so its handling of VALIDATION_ERROR could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
-  if (calls.length > 1) return fail(`the refused update was sent ${calls.length} times; a VALIDATION_ERROR will not change by sending the same payload again`, calls.slice(0, 10));
+  if (calls.length > 1) return fail(`the refused update was sent ${calls.length} times; a VALIDATION_ERROR will not change by sending the same payload again`, calls);
   return pass('the update refused with VALIDATION_ERROR was sent once, not again', calls);
 }
 
@@ -155,15 +155,18 @@ export const MENU_ITEMS: ChecklistItem[] = [
     judge: (traffic) => {
       const sent = menuCalls(traffic);
       if (sent.length === 0) return blocked('the POS sent no menu update');
-      // Size and fullness are judged on updates the sandbox read: a call refused for its token never was.
-      const calls = sent.filter((entry) => entry.response.status !== 401);
-      if (calls.length === 0) return refusedVerdict('every menu update was refused before its payload was read; the first was', sent[0]!, sent);
+      // Size and fullness are findings of updates the sandbox applied: a refused one was never weighed.
+      const calls = sent.filter(succeeded);
+      if (calls.length === 0) {
+        const root = rootCauseOf(sent[0]!);
+        return { ...blocked(`no menu update was accepted, so none could be weighed; the first was ${refusalText(sent[0]!)}`, sent), ...(root ? { blockedBy: root } : {}) };
+      }
       const large = calls.filter((entry) => entry.findings.some((found) => found.code === 'FULL_MENU_UPDATE' || found.code === 'MENU_PAYLOAD_OVER_64KIB'));
       if (large.length > 0) {
         const found = large[0]!.findings.find((f) => f.code === 'FULL_MENU_UPDATE' || f.code === 'MENU_PAYLOAD_OVER_64KIB')!;
-        return warn(`${found.code}: ${found.message}`, large.slice(0, 5));
+        return warn(`${found.code}: ${found.message}`, large);
       }
-      return pass(`${calls.length} menu update${calls.length === 1 ? '' : 's'}, each listing only what changed`, calls.slice(0, 3));
+      return pass(calls.length === 1 ? 'the accepted menu update lists only what changed' : `all ${calls.length} accepted menu updates list only what changed`, calls);
     },
   },
   {

@@ -19,7 +19,7 @@ describe('the checklist verdicts', () => {
     expect(item.judge(nothing).status).toBe('blocked');
   });
 
-  it('AUTH-05 fails two different tokens with one jti, and passes one token sent twice', () => {
+  it('AUTH-05 fails two different tokens with one jti, passes two with their own, and calls one token sent twice too little to judge', () => {
     const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-05')!;
     const claims = { jti: 'same', sub: 'loc-1' };
     expect(item.judge({ ...nothing, entries: [call('j-1', claims), call('j-2', { ...claims, sub: 'loc-2' })] })).toEqual({
@@ -27,7 +27,12 @@ describe('the checklist verdicts', () => {
       message: 'jti "same" was used by 2 different tokens',
       evidence: ['j-1', 'j-2'],
     });
-    expect(item.judge({ ...nothing, entries: [call('j-1', claims), { ...call('j-2', claims), token: call('j-1', claims).token! }] }).status).toBe('pass');
+    expect(item.judge({ ...nothing, entries: [call('j-1', claims), call('j-2', { jti: 'other', sub: 'loc-1' })] }).status).toBe('pass');
+    expect(item.judge({ ...nothing, entries: [call('j-1', claims), { ...call('j-2', claims), token: call('j-1', claims).token! }] })).toEqual({
+      status: 'blocked',
+      message: 'only 1 token was seen (2 of 2 calls); whether each token gets its own jti needs at least two',
+      evidence: ['j-1', 'j-2'],
+    });
   });
 
   it('AUTH-02 names the first call with another audience, and judges the calls a fault rule answered too (a retry carries a token)', () => {
@@ -40,6 +45,26 @@ describe('the checklist verdicts', () => {
       evidence: ['j-2', 'j-3'],
     });
     expect(item.judge({ ...nothing, entries: [call('j-1', good), faulted] }).message).toBe('1 of 2 calls broke the rule; POST /v2/order/status (j-3): aud is "x"');
+  });
+
+  it('ORDER-05 judges each duplicated delivery on its own: two pairs answered alike pass, whatever their ExternalIds', () => {
+    const item = CHECKLIST.find((candidate) => candidate.id === 'ORDER-05')!;
+    const copy = (id: string, orderId: string, n: number, externalId: string): JournalEntry => ({
+      ...call(id, {}),
+      direction: 'outbound',
+      orderId,
+      requestId: `req-${orderId}`,
+      delivery: { dispatch: 1, attempt: 1, of: 3, verdict: 'delivered', copy: n },
+      fault: { rule: 'r', kind: 'duplicate', source: 'api' },
+      response: { status: 200, headers: {}, body: { ExternalId: externalId } },
+    });
+    const pairs = [copy('j-1', 'o-1', 1, 'R-1'), copy('j-2', 'o-1', 2, 'R-1'), copy('j-3', 'o-2', 1, 'R-2'), copy('j-4', 'o-2', 2, 'R-2')];
+    expect(item.judge({ ...nothing, entries: pairs })).toEqual({ status: 'pass', message: 'the copies of each of 2 duplicated deliveries were answered alike ("R-1", "R-2")', evidence: ['j-1', 'j-2', 'j-3', 'j-4'] });
+    expect(item.judge({ ...nothing, entries: [...pairs.slice(0, 3), copy('j-4', 'o-2', 2, 'R-3')] })).toEqual({
+      status: 'fail',
+      message: 'the copies of one delivery of order o-2 were answered with different ExternalIds: "R-2", "R-3"',
+      evidence: ['j-3', 'j-4'],
+    });
   });
 
   it('AUTH-06 fails a token in milliseconds met only on the retries after an injected 503', () => {

@@ -10,6 +10,7 @@ import { runOutcome, type JudgedItem } from '../run-outcome.js';
 import { reportTitle, runKind } from '../run-kind.js';
 import { outOfScope, type RunMode } from '../scope.js';
 import { trafficOf } from '../traffic.js';
+import { linkSameCause } from '../same-cause.js';
 import type { Verdict } from '../checklist-types.js';
 import { canonicalJson } from './canonical-json.js';
 import { evidenceById, type Report, type ReportItem } from './report-model.js';
@@ -30,6 +31,8 @@ export function rejudgeReport(report: Report): Rejudged {
   const mode = report.mode as RunMode;
   const scope = { capabilities: new Set(report.capabilities), ...(report.only ? { only: new Set(report.only) } : {}), mode };
   const rejudged: JudgedItem[] = [];
+  // Judged in checklist order, as the runner judged them in step order: an item's same-cause root comes before it.
+  const verdicts = new Map<string, Verdict>();
   let judged = 0;
   for (const item of CHECKLIST) {
     const reported = report.items.find((candidate) => candidate.id === item.id);
@@ -63,7 +66,9 @@ export function rejudgeReport(report: Report): Rejudged {
     }
     let verdict: Verdict;
     try {
-      verdict = item.judge(trafficOf({ ...step, entries: step.entries.map((id) => entries.get(id) as JournalEntry) }));
+      const own = item.judge(trafficOf({ ...step, entries: step.entries.map((id) => entries.get(id) as JournalEntry) }));
+      verdict = linkSameCause(item.id, own, (id) => verdicts.get(id));
+      verdicts.set(item.id, own);
     } catch (error) {
       problems.push(`${item.id}: its evidence cannot be judged (${(error as Error).message})`);
       continue;
@@ -89,6 +94,7 @@ export function rejudgeReport(report: Report): Rejudged {
 function compare(reported: ReportItem, verdict: Verdict): string | undefined {
   const stated = `${reported.status}${reported.blockedBy ? ` by ${reported.blockedBy}` : ''}`;
   const given = `${verdict.status}${verdict.blockedBy ? ` by ${verdict.blockedBy}` : ''}`;
+  if (reported.message === verdict.message && stated !== given) return `the report says ${stated}, its evidence gives ${given}: ${quote(verdict.message)}`;
   if (stated !== given || reported.message !== verdict.message) {
     return `the report says ${stated}: ${quote(reported.message)}; its evidence gives ${given}: ${quote(verdict.message)}`;
   }

@@ -84,13 +84,18 @@ export function reportView(report: Report): ReportView {
 
 const NEEDS_FIXING: ItemStatus[] = ['fail', 'error', 'blocked', 'warn'];
 
-function fixFirst(items: readonly ReportItem[]): FixEntry[] {
+/** The items to fix, root causes first, each with the knock-ons it causes (through chains: AUTH-06 → ORDER-03 → ORDER-04). */
+export function fixFirst(items: readonly ReportItem[]): FixEntry[] {
   const attention = items.filter((item) => NEEDS_FIXING.includes(item.status));
   const byId = new Map(attention.map((item) => [item.id, item]));
   // A knock-on is shown under the item at the root of its chain; one whose root is outside the run stands alone.
   const rootOf = (item: ReportItem): ReportItem => {
     let root = item;
-    for (const seen = new Set<string>(); root.blockedBy && byId.has(root.blockedBy) && !seen.has(root.id); seen.add(root.id)) root = byId.get(root.blockedBy)!;
+    const seen = new Set<string>();
+    while (root.blockedBy && byId.has(root.blockedBy) && !seen.has(root.id)) {
+      seen.add(root.id);
+      root = byId.get(root.blockedBy)!;
+    }
     return root;
   };
   const standalone = attention.filter((item) => rootOf(item) === item);

@@ -85,8 +85,8 @@ describe('verifyReport', () => {
     expect(verifyReport({ ...files, 'report.json': edited }).problems).toEqual([
       'evidence j-000001 does not match its sha256: the entry was edited',
       expect.stringMatching(/^the report's sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} it states: its content was edited$/),
-      'report.html is not what report.json renders to: it was edited',
-      'evidence.har is not what report.json renders to: it was edited',
+      'report.html does not match what report.json renders to: one of the two was edited',
+      'evidence.har does not match what report.json renders to: one of the two was edited',
     ]);
   });
 
@@ -96,7 +96,7 @@ describe('verifyReport', () => {
       'report.json is not laid out as the runner wrote it: spaces or line breaks were changed',
     ]);
     expect(verifyReport({ ...files, 'report.json': files['report.json'].slice(0, -5) }).problems[0]).toMatch(/^report.json is not valid JSON \(.+\): it was edited or cut$/);
-    expect(verifyReport({ ...files, 'report.md': files['report.md'].replace('FAIL', 'PASS') }).problems).toEqual(['report.md is not what report.json renders to: it was edited']);
+    expect(verifyReport({ ...files, 'report.md': files['report.md'].replace('FAIL', 'PASS') }).problems).toEqual(['report.md does not match what report.json renders to: one of the two was edited']);
     expect(verifyReport({ 'report.json': files['report.json'] }).problems).toEqual(['report.md is missing', 'report.html is missing', 'junit.xml is missing', 'evidence.har is missing']);
   });
 
@@ -136,7 +136,7 @@ describe('rejudgeReport', () => {
         copy.items.find((item) => item.id === 'AUTH-02')!.status = 'pass';
       },
       [
-        'AUTH-02: the report says pass: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""; its evidence gives fail: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""',
+        'AUTH-02: the report says pass, its evidence gives fail: "1 of 2 calls broke the rule; POST /v2/order/status (j-000002): aud is \\"wrong\\""',
       ],
     ],
     [

@@ -42,7 +42,7 @@ export function verifyReport(files: Partial<Record<string, string>>): ReportChec
   }
   for (const name of REPORT_FILES.filter((file) => file !== 'report.json')) {
     if (files[name] === undefined) problems.push(`${name} is missing`);
-    else if (files[name] !== rendered[name]) problems.push(`${name} is not what report.json renders to: it was edited`);
+    else if (files[name] !== rendered[name]) problems.push(`${name} does not match what report.json renders to: one of the two was edited`);
   }
   return { intact: problems.length === 0, problems, report };
 }

@@ -33,7 +33,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'accept-expired-token', breaks: { 'AUTH-11': 'fail' } },
   { bug: 'accept-wrong-audience', breaks: { 'AUTH-12': 'fail' } },
   { bug: 'no-external-id', breaks: { 'ORDER-01': 'fail' } },
-  { bug: 'no-status-call', breaks: { 'ORDER-02': 'fail', 'ORDER-03': 'fail', 'ORDER-04': 'blocked by ORDER-03', 'REFUND-01': 'blocked by ORDER-02' } },
+  // One cause, one root: the rejected, Hub and Kiosk orders fail for the very reason ORDER-02 does.
+  { bug: 'no-status-call', breaks: { 'ORDER-02': 'fail', 'ORDER-03': 'blocked by ORDER-02', 'ORDER-04': 'blocked by ORDER-03', 'ORDER-07': 'blocked by ORDER-02', 'ORDER-08': 'blocked by ORDER-02', 'REFUND-01': 'blocked by ORDER-02' } },
   { bug: 'refuse-resend', breaks: { 'ORDER-04': 'fail' } },
   { bug: 'new-external-id-on-resend', breaks: { 'ORDER-04': 'fail' } },
   { bug: 'no-idempotency', breaks: { 'ORDER-05': 'fail' } },

@@ -7,7 +7,7 @@ import { renderReportFiles } from '../report/render-report-files.js';
 import { verifyReport } from '../report/verify-report.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
 import { rejudgeReport } from '../report/rejudge.js';
-import type { RunResult } from '../runner.js';
+import { runChecklist, type RunResult } from '../runner.js';
 import { runAgainst, sandboxAndPos } from './checklist-live.js';
 import { expectKnockOnsRooted } from './expect-broken.js';
 
@@ -63,7 +63,7 @@ describe('a checklist run', () => {
     expect(direct.map((result) => result.item.id)).toEqual(['ORDER-02', 'ORDER-03', 'ORDER-07', 'ORDER-08', 'MENU-01', 'MENU-02', 'MENU-07', 'MENU-08', 'MENU-09', 'REFUND-01', 'REFUND-04', 'REFUND-05']);
     for (const result of direct) expect(result.message).toMatch(/\(j-\d{6}\), refused 401: token claim exp is \d{13}, which looks like milliseconds/);
     for (const result of notPassed) expect(result.message).not.toMatch(/no status call|never sent|sent no|undefined/);
-    expect(outcomeOf(run).reason).toBe('required item AUTH-06 (fail) did not pass; 10 more were blocked by it (ORDER-02, ORDER-03, ORDER-04, ORDER-07, ORDER-08, MENU-01, MENU-02, MENU-07, MENU-08, MENU-09)');
+    expect(outcomeOf(run).reason).toBe('required item AUTH-06 (fail) did not pass; 10 more required items were blocked by it (ORDER-02, ORDER-03, ORDER-04, ORDER-07, ORDER-08, MENU-01, MENU-02, MENU-07, MENU-08, MENU-09)');
   }, 30_000);
 
   it('does not start when the driver answers GET /health with a 404: the URL is not the driver', async () => {
@@ -71,6 +71,13 @@ describe('a checklist run', () => {
     const notADriver = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(404).end('Not Found'));
     await expect(runAgainst({ sandboxUrl, posUrl: notADriver })).rejects.toThrow(
       `the POS driver at ${notADriver}/health answered 404, not 2xx: is the URL the driver's base URL (the one serving GET /health, POST /decide …)?`,
+    );
+  });
+
+  it('does not start when no order URL is given and the sandbox has none: the orders would go nowhere', async () => {
+    const { sandboxUrl, posUrl } = await sandboxAndPos();
+    await expect(runChecklist({ sandboxUrl, mode: 'driver', driverUrl: posUrl, capabilities: [], out: { write: () => true } })).rejects.toThrow(
+      `the sandbox at ${sandboxUrl} has no POS order URL, so the checklist's orders would go nowhere: pass --pos-order-url URL (or SANDBOX_POS_ORDER_URL), or start the sandbox with --pos-order-url`,
     );
   });
 

@@ -179,7 +179,12 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
             delivery: {
               type: 'object',
               description: 'How orders are delivered to the POS: tries, the timeout of each, the waits between them',
-              properties: { attempts: { type: 'integer' }, attemptTimeoutMs: { type: 'integer' }, retryDelaysMs: { type: 'array', items: { type: 'integer' } } },
+              properties: {
+                attempts: { type: 'integer' },
+                attemptTimeoutMs: { type: 'integer' },
+                retryDelaysMs: { type: 'array', items: { type: 'integer' } },
+                posOrderUrl: { type: ['string', 'null'], description: 'Where an order that names no URL goes (--pos-order-url); null: nowhere yet' },
+              },
             },
           },
         },

@@ -20,7 +20,8 @@ export function stateRoutes(deps: ControlDeps): Router {
       partner: partner.name,
       store: store.storage.where,
       refundDelayMs: deps.refundDelayMs,
-      delivery: deps.dispatchPolicy,
+      // Where orders go when a request names no URL of its own; null: nowhere yet (the checklist stops at start).
+      delivery: { ...deps.dispatchPolicy, posOrderUrl: deps.orders.defaultPosOrderUrl ?? null },
       strict: deps.strict,
       journal: { entries: journal.size, limit: journal.limit },
       faults: deps.faults.size,

@@ -63,6 +63,11 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return recovered;
   }
 
+  /** --pos-order-url / SANDBOX_POS_ORDER_URL: where an order that names no URL of its own goes. */
+  get defaultPosOrderUrl(): string | undefined {
+    return this.deps.posOrderUrl;
+  }
+
   get(orderId: string): OrderRecord | undefined {
     return this.deps.store.orders.get(orderId);
   }

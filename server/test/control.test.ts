@@ -88,7 +88,7 @@ describe('the control API', () => {
       partner: 'demo-pos',
       store: 'memory',
       refundDelayMs: 0,
-      delivery: { attempts: 3, attemptTimeoutMs: 2_000, retryDelaysMs: [1_000, 2_000] },
+      delivery: { attempts: 3, attemptTimeoutMs: 2_000, retryDelaysMs: [1_000, 2_000], posOrderUrl: null },
       strict: false,
       journal: { entries: 0, limit: 5000 },
       faults: 0,

@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Verdict } from './checklist-types.js';
+import { linkSameCause } from './same-cause.js';
+
+const noStatus = (id: string): Verdict => ({ status: 'fail', message: `order ${id} is AWAITING_STATUS: the POS answered the delivery but sent no status call`, evidence: [], cause: 'no-status-call' });
+
+describe('linkSameCause', () => {
+  it('makes an item that failed the way ORDER-02 did its knock-on', () => {
+    expect(linkSameCause('ORDER-07', noStatus('o-7'), () => noStatus('o-1'))).toEqual({
+      status: 'blocked',
+      message: 'order o-7 is AWAITING_STATUS: the POS answered the delivery but sent no status call; the same as ORDER-02',
+      evidence: [],
+      cause: 'no-status-call',
+      blockedBy: 'ORDER-02',
+    });
+  });
+
+  it.each([
+    ['ORDER-02 passed (only Hub orders get no status call)', (): Verdict => ({ status: 'pass', message: '', evidence: [] })],
+    ['ORDER-02 failed for another cause', (): Verdict => ({ status: 'fail', message: 'refused', evidence: [] })],
+    ['ORDER-02 was not run', () => undefined],
+  ])('leaves the failure its own when %s', (_case, earlier) => {
+    expect(linkSameCause('ORDER-07', noStatus('o-7'), earlier)).toEqual(noStatus('o-7'));
+  });
+
+  it('links only the items that name a same-cause root', () => {
+    expect(linkSameCause('MENU-01', noStatus('o-7'), () => noStatus('o-1'))).toEqual(noStatus('o-7'));
+  });
+});
