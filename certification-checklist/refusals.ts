@@ -56,7 +56,20 @@ export function refusedVerdict(what: string, entry: JournalEntry, also: readonly
   const root = rootCauseOf(entry);
   const message = `${what} ${refusalText(entry)}`;
   const evidence = [entry, ...also.filter((other) => other !== entry)];
-  return root ? { ...blocked(message, evidence), blockedBy: root } : fail(message, evidence);
+  return root ? { ...blocked(message, evidence), blockedBy: root } : { ...fail(message, evidence), cause: refusalShape(entry) };
+}
+
+/**
+ * What a refusal says with its particulars (ids, locations, numbers) taken out: two refusals of one shape are one
+ * failure of the POS (a status sent before its own reply, for every kind of order), two of different shapes are two.
+ */
+export function refusalShape(entry: JournalEntry): string {
+  const reasons = errorMessages(entry)
+    .join('; ')
+    .replace(/'[^']*'|"[^"]*"/g, '…')
+    .replace(/\b(?:chk|ord|j|req|rf)-[\w-]+/g, '…')
+    .replace(/\d+/g, 'N');
+  return `${entry.method} ${entry.path} ${entry.response.status}: ${reasons}`;
 }
 
 /** The first call of `calls` the sandbox refused, if none of them got through. */

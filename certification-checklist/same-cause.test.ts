@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { Verdict } from './checklist-types.js';
+import { refusalShape } from './refusals.js';
 import { linkSameCause } from './same-cause.js';
 
 const noStatus = (id: string): Verdict => ({ status: 'fail', message: `order ${id} is AWAITING_STATUS: the POS answered the delivery but sent no status call`, evidence: [], cause: 'no-status-call' });
@@ -25,5 +27,17 @@ describe('linkSameCause', () => {
 
   it('links only the items that name a same-cause root', () => {
     expect(linkSameCause('MENU-01', noStatus('o-7'), () => noStatus('o-1'))).toEqual(noStatus('o-7'));
+  });
+});
+
+describe('refusalShape', () => {
+  const refused = (message: string): JournalEntry =>
+    ({ method: 'POST', path: '/v2/order/status', response: { status: 400, headers: {}, body: { errors: [{ code: 'INVALID_PAYLOAD', message }] } } }) as unknown as JournalEntry;
+
+  it('is one shape for one failure at different orders and locations, and two for two', () => {
+    const early = (id: string, location: string, order: string) => refused(`no order with ExternalId '${id}' at location '${location}'. The sandbox has not read the reply to order ${order} yet`);
+    expect(refusalShape(early('OP-1', 'loc-std-001', 'chk-a1b2c3-01'))).toBe(refusalShape(early('OP-7', 'loc-hub-001-burgers', 'chk-a1b2c3-07')));
+    const elsewhere = refused("ExternalId 'OP-7' is order chk-a1b2c3-07 of location 'loc-hub-001-noodles', not of 'loc-hub-001-burgers'");
+    expect(refusalShape(elsewhere)).not.toBe(refusalShape(early('OP-1', 'loc-std-001', 'chk-a1b2c3-01')));
   });
 });

@@ -13,15 +13,15 @@ import { runChecklist, type RunOptions, type RunResult } from '../runner.js';
 /** The delivery timeout of the test sandbox; --bug slow-ack is set to 60 % of it. */
 export const ACK_TIMEOUT_MS = 1000;
 
-/** A sandbox whose refunds, retries and timeouts are quick, on a loopback port; `retryDelaysMs` is its backoff between delivery tries. */
-export async function quickSandbox(retryDelaysMs = [50, 50]) {
+/** A sandbox whose refunds, retries and timeouts are quick, on a loopback port; `retryDelaysMs` and `attemptTimeoutMs` are its delivery tries'. */
+export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = ACK_TIMEOUT_MS) {
   const sandbox = await createSandbox({
     fixtures,
     partner: PARTNER,
     storage: memoryStorage(),
     logger: silentLogger(),
     refundDelayMs: 20,
-    dispatch: { attemptTimeoutMs: ACK_TIMEOUT_MS, retryDelaysMs },
+    dispatch: { attemptTimeoutMs, retryDelaysMs },
   });
   return { sandbox, sandboxUrl: await listen(sandbox.app) };
 }

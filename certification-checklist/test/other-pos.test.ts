@@ -11,8 +11,8 @@ import type { Capability } from '../checklist-types.js';
 
 afterEach(closeServers);
 
-async function runWith(quirks: Quirks, only: string[], capabilities: Capability[] = ['refund'], retryDelaysMs?: number[]) {
-  const { sandboxUrl } = await quickSandbox(retryDelaysMs);
+async function runWith(quirks: Quirks, only: string[], capabilities: Capability[] = ['refund'], retryDelaysMs?: number[], attemptTimeoutMs?: number) {
+  const { sandboxUrl } = await quickSandbox(retryDelaysMs, attemptTimeoutMs);
   const pos = await otherPos(sandboxUrl, quirks);
   const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { only, capabilities });
   expectKnockOnsRooted(run);
@@ -46,6 +46,13 @@ describe('the checklist against another POS', () => {
     const { said } = await runWith({ statusHeaders: ({ 'x-service-locationid': _dropped, ...rest }) => rest }, ['ORDER-02']);
     expect(said('ORDER-02').status).toBe('fail');
     expect(said('ORDER-02').message).toMatch(/refused 400: .*x-service-locationid/);
+  }, 30_000);
+
+  it('fails ORDER-02 once for a status call the reply waits for, and makes ORDER-03 its knock-on: one failure, not two', async () => {
+    // A delivery timeout over the sandbox's 2 s wait for a status call that races its reply, as the default 10 s is.
+    const { said } = await runWith({ statusTiming: 'awaited-before-reply' }, ['ORDER-02', 'ORDER-03'], ['refund'], undefined, 4_000);
+    expect(said('ORDER-02')).toEqual({ status: 'fail', message: expect.stringMatching(/refused 400: no order with ExternalId 'OP-1' at location 'loc-std-001'.*The sandbox has not read the reply to order chk-\w+-01 yet/) });
+    expect(said('ORDER-03')).toEqual({ status: 'blocked by ORDER-02', message: expect.stringMatching(/refused 400: no order with ExternalId 'OP-2'.*; the same as ORDER-02$/) });
   }, 30_000);
 
   it.each([

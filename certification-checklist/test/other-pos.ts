@@ -26,8 +26,8 @@ export interface Quirks {
   statusBody?: (body: Record<string, unknown>, order: OtherPosOrder) => unknown;
   /** Headers of the status call, from the correct ones. */
   statusHeaders?: (headers: Record<string, string>) => Record<string, string>;
-  /** When the status call goes: after the reply (default), before it, or twice after it. */
-  statusTiming?: 'after-reply' | 'before-reply' | 'twice';
+  /** When the status call goes: after the reply (default), before it, before it with the reply waiting for its answer, or twice after it. */
+  statusTiming?: 'after-reply' | 'before-reply' | 'awaited-before-reply' | 'twice';
   /** Put Status in the reply as well as sending the status call. */
   statusInReply?: boolean;
   /** The refund's body, from the correct one. */
@@ -91,11 +91,13 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
       }
       const timing = quirks.statusTiming ?? 'after-reply';
       if (timing === 'before-reply') void sendStatus(order);
+      // The reply waits for the status call, which waits for the reply: the sandbox gives up on the call after 2 s.
+      if (timing === 'awaited-before-reply') await sendStatus(order);
       const hold = quirks.ackDelayMs?.(body) ?? 0;
       if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
       const decided = decisions.get(order.OrderId)?.decision ?? 'ACCEPTED';
       json(res, 200, { ExternalId: order.ExternalId, ...(quirks.statusInReply ? { Status: decided } : {}) });
-      if (timing !== 'before-reply') {
+      if (timing === 'after-reply' || timing === 'twice') {
         await sendStatus(order);
         if (timing === 'twice') await sendStatus(order);
       }
