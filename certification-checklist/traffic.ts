@@ -18,6 +18,9 @@ export const isMenu = (entry: JournalEntry): boolean => entry.direction === 'inb
 export const isStatusCall = (entry: JournalEntry): boolean => entry.direction === 'inbound' && entry.path.endsWith('/order/status');
 export const isDelivery = (entry: JournalEntry): boolean => entry.direction === 'outbound';
 
+/** The ExternalId a POS call names in its body (a refund, a status call), whatever its type; undefined when none. */
+export const namedExternalId = (entry: JournalEntry): unknown => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
+
 /** The 2xx answers. */
 export const succeeded = (entry: JournalEntry): boolean => entry.response.status >= 200 && entry.response.status < 300;
 

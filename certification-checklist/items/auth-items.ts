@@ -4,7 +4,7 @@ import { lifetimeFindings, migrationHeaderFindings } from '../../server/domain/f
 import { SERVICE_AUDIENCE, type TokenPart } from '../../server/domain/pos-token-rules.js';
 import { isCredentialParameter } from '../../server/domain/query-credentials.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
-import { claimsOf, countOf, findingMessage, isStatusCall, posCalls, succeeded } from '../traffic.js';
+import { claimsOf, countOf, findingMessage, isStatusCall, namedExternalId, posCalls, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 /**
@@ -77,7 +77,7 @@ function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
   const retry = traffic.entries.find((entry) => entry.direction === 'outbound' && entry.fault === undefined && entry.orderId === orderId && Date.parse(entry.time) > refusedAt);
   const retryExternalId = (retry?.response.body as { ExternalId?: unknown } | undefined)?.ExternalId;
   const aboutIt = (entry: JournalEntry) =>
-    entry.orderId === orderId || (entry.orderId === undefined && retryExternalId !== undefined && (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId === retryExternalId);
+    entry.orderId === orderId || (entry.orderId === undefined && retryExternalId !== undefined && namedExternalId(entry) === retryExternalId);
   const acted = traffic.entries.find((entry) => isStatusCall(entry) && aboutIt(entry) && Date.parse(entry.time) >= refusedAt && (!retry || Date.parse(entry.time) < Date.parse(retry.time)));
   if (acted) {
     return fail(

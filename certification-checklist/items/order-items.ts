@@ -3,13 +3,12 @@ import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { OrderRecord } from '../../server/domain/order-record.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { refusedVerdict, wasRefused } from '../refusals.js';
-import { findingMessage, isDelivery, isStatusCall, succeeded, withFinding } from '../traffic.js';
+import { findingMessage, isDelivery, isStatusCall, namedExternalId, succeeded, withFinding } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const entriesOf = (traffic: Traffic, orderId: string) => traffic.entries.filter((entry) => entry.orderId === orderId);
 const recordOf = (traffic: Traffic, orderId: string) => traffic.orders.find((order) => order.OrderId === orderId);
 const externalIdOf = (entry: JournalEntry): unknown => (entry.response.body as { ExternalId?: unknown } | undefined)?.ExternalId;
-const namedExternalId = (entry: JournalEntry): unknown => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
 const orderIds = (traffic: Traffic): string[] => (traffic.asked.orderIds as string[] | undefined) ?? [String(traffic.asked.orderId)];
 
 /** Blocked when the POS answered none of the order's deliveries; undefined when it answered at least one. */

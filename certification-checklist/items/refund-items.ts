@@ -2,11 +2,10 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { refusedVerdict, wasRefused } from '../refusals.js';
-import { isRefund, succeeded } from '../traffic.js';
+import { isRefund, namedExternalId, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter(isRefund);
-const externalIdIn = (entry: JournalEntry): unknown => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
 
 /** Gaps shorter than this between two sends of one refund are a loop, not a backoff. */
 export const MIN_RETRY_GAP_MS = 1000;
@@ -53,12 +52,12 @@ function judgeRefunds(orderItem: string) {
 function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, orderItem: string, asked: readonly AskedRefund[]): Verdict {
   const all = refundCalls(traffic);
   const others = new Set(asked.map((refund) => refund.externalId).filter((id) => id !== externalId));
-  const naming = all.filter((entry) => externalIdIn(entry) === externalId);
-  const calls = asked.length === 1 ? all : naming.length > 0 ? naming : all.filter((entry) => entry.locationId === locationId && !others.has(externalIdIn(entry) as string));
+  const naming = all.filter((entry) => namedExternalId(entry) === externalId);
+  const calls = asked.length === 1 ? all : naming.length > 0 ? naming : all.filter((entry) => entry.locationId === locationId && !others.has(namedExternalId(entry) as string));
   if (calls.length === 0) return blocked(`the POS sent no refund for ExternalId ${externalId} at ${locationId}${traffic.actor ? ` (${traffic.actor.detail})` : ''}`, asked.length > 1 ? all : []);
-  const named = calls.find((entry) => externalIdIn(entry) !== externalId);
+  const named = calls.find((entry) => namedExternalId(entry) !== externalId);
   if (named) {
-    const sent = externalIdIn(named);
+    const sent = namedExternalId(named);
     return fail(sent === undefined ? `the refund (${named.id}) named no ExternalId; the POS gave this order ${JSON.stringify(externalId)}` : `the refund (${named.id}) named ExternalId ${JSON.stringify(sent)}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
   }
   const headless = calls.find((entry) => entry.request.headers['x-service-locationid'] === undefined);

@@ -11,7 +11,7 @@ import type { ActorAnswer, Capability } from '../checklist-types.js';
 import type { PosActor } from '../pos-actors.js';
 import type { SandboxControl } from '../sandbox-control.js';
 import { wasRefused } from '../refusals.js';
-import { isStatusCall } from '../traffic.js';
+import { isStatusCall, namedExternalId } from '../traffic.js';
 
 /** An order the POS took during the run, kept so refund steps can name it. */
 export interface AcceptedOrder {
@@ -158,8 +158,7 @@ export async function settle(ctx: StepContext, orderId: string, mark: string): P
       if (FINAL_ORDER_STATES.includes(order.Status) || order.Status !== 'AWAITING_STATUS') return { order, answered: false };
       const calls = (await ctx.sandbox.journalSince(mark)).filter(isStatusCall);
       called ||= calls.length > 0;
-      const named = (entry: JournalEntry) => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
-      const answered = calls.some((entry) => entry.orderId === orderId || (order.ExternalId !== undefined && named(entry) === order.ExternalId) || (entry.orderId === undefined && wasRefused(entry)));
+      const answered = calls.some((entry) => entry.orderId === orderId || (order.ExternalId !== undefined && namedExternalId(entry) === order.ExternalId) || (entry.orderId === undefined && wasRefused(entry)));
       return { order, answered };
     },
     ({ order, answered }) => FINAL_ORDER_STATES.includes(order.Status) || answered,
