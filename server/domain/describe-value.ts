@@ -1,7 +1,13 @@
 /** Describes a JSON value for an error message: its JSON type and, when short, the value itself. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
-  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  const text = JSON.stringify(value);
+  const type = Array.isArray(value) ? 'array' : typeof value;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    // A value too deep or cyclic to print is still described by its type.
+    return type;
+  }
   return text !== undefined && text.length <= 40 ? `${type} ${text}` : type;
 }

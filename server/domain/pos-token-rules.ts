@@ -5,6 +5,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { describeValue as describe } from './describe-value.js';
+import { MAX_JSON_DEPTH, jsonDepth } from './json-depth.js';
 
 /** aud of every POS → service token, iss of every service → POS token (§5). */
 export const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
@@ -77,6 +78,8 @@ export function checkPosToken(token: string, context: PosTokenContext): PosToken
   if (header === undefined) return fail('authorization', 'token header is not base64url-encoded JSON: this is not a JWT');
   const algDefect = checkAlgorithm(header.alg);
   if (algDefect) return fail('alg', algDefect);
+  const critDefect = checkCritical(header.crit);
+  if (critDefect) return fail('alg', critDefect);
   const payload = decodeJsonPart(parts[1] ?? '');
   if (payload === undefined) return fail('payload', 'token payload is not a base64url-encoded JSON object');
 
@@ -94,13 +97,28 @@ export function checkPosToken(token: string, context: PosTokenContext): PosToken
 function checkAlgorithm(alg: unknown): string | undefined {
   if (alg === 'HS256') return undefined;
   if (alg === undefined) return 'token header has no alg; sign the token with HS256 (§5)';
-  if (typeof alg === 'string' && alg.toLowerCase() === 'none') {
+  // Only a string is printed: an object's toString belongs to whoever built the token (and may not be callable).
+  if (typeof alg !== 'string') return `token alg must be the string 'HS256' (§5), got ${describe(alg).split(' ')[0]}`;
+  if (alg.toLowerCase() === 'none') {
     return "token alg is 'none' (an unsigned token); only HS256 signed with the partner's non-prod key is accepted (§5)";
   }
-  const hint = typeof alg === 'string' && /^(RS|PS|ES)/i.test(alg)
+  const hint = /^(RS|PS|ES)/i.test(alg)
     ? "; the non-prod key is a shared HMAC secret, not a public/private key pair"
     : '';
-  return `token alg is '${String(alg)}'; only HS256 is accepted (§5)${hint}`;
+  return `token alg is '${alg}'; only HS256 is accepted (§5)${hint}`;
+}
+
+/**
+ * RFC 7515 §4.1.11: a recipient must reject a token whose `crit` lists an extension it does not understand.
+ * The service understands none, so any `crit` is a defect (jsonwebtoken itself ignores the parameter).
+ */
+function checkCritical(crit: unknown): string | undefined {
+  if (crit === undefined) return undefined;
+  const names = Array.isArray(crit) && crit.length > 0 && crit.every((name) => typeof name === 'string') ? (crit as string[]) : undefined;
+  if (names === undefined) return `token header crit must be a non-empty array of extension names (RFC 7515 §4.1.11), got ${describe(crit)}; leave it out`;
+  const listed = names.map((name) => `'${name}'`).join(', ');
+  const those = names.length === 1 ? 'an extension' : 'extensions';
+  return `token header crit names ${listed}, ${those} the service does not understand; a token must not require extensions (RFC 7515 §4.1.11)`;
 }
 
 function checkSignature(token: string, { key, posName }: PosTokenContext): string | undefined {
@@ -181,7 +199,10 @@ function fail(part: TokenPart, message: string): PosTokenCheck {
 function decodeJsonPart(part: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
   try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    const text = Buffer.from(part, 'base64url').toString('utf8');
+    // A JOSE header or claim set is flat; a deeply nested one is not a token worth walking.
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
+    const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
