@@ -15,6 +15,7 @@ import { parseList } from '../../certification-checklist/scope.js';
 import { partnerOverrideFromEnv, resolvePartner } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { silentLogger } from '../logger.js';
+import { answerParserErrors } from '../http-parser-errors.js';
 import { createSandbox } from '../sandbox.js';
 import { memoryStorage } from '../store/segment-storage.js';
 import { PACKAGE_ROOT } from '../version.js';
@@ -48,6 +49,7 @@ export function demoCommand(): Command {
       const servers: Server[] = [];
       const listen = async (app: Express) => {
         const server = createServer(app);
+        answerParserErrors(server);
         servers.push(server);
         server.listen(0, '127.0.0.1');
         await once(server, 'listening');

@@ -9,8 +9,10 @@ import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadFaultFile } from '../faults/load-fault-file.js';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 import { createLogger } from '../logger.js';
+import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
+import { answerParserErrors } from '../http-parser-errors.js';
 import { exitWith } from './exit.js';
 
 const SAMPLE_TTL_S = 3600;
@@ -45,13 +47,16 @@ async function serve(flags: ServeFlags): Promise<void> {
   const fixtures = loadFixtures(config.fixturesDir);
   const partner = resolvePartner(fixtures.partner, config.partnerOverride);
   const faults = config.faultsFile === undefined ? undefined : loadFaultFile(config.faultsFile, join(PACKAGE_ROOT, 'fixtures', 'faults'));
-  const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true });
+  // One redactor for the log and the journal: both hide the key and the signatures of the tokens seen.
+  const redactor = new Redactor(partner.nonProdKey);
+  const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, redactor });
   const storage = config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile);
   const sandbox = await createSandbox({
     fixtures,
     partner,
     storage,
     logger,
+    redactor,
     strict: config.strict,
     refundDelayMs: config.refundDelayMs,
     journalLimit: config.journalLimit,
@@ -73,6 +78,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const app = sandbox.app;
 
   const server = app.listen(config.port, config.host);
+  answerParserErrors(server);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

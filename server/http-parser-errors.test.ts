@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { answerParserErrors } from './http-parser-errors.js';
+import { testApp } from './test/helpers.js';
+
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  server = createServer(await testApp());
+  answerParserErrors(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(() => {
+  server.close();
+});
+
+/** Writes raw bytes and resolves with everything the server sent back before closing. */
+function exchange(raw: string): Promise<{ status: number; headers: string; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(raw));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), headers: head, body: body === '' ? undefined : JSON.parse(body) });
+    });
+  });
+}
+
+describe("requests Node's HTTP parser refuses", () => {
+  it('headers over 16 KiB answer 431 in the envelope', async () => {
+    const res = await exchange(`POST /v2/order/refund HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.headers).toMatch(/content-type: application\/json/);
+    expect(res.body).toEqual({
+      errors: [{ code: 'HEADERS_TOO_LARGE', message: 'the request headers are larger than the 16 KiB the sandbox reads; a §5 token and the §4 headers need under 2 KiB' }],
+    });
+  });
+
+  it('a NUL in a header answers 400 in the envelope; on the menu path, in the menu envelope', async () => {
+    const res = await exchange('PUT /v2/menu HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Odd: a\u0000b\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [
+        {
+          Code: 'INVALID_REQUEST',
+          Message: 'a header name or value holds a character HTTP does not allow (a control character, NUL or bare line feed); send printable ASCII headers',
+        },
+      ],
+    });
+  });
+
+  it('a request line that is not HTTP answers 400 in the envelope', async () => {
+    const res = await exchange('HELLO THERE\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ code: 'INVALID_REQUEST', message: 'the request line is not METHOD /path HTTP/1.1; this is not an HTTP request the sandbox can read' }],
+    });
+  });
+
+  it('the server keeps answering afterwards', async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/_sandbox/health`);
+    expect(res.status).toBe(200);
+  });
+});

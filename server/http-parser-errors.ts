@@ -1,0 +1,49 @@
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a NUL or control character
+ * in a header, a broken request line) get the same JSON envelope as every other refusal, instead of Node's
+ * empty 400/431. They never reach the journal: there is no request to record, only bytes.
+ */
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type ErrorCode } from './errors.js';
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
+
+/** Pure: the answer to one parser error, from its code and the first bytes of what was sent. */
+export function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }): { code: ErrorCode; message: string; path: string } {
+  const path = /^[A-Z]+ (\S+)/.exec(error.rawPacket?.toString('latin1', 0, 2048) ?? '')?.[1] ?? '/';
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { path, code: 'HEADERS_TOO_LARGE', message: 'the request headers are larger than the 16 KiB the sandbox reads; a §5 token and the §4 headers need under 2 KiB' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { path, code: 'REQUEST_TIMEOUT', message: 'the request was not received whole in time; send the headers and body without pausing' };
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_INVALID_CHARACTER':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return { path, code: 'INVALID_REQUEST', message: 'a header name or value holds a character HTTP does not allow (a control character, NUL or bare line feed); send printable ASCII headers' };
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_VERSION':
+      return { path, code: 'INVALID_REQUEST', message: 'the request line is not METHOD /path HTTP/1.1; this is not an HTTP request the sandbox can read' };
+    default:
+      return { path, code: 'INVALID_REQUEST', message: `the request is not valid HTTP (${error.code ?? 'parse error'}); the sandbox cannot read it` };
+  }
+}
+
+/** Answers every parser error of `server` with the envelope, then closes the connection. */
+export function answerParserErrors(server: Server): void {
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
+    // A reset or a socket already answered has nobody left to tell.
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { code, message, path } = parserErrorAnswer(error);
+    const status = ERROR_STATUS[code];
+    const body = JSON.stringify(renderEnvelope(envelopeFamilyFor(path.split('?')[0] ?? path), code, [message]));
+    socket.end(
+      `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+}
