@@ -4,8 +4,8 @@
  * body. The runner judges exactly what the report keeps, so judging the report's evidence again gives the same verdicts.
  */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
-import { scrubSecrets } from '../server/journal/journal-entry.js';
+import { scrubValue } from '../server/journal/redaction.js';
 
 export function asEvidence(entry: JournalEntry): JournalEntry {
-  return scrubSecrets(JSON.parse(JSON.stringify(entry)) as JournalEntry, []);
+  return scrubValue(JSON.parse(JSON.stringify(entry)) as JournalEntry, []);
 }

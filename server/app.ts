@@ -65,8 +65,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken }));
 
   // Everything below is the POS API: logged and journaled, in the SANDBOX-SPEC §3 order.
-  app.use(requestLog(deps.logger, deps.clock));
-  app.use(recordJournal({ journal: deps.journal, clock: deps.clock, partnerKey: deps.partner.nonProdKey }));
+  app.use(requestLog(deps.logger, deps.clock, deps.partner.nonProdKey));
+  app.use(recordJournal({ journal: deps.journal, clock: deps.clock, partnerKey: deps.partner.nonProdKey, logger: deps.logger }));
   app.use(injectFaults(deps.faults));
   app.use(LEGACY_MOUNT, legacyRouter());
   const posApi = posApiRouter(deps);

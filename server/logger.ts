@@ -1,14 +1,47 @@
-/** The sandbox's logger: pino, pretty in a terminal, one JSON line per event otherwise. */
-import { pino, type Logger } from 'pino';
+/** The sandbox's logger: pino, pretty in a terminal, one JSON line per event otherwise; every line redacted. */
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import type { Redactor } from './journal/redactor.js';
 
 export type { Logger };
 
-export function createLogger(options: { level: string; pretty: boolean }): Logger {
-  if (!options.pretty) return pino({ level: options.level });
+export function createLogger(options: { level: string; pretty: boolean; redactor?: Redactor }): Logger {
+  const { redactor } = options;
+  const hooks: LoggerOptions['hooks'] = redactor
+    ? {
+        logMethod(args, method) {
+          method.apply(this, redactLogArguments(args, redactor) as Parameters<typeof method>);
+        },
+      }
+    : undefined;
+  if (!options.pretty) return pino({ level: options.level, hooks });
   return pino({
     level: options.level,
+    hooks,
     transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' } },
   });
+}
+
+/**
+ * A log call's arguments with the key and every JWT signature taken out: the same redaction as the journal,
+ * so a URL, a POS's rejection reason or an error message quoting a body cannot print a secret. Errors keep
+ * their type, message and stack (pino's serializer needs those), redacted.
+ */
+export function redactLogArguments(args: unknown[], redactor: Redactor): unknown[] {
+  return args.map((arg) => {
+    if (typeof arg === 'string') return redactor.text(arg);
+    if (arg instanceof Error) return redactError(arg, redactor);
+    if (typeof arg !== 'object' || arg === null) return arg;
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(arg)) fields[name] = value instanceof Error ? redactError(value, redactor) : redactor.value(value);
+    return fields;
+  });
+}
+
+function redactError(error: Error, redactor: Redactor): Error {
+  const copy = new Error(redactor.text(error.message));
+  copy.name = error.name;
+  copy.stack = redactor.text(error.stack ?? '');
+  return copy;
 }
 
 /** A logger that writes nothing, for tests. */

@@ -8,6 +8,7 @@ import { createApp } from './app.js';
 import { loadMenuUpdateSchemas, type MenuUpdateValidators } from './fixtures/menu-update-schemas.js';
 import { JtiRegistry } from './domain/jti-registry.js';
 import { Journal } from './journal/journal.js';
+import { Redactor } from './journal/redactor.js';
 import { RefundProcessor, type SetTimer } from './processing/refund-processor.js';
 import { OrderDesk } from './processing/order-desk.js';
 import { DEFAULT_DISPATCH_POLICY, orderDelivery, type DispatchPolicy } from './dispatch/order-dispatcher.js';
@@ -41,6 +42,8 @@ export interface SandboxOptions {
   sleep?: (ms: number) => Promise<void>;
   /** --faults: the fault rules of the start, in place of any stored ones. */
   faults?: FaultRule[];
+  /** The redaction of every output; serve shares it with the logger. Default: one for the partner's key. */
+  redactor?: Redactor;
   /** The chance source of `probability` rules, in [0, 1). */
   random?: () => number;
 }
@@ -73,7 +76,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     delayMs: refundDelayMs,
     setTimer: options.setTimer,
   });
-  const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  const redactor = options.redactor ?? new Redactor(options.partner.nonProdKey);
+  const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, redactor);
   const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
   const orders = new OrderDesk({ store, locations: options.fixtures.locations, clock, newId, posOrderUrl: options.posOrderUrl });
@@ -92,7 +96,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     }),
   );
   await orders.recoverInterrupted();
-  const events = new SandboxEvents(clock);
+  const events = new SandboxEvents(clock, redactor);
   orders.on('changed', (order) => events.publish('order', order));
   refunds.on('accepted', (refund) => events.publish('refund', refund));
   refunds.on('settled', (refund) => events.publish('refund', refund));

@@ -16,6 +16,8 @@ export function tokenRoutes(deps: ControlDeps): Router {
     const { locationId, ttl } = tokenRequest(body.value);
     const nowSeconds = Math.floor(deps.clock() / 1000);
     const minted = mintPosToken({ posName: deps.partner.name, key: deps.partner.nonProdKey, locationId, ttlSeconds: ttl, nowSeconds });
+    // Handed out here, redacted everywhere else: its signature alone in a later log line or body is hidden too.
+    deps.journal.redactor.remember(minted.token);
     res.status(201).json({
       token: minted.token,
       header: { alg: 'HS256', typ: 'JWT' },

@@ -87,6 +87,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
         const outcome = send.verdict.delivered
           ? `delivered: ExternalId '${send.verdict.externalId}'${send.verdict.status ? `, ${send.verdict.status}` : ', awaiting POST /order/status'}`
           : send.verdict.problem;
+        journal.redactor.remember(send.headers.authorization);
         journal.add(
           outboundEntry(
             {
@@ -105,7 +106,6 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
               findings: send === deciding ? findings : [],
               ...(fault ? { fault: { rule: fault.rule, kind: fault.kind, source: fault.source, ...(fault.description ? { description: fault.description } : {}) } } : {}),
             },
-            partner.nonProdKey,
           ),
         );
         await desk.noteAttempt(

@@ -1,5 +1,5 @@
 /** Pure: the journal entry of one delivery attempt to the POS, redacted like every inbound one. */
-import { bodyForJournal, redactHeaders, scrubSecrets, secretsOf, viewToken, type JournalEntry, type JournalFault } from '../journal/journal-entry.js';
+import { bodyForJournal, redactHeaders, viewToken, type JournalEntry, type JournalFault } from '../journal/journal-entry.js';
 import type { Finding } from '../domain/findings.js';
 import type { PostOrderResult } from './post-order.js';
 
@@ -20,7 +20,8 @@ export interface OutboundAttempt {
   fault?: JournalFault;
 }
 
-export function outboundEntry(attempt: OutboundAttempt, partnerKey: string): JournalEntry {
+/** The journal redacts it on the way in (the key, the token's signature), like every entry. */
+export function outboundEntry(attempt: OutboundAttempt): JournalEntry {
   const { result } = attempt;
   const reply = result.bodyText === undefined ? {} : bodyForJournal(result.bodyText);
   const entry: JournalEntry = {
@@ -48,5 +49,5 @@ export function outboundEntry(attempt: OutboundAttempt, partnerKey: string): Jou
     delivery: attempt.delivery,
     ...(attempt.fault ? { fault: attempt.fault } : {}),
   };
-  return scrubSecrets(entry, secretsOf(attempt.headers.authorization, partnerKey));
+  return entry;
 }

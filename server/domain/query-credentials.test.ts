@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { findCredentialInQuery } from './query-credentials.js';
+import { findCredentialInQuery, urlWithoutCredentials } from './query-credentials.js';
 
 const KEY = 'the-partner-key-0123456789abcdef0123';
 
@@ -20,5 +20,17 @@ describe('findCredentialInQuery', () => {
 
   it.each(['', 'page=2', 'monkey=1', 'tokenizer=bpe', 'locationId=loc-std-001'])('finds nothing in ?%s', (query) => {
     expect(findCredentialInQuery(new URLSearchParams(query), KEY)).toBeUndefined();
+  });
+});
+
+describe('urlWithoutCredentials', () => {
+  it.each([
+    ['/v2/order/refund', '/v2/order/refund'],
+    ['/v2/order/refund?api_key=k&x=1', '/v2/order/refund?api_key=[redacted]&x=1'],
+    ['/v2/order/refund?x=the-partner-key', '/v2/order/refund?x=[redacted]'],
+    ['/v2/order/refund?access_token=aaaaaaaa.bbbbbbbb.cccc&%zz=1&flag', '/v2/order/refund?access_token=[redacted]&%zz=1&flag'],
+    ['/v2/order/refund?a%5Fkey=1', '/v2/order/refund?a%5Fkey=[redacted]'],
+  ])('%s is logged as %s', (url, shown) => {
+    expect(urlWithoutCredentials(url, 'the-partner-key')).toBe(shown);
   });
 });

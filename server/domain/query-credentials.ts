@@ -21,3 +21,22 @@ export function isCredentialParameter(name: string, value: string, partnerKey: s
 export function queryCredentialMessage(parameter: string): string {
   return `a key or token was passed in the query parameter '${parameter}'; v2 takes the token only in the Authorization header (Bearer <JWT>), never in the URL, where proxies and logs keep it (§5)`;
 }
+
+/**
+ * A request URL as a log line shows it: every credential parameter's value replaced, everything else as sent
+ * (the redaction of the key and of JWT signatures anywhere else in the line is the logger's).
+ */
+export function urlWithoutCredentials(originalUrl: string, partnerKey: string): string {
+  const mark = originalUrl.indexOf('?');
+  if (mark < 0) return originalUrl;
+  const pairs = originalUrl
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      // One pair at a time through URLSearchParams: it decodes, and never throws on a stray %.
+      const [decoded] = [...new URLSearchParams(pair)];
+      if (decoded === undefined || !isCredentialParameter(decoded[0], decoded[1], partnerKey)) return pair;
+      return `${pair.split('=')[0]}=[redacted]`;
+    });
+  return `${originalUrl.slice(0, mark)}?${pairs.join('&')}`;
+}

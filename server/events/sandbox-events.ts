@@ -3,6 +3,7 @@
  * journal entries, numbered, with the last `keep` held for a client that reconnects with Last-Event-ID.
  */
 import { EventEmitter } from 'node:events';
+import { Redactor } from '../journal/redactor.js';
 
 export const EVENT_TYPES = ['order', 'refund', 'menu', 'journal'] as const;
 export type SandboxEventType = (typeof EVENT_TYPES)[number];
@@ -20,6 +21,8 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
 
   constructor(
     private readonly clock: () => number,
+    /** Orders and refunds carry what the POS sent (a rejection reason, say): redacted like the journal. */
+    private readonly redactor = new Redactor(''),
     readonly keep = 500,
   ) {
     super();
@@ -28,7 +31,9 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
   }
 
   publish(type: SandboxEventType, data: unknown): SandboxEvent {
-    const event: SandboxEvent = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString(), data };
+    // Journal summaries come from entries the journal has already redacted.
+    const safe = type === 'journal' ? data : this.redactor.value(data);
+    const event: SandboxEvent = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString(), data: safe };
     this.recent.push(event);
     if (this.recent.length > this.keep * 1.1) this.recent = this.recent.slice(-this.keep);
     this.emit('event', event);

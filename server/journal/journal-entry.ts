@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Finding } from '../domain/findings.js';
 import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import type { TokenDefect } from '../domain/pos-token-rules.js';
+import { MAX_JSON_DEPTH, jsonDepth } from '../domain/json-depth.js';
 
 export interface TokenView {
   header?: Record<string, unknown>;
@@ -52,7 +53,6 @@ export interface JournalEntry {
   fault?: JournalFault;
 }
 
-const JWT_SIGNATURE = /(\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.)[A-Za-z0-9_-]{16,}/g;
 const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization']);
 /** Bodies are kept up to this size; the journal is for reading, not for replaying megabytes. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -90,37 +90,12 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   return shown;
 }
 
-/**
- * Replaces every occurrence of a secret in any string of `value` (deeply): the last line of defence,
- * for a key pasted into a body or a query string.
- */
-export function scrubSecrets<T>(value: T, secrets: string[]): T {
-  const present = secrets.filter((secret) => secret.length >= 8);
-  // Any JWT, even one this request did not authenticate with, keeps its header and claims but loses its signature.
-  const scrub = (text: string): string =>
-    present.reduce((out, secret) => out.split(secret).join('[redacted]'), text).replace(JWT_SIGNATURE, '$1[redacted]');
-  const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return scrub(node);
-    if (Array.isArray(node)) return node.map(walk);
-    if (node !== null && typeof node === 'object') {
-      return Object.fromEntries(Object.entries(node).map(([key, child]) => [scrub(key), walk(child)]));
-    }
-    return node;
-  };
-  return walk(value) as T;
-}
-
-/** The secrets one request may carry: the partner key, the raw token and its signature. */
-export function secretsOf(authorization: string | undefined, partnerKey: string): string[] {
-  const token = authorization?.replace(/^\s*bearer\s+/i, '').trim() ?? '';
-  const signature = token.split('.')[2] ?? '';
-  return [partnerKey, token, signature].filter((secret) => secret !== '');
-}
-
 /** A body for the journal: parsed JSON when it is JSON, else its text, both cut to JOURNAL_BODY_LIMIT. */
 export function bodyForJournal(text: string | undefined): { body?: unknown; bodyText?: string } {
   if (text === undefined || text === '') return {};
   if (text.length <= JOURNAL_BODY_LIMIT) {
+    // A body nested deeper than any request may be is kept as the text it was: nothing walks it.
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return { bodyText: text };
     try {
       return { body: JSON.parse(text) };
     } catch {
@@ -133,7 +108,9 @@ export function bodyForJournal(text: string | undefined): { body?: unknown; body
 function decodePart(part: string | undefined): Record<string, unknown> | undefined {
   if (part === undefined || !/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
   try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    const text = Buffer.from(part, 'base64url').toString('utf8');
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
+    const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

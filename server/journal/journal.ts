@@ -1,6 +1,7 @@
 /** The request journal: the last `limit` entries in memory, newest last, with the filters of the control API; emits `added`. */
 import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
+import { Redactor } from './redactor.js';
 
 export interface JournalFilter {
   /** Entries whose path contains this text (`/order/refund` matches every mount). */
@@ -25,7 +26,11 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
   private readonly byId = new Map<string, JournalEntry>();
   private sequence = 0;
 
-  constructor(readonly limit = 5000) {
+  /** Every entry passes through `redactor` on its way in: nothing stored, listed or emitted holds a secret. */
+  constructor(
+    readonly limit = 5000,
+    readonly redactor = new Redactor(''),
+  ) {
     super();
   }
 
@@ -35,7 +40,8 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
     return `j-${String(this.sequence).padStart(6, '0')}`;
   }
 
-  add(entry: JournalEntry): void {
+  add(raw: JournalEntry): void {
+    const entry = this.redactor.value(raw);
     this.entries.push(entry);
     this.byId.set(entry.id, entry);
     this.emit('added', entry);

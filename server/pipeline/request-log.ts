@@ -1,8 +1,10 @@
 /** One log line per request when it finishes, and one warning per finding, so the terminal tells the story. */
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
+import { urlWithoutCredentials } from '../domain/query-credentials.js';
 
-export function requestLog(logger: Logger, clock: () => number): RequestHandler {
+/** The line shows the URL without credential parameters; the logger itself redacts the key and signatures anywhere. */
+export function requestLog(logger: Logger, clock: () => number, partnerKey: string): RequestHandler {
   return (req, res, next) => {
     const started = clock();
     res.on('finish', () => {
@@ -14,7 +16,7 @@ export function requestLog(logger: Logger, clock: () => number): RequestHandler 
         location: res.locals.locationId,
         findings: findings.length,
       };
-      const line = `${req.method} ${req.originalUrl} → ${res.statusCode}`;
+      const line = `${req.method} ${urlWithoutCredentials(req.originalUrl, partnerKey)} → ${res.statusCode}`;
       if (res.statusCode >= 500) logger.error(fields, line);
       else if (res.statusCode >= 400) logger.warn(fields, line);
       else logger.info(fields, line);

@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { redactJwtSignatures, scrubText, scrubValue } from './redaction.js';
+import { Redactor, REMEMBERED_SIGNATURES } from './redactor.js';
+import { signHs256, validClaims } from '../test/helpers.js';
+
+const KEY = 'the-partner-key-0123456789abcdef';
+const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);
+const [header, payload, signature] = token.split('.') as [string, string, string];
+
+describe('redactJwtSignatures', () => {
+  it('keeps header and claims of a JWT and drops its signature, wherever it sits in the text', () => {
+    expect(redactJwtSignatures(`Bearer ${token}, again:${token}`)).toBe(`Bearer ${header}.${payload}.[redacted], again:${header}.${payload}.[redacted]`);
+  });
+
+  it('finds a JWT whose header does not start with eyJ', () => {
+    const spaced = `${Buffer.from('{ "alg": "HS256" }').toString('base64url')}.${payload}.${signature}`;
+    expect(spaced.startsWith('eyAi')).toBe(true);
+    expect(redactJwtSignatures(spaced)).toBe(spaced.replace(signature, '[redacted]'));
+  });
+
+  it('finds a JWT glued to a dotted prefix', () => {
+    expect(redactJwtSignatures(`v1.${token}`)).toBe(`v1.${header}.${payload}.[redacted]`);
+  });
+
+  it('leaves dotted text that is not a JWT alone', () => {
+    const text = 'www.example.com/path.name.longenoughsegment1234567 and 1.2.3';
+    expect(redactJwtSignatures(text)).toBe(text);
+  });
+});
+
+describe('scrubText', () => {
+  it('replaces the key, and a remembered signature standing alone', () => {
+    expect(scrubText(`?api_key=${KEY}&s=${signature}`, [KEY], new Set([signature]))).toBe('?api_key=[redacted]&s=[redacted]');
+  });
+
+  it('does not search for secrets shorter than 8 characters', () => {
+    expect(scrubText('a short key abc appears', ['abc'])).toBe('a short key abc appears');
+  });
+});
+
+describe('scrubValue', () => {
+  it('scrubs keys and values, and copies __proto__ as a plain key without touching any prototype', () => {
+    const value = JSON.parse(`{"__proto__":{"polluted":"${KEY}"},"list":["${token}"]}`) as Record<string, unknown>;
+    const copy = scrubValue(value, [KEY]);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(JSON.stringify(copy)).toBe(`{"__proto__":{"polluted":"[redacted]"},"list":["${header}.${payload}.[redacted]"]}`);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('walks 100,000 levels without recursion', () => {
+    let deep: unknown = KEY;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    let inner = scrubValue(deep, [KEY]);
+    for (let i = 0; i < 100_000; i++) inner = (inner as unknown[])[0];
+    expect(inner).toBe('[redacted]');
+  });
+});
+
+describe('Redactor', () => {
+  it('redacts the signature of a remembered token in later text, and forgets the oldest past its limit', () => {
+    const redactor = new Redactor(KEY);
+    redactor.remember(`Bearer ${token}`);
+    expect(redactor.text(`s=${signature}`)).toBe('s=[redacted]');
+    for (let i = 0; i < REMEMBERED_SIGNATURES; i++) redactor.remember(`a.b.${String(i).padStart(20, 'x')}`);
+    expect(redactor.text(`s=${signature}`)).toBe(`s=${signature}`);
+  });
+});

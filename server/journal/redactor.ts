@@ -1,0 +1,35 @@
+/**
+ * The one redaction of every output: journal entries (and so the HAR and reports made from them), events and
+ * log lines all pass through the same Redactor, which knows the partner's key and remembers the signatures of
+ * the tokens the sandbox has seen or minted.
+ */
+import { scrubText, scrubValue } from './redaction.js';
+
+/** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
+export const REMEMBERED_SIGNATURES = 10_000;
+
+export class Redactor {
+  private readonly signatures = new Set<string>();
+  private readonly secrets: string[];
+
+  constructor(partnerKey: string) {
+    this.secrets = partnerKey === '' ? [] : [partnerKey];
+  }
+
+  /** Remembers a token's signature, so the signature sent alone later (`?s=<signature>`) is redacted too. */
+  remember(token: string | undefined): void {
+    const signature = token?.replace(/^\s*bearer\s+/i, '').trim().split('.')[2];
+    if (signature === undefined || signature.length < 16) return;
+    this.signatures.delete(signature);
+    this.signatures.add(signature);
+    if (this.signatures.size > REMEMBERED_SIGNATURES) this.signatures.delete(this.signatures.values().next().value as string);
+  }
+
+  text(text: string): string {
+    return scrubText(text, this.secrets, this.signatures);
+  }
+
+  value<T>(value: T): T {
+    return scrubValue(value, this.secrets, this.signatures);
+  }
+}
