@@ -164,7 +164,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
 
   app.post('/menu', async (req, res) => {
     const { sandboxUrl, locationId, form, changes } = (req.body ?? {}) as Record<string, unknown>;
-    const menu = typeof locationId === 'string' ? menus[locationId] : undefined;
+    const menu = typeof locationId === 'string' && Object.hasOwn(menus, locationId) ? menus[locationId] : undefined;
     if (!menu || (form !== 'A' && form !== 'B') || !Array.isArray(changes)) {
       return fail(res, 400, 'INVALID_REQUEST', `body must be {"sandboxUrl"?, "locationId": one of ${Object.keys(menus).join(', ')}, "form": "A"|"B", "changes": [...]}`);
     }

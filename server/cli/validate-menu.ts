@@ -48,7 +48,7 @@ function validateMenu(file: string, flags: ValidateMenuFlags): number {
     throw new ConfigError(`${file === '-' ? 'standard input' : file} is form B (no LocationId), so the location comes from the x-service-locationid header: pass --location ID`);
   }
   const fixtures = loadFixtures(flags.fixtures);
-  const context = { validators: loadMenuUpdateSchemas(), locations: fixtures.locations, menuOf: (id: string) => fixtures.menus[id] };
+  const context = { validators: loadMenuUpdateSchemas(), locations: fixtures.locations, menuOf: (id: string) => (Object.hasOwn(fixtures.menus, id) ? fixtures.menus[id] : undefined) };
   const verdict = menuVerdict(file === '-' ? 'stdin' : file, body, location, flags.strict, context);
   process.stdout.write(flags.json ? `${JSON.stringify(verdict, null, 2)}\n` : formatVerdict(verdict));
   return verdict.valid ? 0 : 1;

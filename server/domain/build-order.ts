@@ -49,7 +49,8 @@ export function orderTotals(
 
 /** The template's lines for this location: a Hub brand gets its own items (BrandItems), everyone else the template's Items. */
 export function templateLines(template: OrderTemplate, locationId: string): TemplateLine[] {
-  return template.BrandItems?.[locationId] ?? template.Items;
+  const brandItems = template.BrandItems;
+  return (brandItems && Object.hasOwn(brandItems, locationId) ? brandItems[locationId] : undefined) ?? template.Items;
 }
 
 export function buildOrder({ template, location, orderId, requestId, createdAt, options = {} }: BuildOrderInput): SandboxOrder {

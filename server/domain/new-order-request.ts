@@ -27,7 +27,8 @@ export function checkNewOrderBody(
   const problems = Object.keys(input)
     .filter((field) => !FIELDS.includes(field))
     .map((field) => `unknown field '${field}'; the fields are ${FIELDS.join(', ')}`);
-  const template = typeof input.template === 'string' ? fixtures.templates[input.template] : undefined;
+  // Own properties only: 'constructor' or '__proto__' names no template.
+  const template = typeof input.template === 'string' && Object.hasOwn(fixtures.templates, input.template) ? fixtures.templates[input.template] : undefined;
   if (!template) problems.push(`template must be one of ${names.join(', ')}, got ${describe(input.template)}`);
 
   const ofKind = fixtures.locations.filter((location) => location.kind === template?.LocationKind);

@@ -65,8 +65,9 @@ export class SandboxStore {
     return store;
   }
 
+  /** Own properties only: an id such as `__proto__` or `toString` is no location. */
   menu(locationId: string): Menu | undefined {
-    return this.state.data.menus[locationId];
+    return Object.hasOwn(this.state.data.menus, locationId) ? this.state.data.menus[locationId] : undefined;
   }
 
   /** Replaces a location's menu; the next commit writes it. */
