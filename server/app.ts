@@ -51,6 +51,8 @@ export interface AppDeps {
   /** The menu-update schemas of menu-template/schemas, compiled. */
   menuSchemas: MenuUpdateValidators;
   adminToken?: string;
+  /** --host: the control API takes a Host naming it, besides the loopback names. */
+  listenHost?: string;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
   newId?: () => string;
@@ -62,7 +64,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId(deps.newId ?? randomUUID));
-  app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken }));
+  app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
 
   // Everything below is the POS API: logged and journaled, in the SANDBOX-SPEC §3 order.
   app.use(requestLog(deps.logger, deps.clock, deps.partner.nonProdKey));

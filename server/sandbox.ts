@@ -29,6 +29,8 @@ export interface SandboxOptions {
   refundDelayMs?: number;
   journalLimit?: number;
   adminToken?: string;
+  /** --host: the address the server listens on, a Host the control API takes. */
+  listenHost?: string;
   clock?: () => number;
   newId?: () => string;
   setTimer?: SetTimer;
@@ -118,6 +120,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     dispatchPolicy,
     menuSchemas: options.menuSchemas ?? loadMenuUpdateSchemas(),
     adminToken: options.adminToken,
+    listenHost: options.listenHost,
     clock,
     newId,
   });

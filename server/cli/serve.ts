@@ -61,6 +61,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     refundDelayMs: config.refundDelayMs,
     journalLimit: config.journalLimit,
     adminToken: config.adminToken,
+    listenHost: config.host,
     posOrderUrl: config.posOrderUrl,
     faults,
   });

@@ -13,6 +13,7 @@ import type { SandboxEvents } from '../events/sandbox-events.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { FaultBook } from '../processing/fault-book.js';
 import { adminGuard } from './admin-guard.js';
+import { crossSiteGuard } from './cross-site-guard.js';
 import { journalRoutes } from './journal-routes.js';
 import { openApiDocument } from './openapi-document.js';
 import { orderSchema } from '../fixtures/order-schema.js';
@@ -42,6 +43,8 @@ export interface ControlDeps {
   refundDelayMs: number;
   dispatchPolicy: DispatchPolicy;
   adminToken: string | undefined;
+  /** --host: a Host header naming it is the sandbox's own (besides the loopback names). */
+  listenHost: string | undefined;
   menuSchemas: MenuUpdateValidators;
 }
 
@@ -52,6 +55,8 @@ export function controlRouter(deps: ControlDeps): Router {
     res.locals.family = 'order';
     next();
   });
+  // Before the token check: a page in a browser is refused whatever it sends.
+  router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));
   router.use(adminGuard(deps.adminToken));
   router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps));
   router.get('/openapi.json', (_req, res) => {

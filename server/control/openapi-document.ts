@@ -40,7 +40,9 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
       title: 'POS Sandbox',
       version,
       description:
-        'A laptop sandbox of the POS integration interface (Open API v2). The POS API answers as the service does; the control API under /_sandbox shows and steers the sandbox (loopback clients only unless --admin-token is set).',
+        'A laptop sandbox of the POS integration interface (Open API v2). The POS API answers as the service does; the control API under /_sandbox shows and steers the sandbox (loopback clients only unless --admin-token is set). ' +
+        'The control API refuses what a web page could send it: 403 FORBIDDEN for an Origin other than its own, for Sec-Fetch-Site: cross-site, and (without --admin-token) for a Host other than localhost, *.localhost, 127.x.x.x, [::1] or the --host address; ' +
+        '415 UNSUPPORTED_MEDIA_TYPE for a POST, PUT, PATCH or DELETE whose body is not application/json (no body and no Content-Type is fine).',
     },
     servers: [{ url: 'http://127.0.0.1:4100' }],
     tags: [{ name: 'POS API' }, { name: 'Control API' }],

@@ -28,6 +28,7 @@ export interface TestSandboxOptions {
   partner?: PartnerIdentity;
   refundDelayMs?: number;
   adminToken?: string;
+  listenHost?: string;
   journalLimit?: number;
   storage?: DocumentStorage;
   posOrderUrl?: string;
@@ -60,6 +61,7 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     refundDelayMs: options.refundDelayMs ?? 0,
     journalLimit: options.journalLimit,
     adminToken: options.adminToken,
+    listenHost: options.listenHost,
     clock: () => clock.now,
     newId: () => `id-${++next}`,
     setTimer: () => () => undefined,
