@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { refundHeaders, startServer } from './bench-process.js';
+import { nextPageLink } from '../server/control/paging.js';
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const WINDOW = Math.max(1, Math.min(10, Math.floor(SECONDS / 4)));
@@ -45,14 +46,20 @@ try {
   const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const first = average(perSecond.slice(0, WINDOW));
   const last = average(perSecond.slice(-WINDOW));
-  const refunds = (await (await fetch(`${baseUrl}/_sandbox/refunds?status=PENDING`)).json()) as unknown[];
+  // The list comes a page at a time: count every page.
+  let pending = 0;
+  for (let next: string | undefined = '/_sandbox/refunds?status=PENDING&limit=5000'; next !== undefined; ) {
+    const page: Response = await fetch(new URL(next, baseUrl));
+    pending += ((await page.json()) as unknown[]).length;
+    next = nextPageLink(page.headers.get('link'));
+  }
   const segments = process.env.BENCH_SOAK_MEMORY ? [] : readdirSync(join(dir, 'db.segments')).filter((file) => /^refunds-.*\.json$/.test(file));
   const largest = Math.max(0, ...segments.map((file) => statSync(join(dir, 'db.segments', file)).size));
 
   console.log(`POST /v2/order/refund, ${storage[0]}, 10 connections, ${SECONDS} s, server and load on one 2-core machine`);
   console.log(`requests: ${result.requests.total} (non-2xx ${result.non2xx}), p99 ${result.latency.p99} ms`);
   console.log(`first ${WINDOW} s: ${first.toFixed(0)} req/s   last ${WINDOW} s: ${last.toFixed(0)} req/s   ratio last/first: ${(last / first).toFixed(2)}`);
-  console.log(`refunds stored: ${result.requests.total} in ${segments.length} segment files, the largest ${(largest / 1024).toFixed(0)} KiB; still PENDING at the end: ${refunds.length}`);
+  console.log(`refunds stored: ${result.requests.total} in ${segments.length} segment files, the largest ${(largest / 1024).toFixed(0)} KiB; still PENDING at the end: ${pending}`);
 } finally {
   child?.kill();
   rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /** The runner's client of the sandbox's control API (/_sandbox): orders, faults, journal, records. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import { journalSequence } from '../server/journal/journal.js';
+import { nextPageLink } from '../server/control/paging.js';
 import type { OrderRecord } from '../server/domain/order-record.js';
 import type { RefundRecord } from '../server/domain/refund-outcome.js';
 import type { FaultRule } from '../server/faults/fault-rule-types.js';
@@ -27,8 +28,9 @@ export class SandboxControl {
   locations = () => this.call<Array<Location & { menuItems: number }>>('GET', '/_sandbox/locations');
   menu = (locationId: string) => this.call<Menu>('GET', `/_sandbox/locations/${encodeURIComponent(locationId)}/menu`);
   order = (orderId: string) => this.call<OrderRecord>('GET', `/_sandbox/orders/${encodeURIComponent(orderId)}`);
-  orders = () => this.call<OrderRecord[]>('GET', '/_sandbox/orders');
-  refunds = () => this.call<RefundRecord[]>('GET', '/_sandbox/refunds');
+  /** Every order and every refund: the lists come a page at a time. */
+  orders = () => this.allPages<OrderRecord>('/_sandbox/orders?limit=5000');
+  refunds = () => this.allPages<RefundRecord>('/_sandbox/refunds?limit=5000');
 
   /** Creates an order from a template and answers once its delivery has settled (?wait=true). */
   createOrder = (body: { template: string; locationId: string; orderId: string; posOrderUrl?: string }) =>
@@ -47,7 +49,7 @@ export class SandboxControl {
 
   /** Every journal entry after `mark`, in id order (all of the journal for the mark 'j-000000'). */
   async journalSince(mark: string): Promise<JournalEntry[]> {
-    const entries = await this.call<JournalEntry[]>('GET', `/_sandbox/journal?after=${encodeURIComponent(mark)}&limit=100000`);
+    const entries = await this.allPages<JournalEntry>(`/_sandbox/journal?after=${encodeURIComponent(mark)}&limit=1000`);
     // The journal lists entries as they ended; in id order, calls are in the order they were made.
     return entries.sort((a, b) => journalSequence(a.id) - journalSequence(b.id));
   }
@@ -71,7 +73,22 @@ export class SandboxControl {
     }
   }
 
+  /** GETs `path` and each page its Link rel="next" names, until the last. */
+  private async allPages<T>(path: string): Promise<T[]> {
+    const all: T[] = [];
+    for (let next: string | undefined = path; next !== undefined; ) {
+      const page: { value: T[]; link: string | null } = await this.send<T[]>('GET', next);
+      all.push(...page.value);
+      next = nextPageLink(page.link);
+    }
+    return all;
+  }
+
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.send<T>(method, path, body)).value;
+  }
+
+  private async send<T>(method: string, path: string, body?: unknown): Promise<{ value: T; link: string | null }> {
     let response: Response;
     try {
       response = await fetch(new URL(path, this.baseUrl), {
@@ -85,7 +102,7 @@ export class SandboxControl {
     }
     const text = await response.text();
     if (!response.ok) throw new ControlError(`the sandbox answered ${method} ${path} with ${response.status}: ${text.slice(0, 500)}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return { value: (text === '' ? undefined : JSON.parse(text)) as T, link: response.headers.get('link') };
   }
 }
 

@@ -8,7 +8,9 @@ import { checkFaultRules } from '../faults/check-fault-rules.js';
 import { DuplicateFaultIdError } from '../faults/fault-registry.js';
 import { readJsonBody } from '../pipeline/json-body.js';
 import type { ControlDeps } from './control-router.js';
-import { checkQuery } from './control-query.js';
+import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
+import { pageAfter, RECORD_PAGE } from './paging.js';
+import { sendPage } from './page-response.js';
 
 export function faultRoutes(deps: ControlDeps): Router {
   const router = Router();
@@ -16,8 +18,10 @@ export function faultRoutes(deps: ControlDeps): Router {
   const notFound = (id: string) => new ApiError('NOT_FOUND', `no fault rule '${id}' in force (a rule used up expires); GET /_sandbox/faults lists them`);
 
   router.get('/faults', (req, res) => {
-    checkQuery(req.query, []);
-    res.json(faults.list());
+    const { limit, after } = checkQuery(req.query, ['limit', 'after']);
+    const page = pageAfter(faults.list(), (rule) => rule.id, () => true, pageLimit(limit, RECORD_PAGE), after);
+    if (!page) throw unknownCursor('fault rules in force', after!);
+    sendPage(req, res, page, 'after');
   });
 
   router.get('/faults/:id', (req, res) => {

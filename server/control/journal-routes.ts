@@ -1,16 +1,21 @@
-/** /_sandbox/journal: list with filters, one entry, HAR 1.2 export, clear. */
+/** /_sandbox/journal: list with filters (paged), one entry, HAR 1.2 export (the whole journal), clear. */
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
 import { toHar } from '../journal/har.js';
 import type { ControlDeps } from './control-router.js';
 import { journalFilter } from './control-query.js';
+import { JOURNAL_PAGE, pageOf } from './paging.js';
+import { sendPage } from './page-response.js';
 
 export function journalRoutes(deps: ControlDeps): Router {
   const router = Router();
   const { journal } = deps;
 
+  // One more than the page, to know whether a next page follows.
   router.get('/journal', (req, res) => {
-    res.json(journal.list({ limit: 100, ...journalFilter(req.query) }));
+    const filter = journalFilter(req.query, JOURNAL_PAGE);
+    const limit = filter.limit!;
+    sendPage(req, res, pageOf(journal.list({ ...filter, limit: limit + 1 }), (entry) => entry.id, limit), 'before');
   });
 
   router.delete('/journal', (_req, res) => {

@@ -3,6 +3,8 @@
 import { controlError, controlOk, getById, json, posOperation, ref } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 import { faultPaths, faultSchemas } from './openapi-faults.js';
+import { pagedOk, pageParameters } from './openapi-paging.js';
+import { JOURNAL_PAGE } from './paging.js';
 
 const refundOperation = (mount: string) =>
   posOperation({
@@ -85,18 +87,18 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         get: {
           operationId: 'refunds',
           tags: ['Control API'],
-          summary: 'Refunds, newest first',
-          parameters: ['location', 'status', 'externalId'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
-          responses: { '200': controlOk('Refunds', { type: 'array', items: ref('Refund') }) },
+          summary: 'Refunds, newest first, a page at a time',
+          parameters: [...['location', 'status', 'externalId'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })), ...pageParameters()],
+          responses: { '200': pagedOk('Refunds', { type: 'array', items: ref('Refund') }), '400': controlError },
         },
       },
       '/_sandbox/journal': {
         get: {
           operationId: 'journal',
           tags: ['Control API'],
-          summary: 'Journal entries, newest first (default limit 100)',
-          parameters: journalParameters(),
-          responses: { '200': controlOk('Entries', { type: 'array', items: ref('JournalEntry') }), '400': controlError },
+          summary: `Journal entries, newest first, a page at a time (${JOURNAL_PAGE.defaultLimit} unless limit says otherwise)`,
+          parameters: [...journalParameters(), ...pageParameters('before', JOURNAL_PAGE)],
+          responses: { '200': pagedOk('Entries', { type: 'array', items: ref('JournalEntry') }), '400': controlError },
         },
         delete: { operationId: 'clearJournal', tags: ['Control API'], summary: 'Clear the journal', responses: { '200': controlOk('Cleared', { type: 'object' }) } },
       },
@@ -104,8 +106,8 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         get: {
           operationId: 'journalHar',
           tags: ['Control API'],
-          summary: 'The journal as HAR 1.2, oldest first',
-          parameters: journalParameters(),
+          summary: 'The journal as HAR 1.2, oldest first: all of it (at most --journal-limit entries), not paged',
+          parameters: [...journalParameters(), { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 }, description: 'At most this many of the newest entries' }],
           responses: { '200': controlOk('A HAR log', { type: 'object', required: ['log'] }) },
         },
       },
@@ -259,7 +261,6 @@ function journalParameters() {
     { name: 'location', in: 'query', schema: { type: 'string' } },
     { name: 'since', in: 'query', schema: { type: 'string' }, description: 'ISO time or ms since the epoch' },
     { name: 'after', in: 'query', schema: { type: 'string', pattern: '^j-\\d+$' }, description: 'Entries newer than this journal id (j-000042): what happened since an entry you have seen' },
-    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
     { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
     { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
     { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },

@@ -1,5 +1,6 @@
 /** The fault parts of openapi.json: /_sandbox/faults and the fault rule (its JSON Schema, server/faults/fault-rule.schema.json). */
 import { controlError, controlOk, json, ref, schemaComponents } from './openapi-parts.js';
+import { pagedOk, pageParameters } from './openapi-paging.js';
 
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const ruleOrList = { oneOf: [ref('FaultRule'), { type: 'array', minItems: 1, items: ref('FaultRule') }] };
@@ -10,8 +11,9 @@ export function faultPaths() {
       get: {
         operationId: 'faults',
         tags: ['Control API'],
-        summary: 'The fault rules in force, in the order they are tried (newest first), with what each has left',
-        responses: { '200': controlOk('Rules', { type: 'array', items: ref('FaultRuleInForce') }) },
+        summary: 'The fault rules in force, in the order they are tried (newest first), with what each has left, a page at a time',
+        parameters: pageParameters(),
+        responses: { '200': pagedOk('Rules', { type: 'array', items: ref('FaultRuleInForce') }), '400': controlError },
       },
       post: {
         operationId: 'addFaults',

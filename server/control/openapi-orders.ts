@@ -2,6 +2,7 @@
 import { ORDER_STATUSES } from '../domain/order-states.js';
 import { EVENT_TYPES } from '../events/sandbox-events.js';
 import { controlError, controlOk, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
+import { pagedOk, pageParameters } from './openapi-paging.js';
 
 export const orderStatusOperation = (mount: string) =>
   posOperation({
@@ -36,13 +37,14 @@ export function orderPaths() {
       get: {
         operationId: 'orders',
         tags: ['Control API'],
-        summary: 'Orders',
+        summary: 'Orders, oldest first, a page at a time',
         parameters: [
           { name: 'location', in: 'query', schema: { type: 'string' } },
           { name: 'status', in: 'query', schema: { enum: [...ORDER_STATUSES] } },
           { name: 'template', in: 'query', schema: { type: 'string' } },
+          ...pageParameters(),
         ],
-        responses: { '200': controlOk('Orders', { type: 'array', items: ref('OrderRecord') }), '400': controlError },
+        responses: { '200': pagedOk('Orders', { type: 'array', items: ref('OrderRecord') }), '400': controlError },
       },
       post: {
         operationId: 'createOrder',

@@ -1,5 +1,5 @@
 /**
- * /_sandbox/orders: list and read orders, create one from a template and deliver it to the POS,
+ * /_sandbox/orders: list (paged) and read orders, create one from a template and deliver it to the POS,
  * resend a REJECTED or DELIVERY_FAILED one. `?wait=true` answers once the delivery has settled.
  */
 import { Router, type Request } from 'express';
@@ -8,27 +8,26 @@ import { checkNewOrderBody } from '../domain/new-order-request.js';
 import { ORDER_STATUSES } from '../domain/order-states.js';
 import { readJsonBody } from '../pipeline/json-body.js';
 import type { ControlDeps } from './control-router.js';
-import { checkQuery } from './control-query.js';
+import type { OrderRecord } from '../domain/order-record.js';
+import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
+import { pageAfter, RECORD_PAGE } from './paging.js';
+import { sendPage } from './page-response.js';
 
 export function orderRoutes(deps: ControlDeps): Router {
   const router = Router();
   const { store, orders, fixtures } = deps;
 
+  // Oldest first, a page at a time, like the refunds.
   router.get('/orders', (req, res) => {
-    const { location, status, template } = checkQuery(req.query, ['location', 'status', 'template']);
+    const { location, status, template, limit, after } = checkQuery(req.query, ['location', 'status', 'template', 'limit', 'after']);
     if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
       throw new ApiError('INVALID_REQUEST', `status must be one of ${ORDER_STATUSES.join(', ')}, got '${status}'`);
     }
-    res.json(
-      store.orders
-        .all()
-        .filter(
-          (o) =>
-            (location === undefined || o.LocationId === location) &&
-            (status === undefined || o.Status === status) &&
-            (template === undefined || o.Template === template),
-        ),
-    );
+    const keep = (o: OrderRecord) =>
+      (location === undefined || o.LocationId === location) && (status === undefined || o.Status === status) && (template === undefined || o.Template === template);
+    const page = pageAfter(store.orders.all(), (o) => o.OrderId, keep, pageLimit(limit, RECORD_PAGE), after);
+    if (!page) throw unknownCursor('orders', after!);
+    sendPage(req, res, page, 'after');
   });
 
   router.get('/orders/:id', (req, res) => {

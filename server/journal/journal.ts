@@ -18,6 +18,11 @@ export interface JournalFilter {
   since?: number;
   /** Entries newer than this journal id: what happened since an entry the caller has seen. */
   after?: string;
+  /**
+   * The page cursor: entries listed after this one (they ended before it). An entry no longer kept leaves nothing
+   * to list: everything that ended before it was dropped first.
+   */
+  before?: string;
   limit?: number;
 }
 
@@ -70,7 +75,9 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
     const first = Math.max(0, this.entries.length - this.limit);
     // Not a reason to stop the walk: an id is handed out when a request starts, so a slow one lands after newer ids.
     const after = filter.after === undefined ? -1 : journalSequence(filter.after);
-    for (let i = this.entries.length - 1; i >= first && found.length < (filter.limit ?? Infinity); i--) {
+    const cursor = filter.before === undefined ? undefined : this.byId.get(filter.before);
+    const start = filter.before === undefined ? this.entries.length - 1 : cursor === undefined ? -1 : this.entries.lastIndexOf(cursor) - 1;
+    for (let i = start; i >= first && found.length < (filter.limit ?? Infinity); i--) {
       if (journalSequence(this.entries[i]!.id) > after && matches(this.entries[i]!)) found.push(this.entries[i]!);
     }
     return found;

@@ -96,14 +96,19 @@ describe('the request journal', () => {
     journal.add(entry(slow));
     expect(journal.list({ after: quick }).map((e) => e.id)).toEqual([newest]);
     expect(journal.list({ after: 'j-000000' }).map((e) => e.id)).toEqual([slow, newest, quick]);
+    // The page cursor goes by the list's own order, so the slow one does not hide the quick one.
+    expect(journal.list({ before: slow, limit: 1 }).map((e) => e.id)).toEqual([newest]);
+    expect(journal.list({ before: newest }).map((e) => e.id)).toEqual([quick]);
+    expect(journal.list({ before: quick }).map((e) => e.id)).toEqual([]);
   });
 
   it.each([
     ['?status=teapot', "status must be a status code (401) or a class (4xx), got 'teapot'"],
     ['?since=yesterday', "since must be an ISO time or milliseconds since the epoch, got 'yesterday'"],
-    ['?limit=0', "limit must be a whole number from 1, got '0'"],
+    ['?limit=0', 'limit must be a whole number from 1 to 1000 (the largest page), got \'0\'; follow the Link rel="next" header for the rest'],
+    ['?before=last', "before must be a journal id such as j-000042, got 'last'"],
     ['?after=42', "after must be a journal id such as j-000042, got '42'"],
-    ['?loc=x', "unknown query parameter 'loc'; this endpoint takes path, status, location, since, after, limit, direction, order, fault"],
+    ['?loc=x', "unknown query parameter 'loc'; this endpoint takes path, status, location, since, after, before, limit, direction, order, fault"],
   ])('answers 400 INVALID_REQUEST for %s', async (query, message) => {
     const sandbox = await testSandbox();
     const response = await request(sandbox.app).get(`/_sandbox/journal${query}`);
