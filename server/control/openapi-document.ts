@@ -190,6 +190,11 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
                 posOrderUrl: { type: ['string', 'null'], description: 'Where an order that names no URL goes (--pos-order-url); null: nowhere yet' },
               },
             },
+            events: {
+              type: 'object',
+              description: 'GET /_sandbox/events: the streams open now, the bytes waiting for slow clients (at most 1 MiB each), and how many clients were dropped for reading too slowly',
+              properties: { clients: { type: 'integer' }, waitingBytes: { type: 'integer' }, dropped: { type: 'integer' } },
+            },
           },
         },
         Refund: {

@@ -70,7 +70,9 @@ export function orderPaths() {
         operationId: 'events',
         tags: ['Control API'],
         summary: 'Server-sent events: orders, refunds, menu changes, journal entries',
-        description: 'Each event: `id`, `event` (its type) and `data` {id, type, time, data}. Last-Event-ID replays the events held since (the last 500).',
+        description:
+          'Each event: `id`, `event` (its type) and `data` {id, type, time, data}. Last-Event-ID replays the events held since (the last 500). ' +
+          'A client that reads slower than events come has at most 1 MiB of them kept for it; past that the stream ends with an `event: dropped` (no id; data {type, reason}) and the connection closes: reconnect with Last-Event-ID to catch up.',
         parameters: [{ name: 'types', in: 'query', schema: { type: 'string' }, description: `Comma-separated: ${EVENT_TYPES.join(', ')}` }],
         responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '400': controlError },
       },

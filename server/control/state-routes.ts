@@ -28,6 +28,8 @@ export function stateRoutes(deps: ControlDeps): Router {
       strict: deps.strict,
       journal: { entries: journal.size, limit: journal.limit },
       faults: deps.faults.size,
+      // Open /events streams, the bytes waiting for slow ones, and how many were dropped for reading too slowly.
+      events: deps.events.streams.stats(),
     });
   });
 

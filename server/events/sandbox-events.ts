@@ -4,6 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { Redactor } from '../journal/redactor.js';
+import { EventStreams } from './stream-backlog.js';
 
 export const EVENT_TYPES = ['order', 'refund', 'menu', 'journal'] as const;
 export type SandboxEventType = (typeof EVENT_TYPES)[number];
@@ -18,6 +19,8 @@ export interface SandboxEvent {
 export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
   private recent: SandboxEvent[] = [];
   private sequence = 0;
+  /** The /events clients streaming now, and what waits for the slow ones. */
+  readonly streams = new EventStreams();
 
   constructor(
     private readonly clock: () => number,

@@ -92,6 +92,7 @@ describe('the control API', () => {
       strict: false,
       journal: { entries: 0, limit: 5000 },
       faults: 0,
+      events: { clients: 0, waitingBytes: 0, dropped: 0 },
     });
   });
 

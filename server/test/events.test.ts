@@ -1,8 +1,12 @@
 /** GET /_sandbox/events: server-sent events over a real socket (SANDBOX-SPEC §8). */
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { closeServers, createOrder, liveSandbox, scriptedPos } from './live.js';
-import { orderEnvelope, postRefund, putMenu } from './helpers.js';
+import { EVENT_BACKLOG_LIMIT_BYTES } from '../events/stream-backlog.js';
+import { closeServers, createOrder, listen, liveSandbox, scriptedPos } from './live.js';
+import { orderEnvelope, postRefund, putMenu, testSandbox } from './helpers.js';
 
 afterEach(closeServers);
 
@@ -78,6 +82,49 @@ describe('GET /_sandbox/events', () => {
       'last-event-id': String(all[0]!.id),
     });
     expect(events.map((e) => e.data.id)).toEqual(all.slice(1).map((e) => e.id));
+  });
+
+  it('drops a client that stops reading once 1 MiB waits for it, holding no more than that meanwhile', async () => {
+    const sandbox = await testSandbox();
+    let stream: ServerResponse | undefined;
+    const url = new URL(
+      await listen((req: IncomingMessage, res: ServerResponse) => {
+        if (req.url?.startsWith('/_sandbox/events')) stream = res;
+        sandbox.app(req, res);
+      }),
+    );
+    // A raw socket that reads the head and then nothing: the kernel's buffers fill, then the server's.
+    const client = connect(Number(url.port), url.hostname);
+    client.write(`GET /_sandbox/events?types=menu HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    const chunks: Buffer[] = [(await once(client, 'data'))[0] as Buffer];
+    client.pause();
+    client.on('data', (chunk: Buffer) => chunks.push(chunk));
+
+    const event = { padding: 'x'.repeat(64 * 1024) };
+    let published = 0;
+    let largestHeld = 0;
+    while (sandbox.events.listenerCount('event') > 0 && published < 1000) {
+      sandbox.events.publish('menu', event);
+      published += 1;
+      largestHeld = Math.max(largestHeld, stream!.writableLength + sandbox.events.streams.stats().waitingBytes);
+      // Lets the socket hand what it can to the kernel, as between two real requests.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(sandbox.events.listenerCount('event')).toBe(0);
+    expect(sandbox.events.streams.stats()).toEqual({ clients: 0, waitingBytes: 0, dropped: 1 });
+    // Node's own buffer (16 KiB and the event that crossed it) plus the backlog, never the 64 MB published.
+    expect(largestHeld).toBeLessThanOrEqual(EVENT_BACKLOG_LIMIT_BYTES + 16 * 1024 + 2 * 70 * 1024);
+    expect(stream!.writableLength).toBeLessThanOrEqual(16 * 1024 + 2 * 70 * 1024);
+
+    // Reading again, the client gets what was in flight, the reason, and the end of the connection.
+    client.resume();
+    await once(client, 'end');
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(text).toContain(
+      `event: dropped\ndata: {"type":"dropped","reason":"this client read too slowly: more than ${EVENT_BACKLOG_LIMIT_BYTES} bytes of events waited for it, so the sandbox stopped sending; reconnect with Last-Event-ID to catch up (the last 500 events are held)"}\n\n`,
+    );
+    expect(text.endsWith('\r\n0\r\n\r\n')).toBe(true);
+    client.destroy();
   });
 
   it('answers 400 for an unknown event type', async () => {
