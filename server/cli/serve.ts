@@ -22,7 +22,7 @@ export function serveCommand(): Command {
     .description('start the sandbox (defaults: 127.0.0.1:4100, the fixtures in fixtures/)')
     // No defaults or env here: resolveServeConfig is the one place that decides, flags over env over defaults.
     .option('--port <port>', `port to listen on; 0 picks a free one (default: PORT or ${DEFAULT_PORT})`)
-    .option('--host <address>', `address to listen on (default: ${DEFAULT_HOST})`)
+    .option('--host <address>', `address to listen on; /_sandbox also takes it as a Host, besides the loopback names (default: ${DEFAULT_HOST})`)
     .option('--fixtures <dir>', 'fixture folder (default: the fixtures/ of this package)')
     .option('--pos-order-url <url>', "the POS's order endpoint, where orders are sent (default: SANDBOX_POS_ORDER_URL)")
     .option('--strict', 'reject requests that draw findings instead of only reporting them')
@@ -31,7 +31,7 @@ export function serveCommand(): Command {
     .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided (default: 1000)')
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
-    .option('--admin-token <token>', 'let non-loopback clients use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
+    .option('--admin-token <token>', 'let non-loopback clients, by any Host name, use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
