@@ -1,7 +1,7 @@
 /** Turns a known start-up failure into a message on stderr and exit code 2; anything else is a crash with its stack. */
 import { ConfigError } from '../config.js';
 import { FixtureError } from '../fixtures/load-fixtures.js';
-import { StoreError } from '../store/sandbox-store.js';
+import { StoreError } from '../store/store-error.js';
 
 export async function exitWith(run: () => Promise<void>): Promise<void> {
   try {

@@ -11,6 +11,9 @@ import type { ActiveFaultRule } from '../faults/fault-registry.js';
 import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
+import { storedStateProblems } from './check-stored-state.js';
+import { segmentsOf } from './stored-documents.js';
+import { damagedStateError } from './store-error.js';
 
 interface StateDocument {
   schemaVersion: 1;
@@ -18,11 +21,6 @@ interface StateDocument {
   menus: Record<string, Menu>;
   /** The fault rules in force, with their counters; absent in files written before faults were stored. */
   faults?: ActiveFaultRule[];
-}
-
-/** The stored state cannot be read; the message names the file and what to do. */
-export class StoreError extends Error {
-  override name = 'StoreError';
 }
 
 export class SandboxStore {
@@ -45,23 +43,23 @@ export class SandboxStore {
     this.committer = new GroupCommit(() => this.flush());
   }
 
-  /** Opens the store; an empty one is seeded from the fixtures. */
+  /**
+   * Opens the store; an empty one is seeded from the fixtures. Every stored file is checked first, and any problem
+   * throws a StoreError before anything is loaded or written: a start never drops what an earlier run stored.
+   */
   static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number): Promise<SandboxStore> {
+    const stored = await storage.readAll();
+    const problems = storedStateProblems(stored);
+    if (problems.length > 0) throw damagedStateError(problems, stored);
     const store = new SandboxStore(storage, fixtures, clock);
-    try {
-      const existing = await store.state.adapter.read();
-      if (existing === null) {
-        await store.reset();
-        return store;
-      }
-      store.state.data = existing;
-      await store.orders.load();
-      await store.refunds.load();
-    } catch (error) {
-      throw new StoreError(
-        `the state in ${storage.where} cannot be read (${(error as Error).message}); move it aside to start from the fixtures, or start with --memory`,
-      );
+    if (stored.state === undefined) {
+      await store.reset();
+      return store;
     }
+    // The check has held every file to its schema, so the values are what these types say.
+    store.state.data = (stored.state as { value: StateDocument }).value;
+    store.orders.load(segmentsOf<OrderRecord>(stored, 'orders'));
+    store.refunds.load(segmentsOf<RefundRecord>(stored, 'refunds'));
     return store;
   }
 

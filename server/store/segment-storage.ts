@@ -1,18 +1,26 @@
 /** Where lowdb documents live: files beside the data file, or memory for --memory and the tests. */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { Memory } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { readStoredFiles } from './read-stored-files.js';
+import { parseSegmentName } from './segment-names.js';
+import type { StoredDocuments } from './stored-documents.js';
 
 export interface DocumentStorage {
   /** A lowdb adapter for the document `name` (e.g. `refunds-000001`). */
   open<T>(name: string): Adapter<T>;
-  /** Names of the stored documents that start with `prefix`, sorted. */
-  list(prefix: string): string[];
+  /** Everything stored, read once at start so it can be checked before any of it is used. */
+  readAll(): Promise<StoredDocuments>;
   remove(name: string): Promise<void>;
   /** Where the documents are, for people: a folder, or "memory". */
   readonly where: string;
+}
+
+/** The segments folder of a data file: `.sandbox/db.json` → `.sandbox/db.segments`. */
+export function segmentsFolderOf(dataFile: string): string {
+  return join(dirname(dataFile), `${basename(dataFile).replace(/\.json$/i, '')}.segments`);
 }
 
 /**
@@ -20,23 +28,32 @@ export interface DocumentStorage {
  * document is the data file itself (`.sandbox/db.json`), the others sit beside it in `db.segments/`.
  */
 export function fileStorage(dataFile: string): DocumentStorage {
-  const dir = join(dirname(dataFile), `${basename(dataFile).replace(/\.json$/i, '')}.segments`);
-  mkdirSync(dir, { recursive: true });
+  const dir = segmentsFolderOf(dataFile);
   const pathOf = (name: string) => (name === 'state' ? dataFile : join(dir, `${name}.json`));
   const adapters = new Map<string, Adapter<unknown>>();
+  // The folders are made by the first write, not before: a start refused by the check leaves the disk as it found it.
+  let folderMade = false;
+  const makeFolder = () => {
+    if (!folderMade) mkdirSync(dir, { recursive: true });
+    folderMade = true;
+  };
   return {
     where: dataFile,
     open<T>(name: string): Adapter<T> {
       // One adapter a file: its writer serializes the writes to that file.
-      if (!adapters.has(name)) adapters.set(name, new JSONFile<unknown>(pathOf(name)));
+      if (!adapters.has(name)) {
+        const file = new JSONFile<unknown>(pathOf(name));
+        adapters.set(name, {
+          read: () => file.read(),
+          write: (data: unknown) => {
+            makeFolder();
+            return file.write(data);
+          },
+        });
+      }
       return adapters.get(name) as Adapter<T>;
     },
-    list(prefix: string): string[] {
-      return readdirSync(dir)
-        .filter((file) => file.startsWith(prefix) && file.endsWith('.json'))
-        .map((file) => file.slice(0, -'.json'.length))
-        .sort();
-    },
+    readAll: () => readStoredFiles(dataFile, dir),
     async remove(name: string): Promise<void> {
       adapters.delete(name);
       rmSync(pathOf(name), { force: true });
@@ -53,8 +70,18 @@ export function memoryStorage(): DocumentStorage {
       if (!adapters.has(name)) adapters.set(name, new Memory<unknown>());
       return adapters.get(name) as Adapter<T>;
     },
-    list(prefix: string): string[] {
-      return [...adapters.keys()].filter((name) => name.startsWith(prefix)).sort();
+    async readAll(): Promise<StoredDocuments> {
+      const read = async (name: string) => {
+        const value = await adapters.get(name)?.read();
+        return value === undefined || value === null ? undefined : { ok: true as const, value };
+      };
+      const names = [...adapters.keys()].filter((name) => parseSegmentName(name)).sort();
+      const entries = [];
+      for (const name of names) {
+        const content = await read(name);
+        if (content) entries.push({ file: `${name}.json`, path: `memory:${name}`, segment: { name, content } });
+      }
+      return { dataFile: 'memory', segmentsFolder: 'memory', state: await read('state'), folder: 'present', entries };
     },
     async remove(name: string): Promise<void> {
       adapters.delete(name);

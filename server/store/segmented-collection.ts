@@ -5,6 +5,7 @@
  */
 import { Low } from 'lowdb';
 import type { DocumentStorage } from './segment-storage.js';
+import { segmentName } from './segment-names.js';
 
 export class SegmentedCollection<T> {
   private readonly segments: Array<{ name: string; db: Low<T[]> }> = [];
@@ -20,13 +21,13 @@ export class SegmentedCollection<T> {
     private readonly options: { segmentSize?: number; secondaryKeyOf?: (record: T) => string | undefined } = {},
   ) {}
 
-  /** Reads every segment into memory; reads are served from memory afterwards. */
-  async load(): Promise<void> {
-    for (const name of this.storage.list(`${this.prefix}-`)) {
+  /** Takes the segments read (and checked) at start, in order; reads are served from memory afterwards. */
+  load(segments: ReadonlyArray<{ name: string; records: T[] }>): void {
+    for (const { name, records } of segments) {
       const db = new Low<T[]>(this.storage.open<T[]>(name), []);
-      await db.read();
+      db.data = records;
       const segment = this.segments.push({ name, db }) - 1;
-      for (const record of db.data) {
+      for (const record of records) {
         this.index.set(this.keyOf(record), { record, segment });
         this.indexSecondary(record, undefined);
       }
@@ -64,7 +65,7 @@ export class SegmentedCollection<T> {
     }
     let last = this.segments.length - 1;
     if (last < 0 || this.segments[last]!.db.data.length >= (this.options.segmentSize ?? 100)) {
-      const name = `${this.prefix}-${String(this.segments.length + 1).padStart(6, '0')}`;
+      const name = segmentName(this.prefix, this.segments.length + 1);
       last = this.segments.push({ name, db: new Low<T[]>(this.storage.open<T[]>(name), []) }) - 1;
     }
     this.segments[last]!.db.data.push(record);

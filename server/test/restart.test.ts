@@ -1,5 +1,5 @@
 /** SANDBOX-SPEC §4 and §11 with a real process: a 200 means on disk, and pending refunds finish after a crash. */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
@@ -90,9 +90,18 @@ describe('a refund accepted before a SIGKILL', () => {
 
   it('stops with exit code 2 and a way out when the data file is not JSON', async () => {
     const data = join(dir, 'db.json');
+    mkdirSync(join(dir, 'db.segments'));
     writeFileSync(data, '{"schemaVersion":1,');
     const result = await cli(['serve', '--data', data, '--port', '0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^pos-sandbox: the state in ${data} cannot be read \\(.*JSON.*\\); move it aside to start from the fixtures, or start with --memory\\n$`));
+    expect(result.stderr).toBe(
+      [
+        'pos-sandbox: the stored state cannot be used, so the sandbox did not start (nothing on disk was changed):',
+        `  - ${data}: the JSON is unfinished at the end of the file (19 bytes): the file looks cut short`,
+        'To keep its records, repair or restore the files named above.',
+        `To start afresh from the fixtures, start with --fresh-state: it moves ${data} and ${join(dir, 'db.segments')} aside (renamed with the time, nothing deleted). Or start with --memory.`,
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -1,0 +1,94 @@
+/**
+ * Pure: what is wrong with the segments folder: names that are not segments, a gap in a collection's numbering
+ * (the next new segment would overwrite a later one), records of the wrong shape or collection, ids used twice.
+ */
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { storedSchemaMessages } from './stored-schema-messages.js';
+import { orderRecordSchema, refundRecordSchema } from './stored-state-schemas.js';
+import { parseSegmentName, segmentName, SEGMENTED_COLLECTIONS, type SegmentedCollectionName } from './segment-names.js';
+import type { StoredDocuments, StoredEntry } from './stored-documents.js';
+
+const RECORDS: Record<SegmentedCollectionName, { one: string; segment: string; other: SegmentedCollectionName }> = {
+  orders: { one: 'an order', segment: 'an orders segment', other: 'refunds' },
+  refunds: { one: 'a refund', segment: 'a refunds segment', other: 'orders' },
+};
+
+let validators: Record<SegmentedCollectionName, ValidateFunction<Array<Record<string, string>>>> | undefined;
+
+function validatorOf(collection: SegmentedCollectionName): ValidateFunction<Array<Record<string, string>>> {
+  if (!validators) {
+    const ajv = new Ajv({ allErrors: true, verbose: true });
+    const compile = (schema: object) => ajv.compile<Array<Record<string, string>>>({ type: 'array', items: schema });
+    validators = { orders: compile(orderRecordSchema), refunds: compile(refundRecordSchema) };
+  }
+  return validators[collection];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Every problem of the segments folder, each starting with the path it is about. */
+export function segmentProblems(stored: Pick<StoredDocuments, 'segmentsFolder' | 'entries'>): string[] {
+  const problems: string[] = [];
+  const byCollection = new Map<SegmentedCollectionName, Array<{ number: number; entry: StoredEntry }>>();
+  for (const entry of stored.entries) {
+    const parsed = entry.segment && parseSegmentName(entry.segment.name);
+    if (!parsed) {
+      problems.push(`${entry.path}: not a segment of this sandbox (segments are named orders-NNNNNN.json and refunds-NNNNNN.json); move it out of ${stored.segmentsFolder}`);
+      continue;
+    }
+    byCollection.set(parsed.collection, [...(byCollection.get(parsed.collection) ?? []), { number: parsed.number, entry }]);
+  }
+  for (const [collection, segments] of byCollection) {
+    segments.sort((a, b) => a.number - b.number);
+    const gap = segments.findIndex((segment, index) => segment.number !== index + 1);
+    if (gap >= 0) {
+      const missing = join(stored.segmentsFolder, `${segmentName(collection, gap + 1)}.json`);
+      problems.push(
+        `${missing}: missing, but ${segments.at(-1)!.entry.file} exists; the segments of a collection are numbered from 000001 without a gap, or a new one would overwrite an old one`,
+      );
+    }
+    problems.push(...recordProblems(collection, segments.map((segment) => segment.entry)));
+  }
+  return problems;
+}
+
+function recordProblems(collection: SegmentedCollectionName, entries: StoredEntry[]): string[] {
+  const problems: string[] = [];
+  const { one, segment, other } = RECORDS[collection];
+  const key = SEGMENTED_COLLECTIONS[collection];
+  const otherKey = SEGMENTED_COLLECTIONS[other];
+  const seen = new Map<string, string>();
+  for (const entry of entries) {
+    const content = entry.segment!.content;
+    if (!content.ok) {
+      problems.push(`${entry.path}: ${content.problem}`);
+      continue;
+    }
+    const records: unknown = content.value;
+    const validate = validatorOf(collection);
+    if (validate(records)) {
+      records.forEach((record, index) => {
+        const id = record[key]!;
+        const first = seen.get(id);
+        if (first) problems.push(`${entry.path}: [${index}].${key} ${quoted(id)} is used by ${first} too; every record needs its own ${key}`);
+        else seen.set(id, `${entry.file}[${index}]`);
+      });
+      continue;
+    }
+    // Records of the other collection are named as such, not as a list of fields they lack.
+    const strays = Array.isArray(records) ? records.flatMap((record: unknown, index) => (isObject(record) && !(key in record) && otherKey in record ? [index] : [])) : [];
+    if (strays.length > 0) {
+      const more = strays.length > 1 ? ` (and ${strays.length - 1} more)` : '';
+      problems.push(`${entry.path}: [${strays[0]}] is ${RECORDS[other].one} record (it has ${otherKey})${more}, not ${one}: ${segment} holds ${collection} only`);
+    }
+    const errors = (validate.errors ?? []).filter((error) => !strays.includes(Number(error.instancePath.split('/')[1])));
+    problems.push(...storedSchemaMessages(errors, 'the segment').map((problem) => `${entry.path}: ${problem}`));
+  }
+  return problems;
+}
+
+function quoted(id: string): string {
+  const text = JSON.stringify(id);
+  return text.length <= 60 ? text : `(${id.length} characters)`;
+}

@@ -1,0 +1,50 @@
+/** Reads the data file and every segment from disk for the check at start; reads only, never writes. */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeJsonFile, type DecodedFile } from './decode-json-file.js';
+import { parseSegmentName } from './segment-names.js';
+import type { StoredDocuments, StoredEntry } from './stored-documents.js';
+
+export async function readStoredFiles(dataFile: string, segmentsFolder: string): Promise<StoredDocuments> {
+  const state = await readStoredFile(dataFile);
+  let folder: StoredDocuments['folder'] = 'present';
+  const entries: StoredEntry[] = [];
+  try {
+    const listed = await readdir(segmentsFolder);
+    for (const file of listed.sort()) {
+      // Hidden entries are lowdb's temp files (`.refunds-000001.json.tmp`, left by a write that never finished, so
+      // never acknowledged) and the like; nothing of the sandbox's is hidden.
+      if (file.startsWith('.')) continue;
+      const path = join(segmentsFolder, file);
+      const name = file.endsWith('.json') ? file.slice(0, -'.json'.length) : undefined;
+      if (name === undefined || !parseSegmentName(name)) {
+        entries.push({ file, path });
+        continue;
+      }
+      const content = (await readStoredFile(path)) ?? { ok: false, problem: 'vanished while it was being read' };
+      entries.push({ file, path, segment: { name, content } });
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    folder = code === 'ENOENT' ? 'missing' : { problem: code === 'ENOTDIR' ? 'is a file, not a folder' : readFailure(code, 'listed') };
+  }
+  return { dataFile, segmentsFolder, state, folder, entries };
+}
+
+/** A file's content, or undefined when there is no such file. */
+async function readStoredFile(path: string): Promise<DecodedFile | undefined> {
+  try {
+    return decodeJsonFile(await readFile(path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return { ok: false, problem: code === 'EISDIR' ? 'is a folder, not a file' : readFailure(code, 'read') };
+  }
+}
+
+/** Why a file cannot be read or a folder listed, from the error code. */
+export function readFailure(code: string | undefined, verb: 'read' | 'listed'): string {
+  if (code === 'EACCES' || code === 'EPERM') return `cannot be ${verb}: permission denied`;
+  if (code === 'ENOTDIR') return 'cannot be read: a folder on its path is a file';
+  return `cannot be ${verb} (${code ?? 'unknown error'})`;
+}
