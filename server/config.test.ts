@@ -13,6 +13,7 @@ describe('resolveServeConfig', () => {
       strict: false,
       logLevel: 'info',
       dataFile: '.sandbox/db.json',
+      freshState: false,
       refundDelayMs: 1000,
       journalLimit: 5000,
       adminToken: undefined,
@@ -26,6 +27,13 @@ describe('resolveServeConfig', () => {
     expect(resolveServeConfig({ data: '/tmp/x.json' }, {}, defaults).dataFile).toBe('/tmp/x.json');
     expect(() => resolveServeConfig({ memory: true, data: 'x.json' }, {}, defaults)).toThrow(
       new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory'),
+    );
+  });
+
+  it('takes --fresh-state with a data file, and refuses it with --memory', () => {
+    expect(resolveServeConfig({ freshState: true, data: 'x.json' }, {}, defaults)).toMatchObject({ freshState: true, dataFile: 'x.json' });
+    expect(() => resolveServeConfig({ memory: true, freshState: true }, {}, defaults)).toThrow(
+      new ConfigError('--fresh-state and --memory exclude each other: a start in memory is always fresh'),
     );
   });
 

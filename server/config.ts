@@ -9,6 +9,7 @@ export interface ServeFlags {
   logLevel?: string;
   data?: string;
   memory?: boolean;
+  freshState?: boolean;
   refundDelayMs?: string;
   journalLimit?: string;
   adminToken?: string;
@@ -24,6 +25,8 @@ export interface ServeConfig {
   logLevel: string;
   /** The lowdb data file; undefined with --memory. */
   dataFile: string | undefined;
+  /** --fresh-state: move the stored state aside and start from the fixtures. */
+  freshState: boolean;
   refundDelayMs: number;
   journalLimit: number;
   adminToken: string | undefined;
@@ -60,6 +63,7 @@ export function resolveServeConfig(
   defaults: { fixturesDir: string },
 ): ServeConfig {
   if (flags.memory && flags.data !== undefined) throw new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory');
+  if (flags.memory && flags.freshState) throw new ConfigError('--fresh-state and --memory exclude each other: a start in memory is always fresh');
   return {
     host: flags.host ?? DEFAULT_HOST,
     port: parsePort(flags.port ?? env.PORT),
@@ -68,6 +72,7 @@ export function resolveServeConfig(
     strict: flags.strict ?? false,
     logLevel: parseLogLevel(flags.logLevel ?? env.LOG_LEVEL ?? 'info'),
     dataFile: flags.memory ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
+    freshState: flags.freshState ?? false,
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
     journalLimit: parseWhole('--journal-limit', flags.journalLimit, 5000, 1),
     adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),

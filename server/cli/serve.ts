@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { createSandbox } from '../sandbox.js';
 import { fileStorage, memoryStorage } from '../store/segment-storage.js';
+import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, LOG_LEVELS, resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadFaultFile } from '../faults/load-fault-file.js';
@@ -28,6 +29,10 @@ export function serveCommand(): Command {
     .option('--strict', 'reject requests that draw findings instead of only reporting them')
     .option('--data <file>', `lowdb data file; segments go beside it (default: ${DEFAULT_DATA_FILE})`)
     .option('--memory', 'keep all state in memory (nothing written; for tests and demos)')
+    .option(
+      '--fresh-state',
+      'start afresh from the fixtures: first move the data file and its segments folder aside, renamed with the time (nothing is deleted); see docs/state-file.md',
+    )
     .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided (default: 1000)')
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
@@ -35,7 +40,8 @@ export function serveCommand(): Command {
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL. Flags beat the environment.',
+      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL. Flags beat the environment.' +
+        '\n\nA stored state that fails the check at start (a broken data file or segment) stops the start with exit\ncode 2, naming the file, and nothing on disk is changed; --fresh-state starts afresh without deleting it.',
     )
     .action(async (flags: ServeFlags) => {
       await exitWith(() => serve(flags));
@@ -50,6 +56,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   // One redactor for the log and the journal: both hide the key and the signatures of the tokens seen.
   const redactor = new Redactor(partner.nonProdKey);
   const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, redactor });
+  if (config.freshState && config.dataFile !== undefined) {
+    process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
+  }
   const storage = config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile);
   const sandbox = await createSandbox({
     fixtures,

@@ -118,7 +118,7 @@ describe('pos-sandbox token', () => {
 
 describe('--help', () => {
   it.each([
-    ['serve', ['--port', '--host', '--fixtures', '--pos-order-url', '--strict', 'SANDBOX_NONPROD_KEY']],
+    ['serve', ['--port', '--host', '--fixtures', '--pos-order-url', '--strict', '--data', '--memory', '--fresh-state', 'SANDBOX_NONPROD_KEY']],
     ['token', ['--location', '--partner', '--ttl', '--json']],
   ])('describes every option of %s', async (command, options) => {
     const result = await cli([command, '--help']);

@@ -1,10 +1,13 @@
 /** The check of the stored state at start, as a user meets it: the real serve process, its exit code, its stderr, the files after. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
-import { cli, stopServers } from './processes.js';
-import { folderPicture, writeGoodState } from './stored-state.js';
+import { mintPosToken } from '../domain/mint-pos-token.js';
+import { SandboxStore } from '../store/sandbox-store.js';
+import { fileStorage } from '../store/segment-storage.js';
+import { cli, serve, stopServers } from './processes.js';
+import { folderPicture, refundRecord, STORE_CLOCK, storeFixtures, writeGoodState } from './stored-state.js';
 
 jest.setTimeout(60_000);
 const folders: string[] = [];
@@ -52,5 +55,41 @@ describe('pos-sandbox serve on a damaged state', () => {
     const result = await cli(['serve', '--data', data, '--port', '0']);
     expect({ code: result.code, stderr: result.stderr, stdout: result.stdout }).toEqual({ code: 2, stderr: refusal(data, segments, problem(data, segments)), stdout: '' });
     expect(folderPicture(dir)).toEqual(before);
+  });
+});
+
+describe('pos-sandbox serve --fresh-state', () => {
+  it('moves the damaged state aside untouched, starts from the fixtures, and its records open again from where they went', async () => {
+    const { dir, data, segments } = await goodState();
+    writeFileSync(data, 'null');
+    const before = folderPicture(dir);
+    const { baseUrl, banner } = await serve(['--data', data, '--fresh-state']);
+
+    const moved = /moved the earlier state aside \(nothing deleted\); to open it again: --data (\S+)\n {2}(\S+) → (\S+)\n {2}(\S+) → (\S+)\n/.exec(banner);
+    expect(moved?.slice(2)).toEqual([data, moved?.[1], segments, moved?.[1]?.replace(/\.json$/, '.segments')]);
+    const [asideData, asideSegments] = [moved![1]!, moved![5]!];
+    expect(asideData).toMatch(new RegExp(`^${dir}/db\\.moved-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.json$`));
+    const after = folderPicture(dir);
+    for (const [path, bytes] of Object.entries(before)) {
+      const renamed = path.replace(/^db\.json$/, asideData.slice(dir.length + 1)).replace(/^db\.segments/, asideSegments.slice(dir.length + 1));
+      expect({ path: renamed, bytes: after[renamed] }).toEqual({ path: renamed, bytes });
+    }
+
+    expect(await (await fetch(`${baseUrl}/_sandbox/refunds`)).json()).toEqual([]);
+    const { token } = mintPosToken({ posName: 'demo-pos', key: storeFixtures.partner.nonProdKey, locationId: 'loc-std-001', ttlSeconds: 300, nowSeconds: Math.floor(Date.now() / 1000) });
+    const refund = await fetch(`${baseUrl}/v2/order/refund`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ExternalId: 'POS-STD-1002' }),
+    });
+    expect(refund.status).toBe(200);
+    expect(JSON.parse(readFileSync(join(segments, 'refunds-000001.json'), 'utf8'))).toEqual([expect.objectContaining({ externalId: 'POS-STD-1002' })]);
+    expect(folderPicture(dir)[`${asideSegments.slice(dir.length + 1)}/refunds-000001.json`]).toBe(before['db.segments/refunds-000001.json']);
+
+    // Its data file was broken, so the pair is refused as it was; mended, it opens with its refunds.
+    writeFileSync(asideData, readFileSync(data));
+    const reopened = await SandboxStore.open(fileStorage(asideData), storeFixtures, STORE_CLOCK);
+    expect(reopened.refunds.all()).toEqual([refundRecord(1), refundRecord(2), refundRecord(3)]);
+    expect(existsSync(asideSegments)).toBe(true);
   });
 });
