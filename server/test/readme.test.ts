@@ -8,9 +8,12 @@ import { BUGS } from '../../reference-pos/bugs.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { checklistCommand } from '../cli/checklist.js';
+import { damagedStateError } from '../store/store-error.js';
+import { setAsideReport } from '../store/set-aside-state.js';
 
 const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
 const CERTIFICATION = readFileSync(join(PACKAGE_ROOT, 'docs', 'certification.md'), 'utf8');
+const STATE_FILE = readFileSync(join(PACKAGE_ROOT, 'docs', 'state-file.md'), 'utf8');
 
 describe('the README', () => {
   it.each(FINDING_CODES)('has a row for the finding %s', (code) => {
@@ -39,5 +42,18 @@ describe('the README', () => {
 
   it.each(Object.keys(BUGS))('has a row for the reference POS --bug %s', (bug) => {
     expect(README).toMatch(new RegExp(`^\\| \`${bug}\` \\|`, 'm'));
+  });
+});
+
+describe('docs/state-file.md', () => {
+  it('shows the message of a refused start and the report of --fresh-state as serve prints them', () => {
+    const [first, , ...ways] = `pos-sandbox: ${damagedStateError(['x'], { dataFile: '.sandbox/db.json', segmentsFolder: '.sandbox/db.segments' }).message}`.split('\n');
+    for (const line of [first!, ...ways]) expect(STATE_FILE).toContain(`${line}\n`);
+    const aside = '.sandbox/db.moved-2026-11-23T15-07-08Z';
+    const report = setAsideReport('.sandbox/db.json', [
+      { from: '.sandbox/db.json', to: `${aside}.json` },
+      { from: '.sandbox/db.segments', to: `${aside}.segments` },
+    ]);
+    expect(STATE_FILE).toContain(report);
   });
 });
