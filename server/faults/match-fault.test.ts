@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { matchFault, type FaultRequest } from './match-fault.js';
+import { matchFault, wildcardMatch, type FaultRequest } from './match-fault.js';
 import type { FaultMatch } from './fault-rule-types.js';
 
 const refund: FaultRequest = { direction: 'inbound', method: 'POST', path: '/v2/order/refund', locationId: 'loc-std-001', partner: 'demo-pos' };
@@ -26,5 +26,27 @@ describe('matching a fault rule', () => {
     ["an order's location", { direction: 'outbound', locationId: 'loc-hub-001-burgers' }, delivery, true],
   ])('%s', (_name, match, request, fits) => {
     expect(matchFault(match, request)).toBe(fits);
+  });
+});
+
+describe('wildcardMatch', () => {
+  it.each([
+    ['/order/*', '/order/refund', true],
+    ['/order/*', '/order/', true],
+    ['*', '', true],
+    ['/*/refund', '/order/refund', true],
+    ['/*/refund', '/order/status', false],
+    ['/a*b*c', '/axxbyyc', true],
+    ['/a*b*c', '/axxbyyd', false],
+    ['/order/refund', '/order/refund', true],
+    ['/order/refund', '/order/refunds', false],
+    ['**', 'anything', true],
+  ])('%s against %s: %s', (pattern, path, expected) => {
+    expect(wildcardMatch(pattern, path)).toBe(expected);
+  });
+
+  it('answers a pattern that makes a backtracking regular expression explode (20 stars, a 4,000-character path) at once', () => {
+    // With `.*` pieces in a RegExp this call took hours: it hung the process for every request the rule saw.
+    expect(wildcardMatch(`/${'*a'.repeat(20)}*c`, `/${'a'.repeat(4000)}`)).toBe(false);
   });
 });

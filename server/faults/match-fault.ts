@@ -18,7 +18,7 @@ export function matchFault(match: FaultMatch | undefined, request: FaultRequest)
   if (rule.method !== undefined && rule.method.toUpperCase() !== request.method.toUpperCase()) return false;
   if (rule.locationId !== undefined && rule.locationId !== request.locationId) return false;
   if (rule.partner !== undefined && rule.partner !== request.partner) return false;
-  if (rule.path !== undefined && !pathPattern(rule.path, request.direction).test(comparablePath(request.path, request.direction))) return false;
+  if (rule.path !== undefined && !wildcardMatch(comparablePath(rule.path, request.direction), comparablePath(request.path, request.direction))) return false;
   return true;
 }
 
@@ -27,7 +27,30 @@ function comparablePath(path: string, direction: FaultRequest['direction']): str
   return direction === 'inbound' ? routePathOf(path) : path.replace(/\/+$/, '').toLowerCase() || '/';
 }
 
-function pathPattern(path: string, direction: FaultRequest['direction']): RegExp {
-  const parts = comparablePath(path, direction).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('.*')}$`);
+/**
+ * `*` matches any run of characters. Matched by walking both strings once, going back only to the last `*`
+ * (the classic greedy wildcard match): time grows with pattern × path at worst. A regular expression of
+ * `.*` pieces backtracks exponentially on a pattern such as `/*a*a*a*a*a*c`, and the path is the client's.
+ */
+export function wildcardMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }
