@@ -22,6 +22,7 @@ import { parseBody, readBodyText } from './pipeline/json-body.js';
 import { readLocation } from './pipeline/location.js';
 import { noteMigrationHeaders } from './pipeline/migration-headers.js';
 import { requestId } from './pipeline/request-id.js';
+import { requireHostHeader } from './pipeline/host-header.js';
 import { requestLog } from './pipeline/request-log.js';
 import { legacyRouter } from './api/legacy.js';
 import { notFound } from './api/not-found.js';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId(deps.newId ?? randomUUID));
+  app.use(requireHostHeader);
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
 
   // Everything below is the POS API: logged and journaled, in the SANDBOX-SPEC §3 order.

@@ -1,16 +1,15 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { answerParserErrors } from './http-parser-errors.js';
+import { createSandboxServer } from './http-parser-errors.js';
 import { testApp } from './test/helpers.js';
 
 let server: Server;
 let port: number;
 
 beforeAll(async () => {
-  server = createServer(await testApp());
-  answerParserErrors(server);
+  server = createSandboxServer(await testApp());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   port = (server.address() as AddressInfo).port;
@@ -63,6 +62,22 @@ describe("requests Node's HTTP parser refuses", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       errors: [{ code: 'INVALID_REQUEST', message: 'the request line is not METHOD /path HTTP/1.1; this is not an HTTP request the sandbox can read' }],
+    });
+  });
+
+  it('an HTTP/1.1 request without Host answers 400 in the envelope', async () => {
+    const res = await exchange('GET /_sandbox/health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ code: 'INVALID_REQUEST', message: 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2); send Host: 127.0.0.1:<port>' }],
+    });
+  });
+
+  it('an Expect the sandbox cannot meet answers 417 in the envelope', async () => {
+    const res = await exchange('PUT /v2/menu HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    expect(res.status).toBe(417);
+    expect(res.body).toEqual({
+      errors: [{ Code: 'EXPECTATION_FAILED', Message: 'Expect: x is not something the sandbox can meet; send Expect: 100-continue or no Expect header' }],
     });
   });
 

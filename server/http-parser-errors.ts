@@ -3,11 +3,31 @@
  * in a header, a broken request line) get the same JSON envelope as every other refusal, instead of Node's
  * empty 400/431. They never reach the journal: there is no request to record, only bytes.
  */
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type ErrorCode } from './errors.js';
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
+
+/**
+ * The HTTP server of a sandbox: Node's own refusals answered in the envelope. Node answers an HTTP/1.1
+ * request without Host (400) and an Expect other than 100-continue (417) with an empty body, before the app
+ * sees them; here the Host check is left to the app (which refuses in the envelope) and the 417 gets one.
+ */
+export function createSandboxServer(app: RequestListener): Server {
+  const server = createServer({ requireHostHeader: false }, app);
+  answerParserErrors(server);
+  server.on('checkExpectation', (req, res) => {
+    const body = JSON.stringify(
+      renderEnvelope(envelopeFamilyFor(req.url?.split('?')[0] ?? '/'), 'EXPECTATION_FAILED', [
+        `Expect: ${req.headers.expect ?? ''} is not something the sandbox can meet; send Expect: 100-continue or no Expect header`,
+      ]),
+    );
+    res.writeHead(ERROR_STATUS.EXPECTATION_FAILED, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
+  return server;
+}
 
 /** Pure: the answer to one parser error, from its code and the first bytes of what was sent. */
 export function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }): { code: ErrorCode; message: string; path: string } {

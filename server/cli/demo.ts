@@ -3,7 +3,7 @@
  * and the whole checklist in driver mode against them; the summary and the report folder are printed.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -15,7 +15,7 @@ import { parseList } from '../../certification-checklist/scope.js';
 import { partnerOverrideFromEnv, resolvePartner } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { silentLogger } from '../logger.js';
-import { answerParserErrors } from '../http-parser-errors.js';
+import { createSandboxServer } from '../http-parser-errors.js';
 import { createSandbox } from '../sandbox.js';
 import { memoryStorage } from '../store/segment-storage.js';
 import { PACKAGE_ROOT } from '../version.js';
@@ -48,8 +48,7 @@ export function demoCommand(): Command {
       const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger() });
       const servers: Server[] = [];
       const listen = async (app: Express) => {
-        const server = createServer(app);
-        answerParserErrors(server);
+        const server = createSandboxServer(app);
         servers.push(server);
         server.listen(0, '127.0.0.1');
         await once(server, 'listening');

@@ -13,7 +13,7 @@ import { createLogger } from '../logger.js';
 import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
-import { answerParserErrors } from '../http-parser-errors.js';
+import { createSandboxServer } from '../http-parser-errors.js';
 import { exitWith } from './exit.js';
 
 const SAMPLE_TTL_S = 3600;
@@ -87,8 +87,8 @@ async function serve(flags: ServeFlags): Promise<void> {
   sandbox.orders.on('deliveryError', (orderId, error) => logger.error({ orderId, err: error }, 'order delivery stopped by an internal error'));
   const app = sandbox.app;
 
-  const server = app.listen(config.port, config.host);
-  answerParserErrors(server);
+  const server = createSandboxServer(app);
+  server.listen(config.port, config.host);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -48,6 +48,10 @@ export function toApiError(error: unknown, contentEncoding?: string): ApiError {
       `body is sent with Content-Encoding: ${encoding} but is not ${encoding} data; send plain UTF-8 JSON without Content-Encoding, or compress it as declared`,
     );
   }
+  // Express's router fails to decode a path parameter such as /_sandbox/journal/%C0.
+  if (error instanceof URIError) {
+    return new ApiError('INVALID_REQUEST', `the path holds a percent-encoding that is not UTF-8 (${error.message}); encode every character of an id as UTF-8 bytes`);
+  }
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.too.large') {
     const length = (error as { length?: number }).length;

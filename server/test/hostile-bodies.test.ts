@@ -138,3 +138,13 @@ describe('a Content-Encoding the body does not have', () => {
     }
   });
 });
+
+describe('a path parameter that is not UTF-8 once decoded', () => {
+  it.each(['/_sandbox/journal/%C0', '/_sandbox/orders/%E0%A4%A', '/_sandbox/faults/%C0', '/_sandbox/locations/%C0/menu'])('%s answers 400, not 500', async (path) => {
+    const sandbox = await testSandbox();
+    const res = await request(sandbox.app).get(path);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].code).toBe('INVALID_REQUEST');
+    expect(res.body.errors[0].message).toMatch(/^the path holds a percent-encoding that is not UTF-8 \(Failed to decode param '%[A-F0-9%]+'\); encode every character of an id as UTF-8 bytes$/);
+  });
+});
