@@ -66,3 +66,27 @@ describe('Redactor', () => {
     expect(redactor.text(`s=${signature}`)).toBe(`s=${signature}`);
   });
 });
+
+describe('the shapes an independent attack run slipped past the first redaction', () => {
+  const redactor = new Redactor(KEY);
+
+  it.each([
+    ['a token glued to a prefix', `note: tok_${token}`, `note: tok_${header}.${payload}.[redacted]`],
+    ['a header with padding', `${header}=.${payload}.${signature}`, `${header}=.${payload}.[redacted]`],
+    ['a header with a BOM', `${Buffer.from('\ufeff{"alg":"HS256"}').toString('base64url')}.${payload}.${signature}`, `${Buffer.from('\ufeff{"alg":"HS256"}').toString('base64url')}.${payload}.[redacted]`],
+    ['a header that is a JSON array', `${Buffer.from('["x"]').toString('base64url')}.${payload}.${signature}`, `${Buffer.from('["x"]').toString('base64url')}.${payload}.[redacted]`],
+    ['a token in a path with its dots percent-encoded', `/v2/${token.replaceAll('.', '%2E')}`, `/v2/${header}.${payload}.[redacted]`],
+    ['a form body', `t=${token.replaceAll('.', '%2E')}&x=%C0`, `t=${header}.${payload}.[redacted]&x=%C0`],
+    ['the key percent-encoded', `/v2/%${KEY.charCodeAt(0).toString(16)}${KEY.slice(1)}`, '/v2/[redacted]'],
+    ['the key lower-cased by a message', `unsupported content encoding "${KEY.toLowerCase()}"`, 'unsupported content encoding "[redacted]"'],
+    ['the key upper-cased', `charset ${KEY.toUpperCase()}`, 'charset [redacted]'],
+    ['the key in base64 (its padding aside)', `?x=${Buffer.from(KEY).toString('base64').replace(/=+$/, '')}`, '?x=[redacted]'],
+    ['the key in base64url', `?x=${Buffer.from(KEY).toString('base64url')}`, '?x=[redacted]'],
+  ])('%s', (_shape, text, shown) => {
+    expect(redactor.text(text)).toBe(shown);
+  });
+
+  it('keeps the claims of a token readable, and text with a stray % as it was', () => {
+    expect(redactor.text(`100% of ${header}.${payload}`)).toBe(`100% of ${header}.${payload}`);
+  });
+});

@@ -15,18 +15,25 @@ const BASE64URL_RUN = /[A-Za-z0-9_-]{16,}/g;
 export const MIN_SECRET_LENGTH = 8;
 
 /**
- * Every JWT in `text` with its signature replaced. A JWT is three dot-separated base64url parts whose first
- * decodes to a JSON object: `eyJ` is only the usual start, `{ "alg"` encodes as `eyAi`.
+ * Every JWT in `text` with its signature replaced. A JWT is dot-separated base64url parts: a part that decodes
+ * to JSON (the claims, or the header) followed by one that does not is a signature. Judging by the claims
+ * finds a token glued to a prefix (`tok_eyJ…`), a header with padding or a BOM, and one that does not start
+ * with `eyJ` (`{ "alg"` encodes as `eyAi`); a JOSE header two parts before still marks the third part.
  */
 export function redactJwtSignatures(text: string): string {
   if (!text.includes('.')) return text;
   return text.replace(DOTTED_RUN, (run) => {
     const parts = run.split('.');
+    const json = parts.map(looksLikeJson);
     let changed = false;
-    for (let i = 0; i + 2 < parts.length; i++) {
-      const signature = parts[i + 2] ?? '';
-      if (signature.length >= 16 && signature !== REDACTED && looksLikeJoseHeader(parts[i] ?? '')) {
-        parts[i + 2] = REDACTED;
+    for (let i = 1; i < parts.length; i++) {
+      const part = parts[i] ?? '';
+      if (part.length < 16 || part === REDACTED) continue;
+      const afterClaims = json[i - 1] === true && json[i] === false;
+      const afterHeaderAndClaims = i >= 2 && json[i - 2] === true && json[i - 1] === true;
+      if (afterClaims || afterHeaderAndClaims) {
+        parts[i] = REDACTED;
+        json[i] = false;
         changed = true;
       }
     }
@@ -34,18 +41,57 @@ export function redactJwtSignatures(text: string): string {
   });
 }
 
-function looksLikeJoseHeader(part: string): boolean {
+/** Does a base64url part decode to the start of a JSON object or array (a BOM and spaces allowed first)? */
+function looksLikeJson(part: string): boolean {
   if (part.length < 4) return false;
-  return Buffer.from(part.slice(0, 16), 'base64url').toString('latin1').trimStart().startsWith('{');
+  const start = Buffer.from(part.slice(0, 24), 'base64url').toString('latin1').replace(/^(\xef\xbb\xbf)?\s*/, '');
+  return /^(\{\s*["}]|\[\s*["{[\]\d-])/.test(start);
 }
 
-/** `text` without `secrets`, JWT signatures, or any of `signatures` standing on its own. */
-export function scrubText(text: string, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): string {
+const patterns = new Map<string, RegExp>();
+
+/** A secret found whatever its letter case (a header name or an error message may have changed it). */
+function patternOf(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (pattern === undefined) {
+    pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
+    if (patterns.size > 100) patterns.clear();
+    patterns.set(secret, pattern);
+  }
+  return pattern;
+}
+
+function scrubPlain(text: string, secrets: readonly string[], signatures: ReadonlySet<string>): string {
   let out = text;
-  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH) out = out.replace(patternOf(secret), REDACTED);
   out = redactJwtSignatures(out);
   if (signatures.size > 0) out = out.replace(BASE64URL_RUN, (run) => (signatures.has(run) ? REDACTED : run));
   return out;
+}
+
+/** Each run of %XX escapes decoded when it is UTF-8; any other `%` kept as it is. */
+function percentDecoded(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/**
+ * `text` without `secrets` (in any letter case), JWT signatures, or any of `signatures` standing on its own.
+ * Percent-encoded text is judged decoded too (`%5A…` in a path, `%2E` between a token's parts): when that
+ * finds a secret, the decoded text, redacted, is what is kept.
+ */
+export function scrubText(text: string, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): string {
+  const direct = scrubPlain(text, secrets, signatures);
+  if (!direct.includes('%')) return direct;
+  const decoded = percentDecoded(direct);
+  if (decoded === direct) return direct;
+  const scrubbed = scrubPlain(decoded, secrets, signatures);
+  return scrubbed === decoded ? direct : scrubbed;
 }
 
 /**

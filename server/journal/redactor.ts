@@ -13,7 +13,9 @@ export class Redactor {
   private readonly secrets: string[];
 
   constructor(partnerKey: string) {
-    this.secrets = partnerKey === '' ? [] : [partnerKey];
+    // The key as it was typed, and as base64 and base64url (a client that encodes it before sending).
+    const encoded = (encoding: 'base64' | 'base64url') => Buffer.from(partnerKey).toString(encoding).replace(/=+$/, '');
+    this.secrets = partnerKey === '' ? [] : [partnerKey, encoded('base64'), encoded('base64url')];
   }
 
   /** Remembers a token's signature, so the signature sent alone later (`?s=<signature>`) is redacted too. */

@@ -104,6 +104,12 @@ beforeAll(async () => {
   await call('/v2/order/refund', { token: spaced, body: `not json ${KEY} ${minted.token}` });
   await call('/v2/order/refund', { headers: { authorization: `Basic ${KEY}`, 'x-api-key': KEY }, body: '{"ExternalId":"POS-STD-1001"}' });
   await call('/v2/order/refund', { token: use(sign('{"alg":"HS256"}', claims(), 'some-other-partners-key-123456')), body: '{"ExternalId":"POS-STD-1001"}' });
+  // Shapes an independent attack run found past the first redaction: a token glued to a prefix, a key
+  // percent-encoded in a path, a key as a header name (Node lower-cases it), a token with its dots encoded.
+  await call('/v2/order/refund', { token: use(valid()), body: JSON.stringify({ ExternalId: 'POS-STD-1001', note: `tok_${use(valid())}` }) });
+  await call(`/v2/%${KEY.charCodeAt(0).toString(16)}${KEY.slice(1)}`, { body: 'x' });
+  await call('/v2/order/refund', { token: use(valid()), headers: { [KEY]: '1', 'content-encoding': KEY }, body: '{"ExternalId":"POS-STD-1001"}' });
+  await call(`/v2/${use(valid()).replaceAll('.', '%2E')}`, { body: 'x' });
   await call('/v2/menu', { method: 'PUT', token: use(valid()), body: JSON.stringify({ LocationId: 'loc-std-001', Items: [{ Id: KEY, Name: spaced }] }) });
   const order = await fetch(`${sandbox.baseUrl}/_sandbox/orders?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"template":"standard"}' });
   expect(order.status).toBe(201);
@@ -137,7 +143,7 @@ function filesUnder(dir: string): Record<string, string> {
 /** Where in `text` a secret shows: the key, a signature of the exchange, or anything shaped like a signed JWT. */
 function leaks(text: string): string[] {
   const found: string[] = [];
-  if (text.includes(KEY)) found.push('the partner key');
+  if (text.toLowerCase().includes(KEY.toLowerCase())) found.push('the partner key');
   for (const token of tokens) if (text.includes(signatureOf(token))) found.push(`the signature of ${token.slice(0, 24)}…`);
   const jwt = /[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/.exec(text);
   if (jwt) found.push(`a signed JWT: ${jwt[0].slice(0, 40)}…`);
