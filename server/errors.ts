@@ -43,7 +43,9 @@ export class ApiError extends Error {
     messages: string | string[],
     options: { headers?: Record<string, string> } = {},
   ) {
-    const list = Array.isArray(messages) ? messages : [messages];
+    const given = Array.isArray(messages) ? messages : [messages];
+    // A refusal always says why: an empty list would be a sandbox bug, and the client must still get a reason.
+    const list = given.length > 0 ? given : [`${code}: the sandbox refused this request without recording why (a sandbox bug); its log has the request id`];
     super(`${code}: ${list.join('; ')}`);
     this.status = ERROR_STATUS[code];
     this.messages = list;

@@ -2,6 +2,8 @@
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   const type = Array.isArray(value) ? 'array' : typeof value;
+  // JSON.stringify writes Infinity (a body of 1e999) as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return `number ${value}`;
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

@@ -16,6 +16,15 @@ const context: MenuCheckContext = { validators: loadMenuUpdateSchemas(), locatio
 const body = (value: unknown) => ({ ok: true as const, value, bytes: JSON.stringify(value).length });
 
 describe('checkMenuUpdate', () => {
+  it('refuses with a reason when a known location has no menu (never an empty list of problems)', () => {
+    const check = checkMenuUpdate(body({ Items: [{ Id: 'x', Name: 'X', Type: 'Item', Prices: [{ Service: 'Pickup', Price: 120 }] }] }), 'loc-a', { ...context, menuOf: () => undefined });
+    expect(check).toEqual({
+      ok: false,
+      form: 'B',
+      problems: ["location 'loc-a' has no menu in the sandbox's state; POST /_sandbox/reset brings back the fixtures' menus"],
+    });
+  });
+
   it('turns form B into the shape of form A: Pickup is the Takeout slot', () => {
     const check = checkMenuUpdate(body({ Items: [{ Id: 'x', Name: 'X', Type: 'Item', Prices: [{ Service: 'Pickup', Price: 120 }] }] }), 'loc-a', context);
     expect(check).toEqual({

@@ -59,6 +59,10 @@ export function checkMenuUpdate(body: ParsedBody | undefined, header: string | u
     ...itemProblems(form, payload.Items, location.target, context),
   ];
   const menu = location.target === undefined ? undefined : context.menuOf(location.target);
+  // Never a refusal without a reason: a known location whose menu is missing says so.
+  if (menu === undefined && location.target !== undefined && location.problems.length === 0) {
+    problems.push({ item: -1, message: `location '${location.target}' has no menu in the sandbox's state; POST /_sandbox/reset brings back the fixtures' menus` });
+  }
   if (!valid || problems.length > 0 || menu === undefined || location.target === undefined) {
     // Stable sort: the location first, then item by item in payload order.
     return { ok: false, form, problems: problems.sort((a, b) => a.item - b.item).map((p) => p.message) };

@@ -1,5 +1,5 @@
 /** Reads the data file and every segment from disk for the check at start; reads only, never writes. */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJsonFile, type DecodedFile } from './decode-json-file.js';
 import { parseSegmentName } from './segment-names.js';
@@ -31,9 +31,22 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
   return { dataFile, segmentsFolder, state, folder, entries };
 }
 
+/**
+ * The largest stored file read. A segment holds 100 records and the data file the menus, a few MiB at most;
+ * anything near this is not the sandbox's, and reading it whole could exhaust memory (a link to /dev/zero).
+ */
+export const MAX_STORED_FILE_BYTES = 64 * 1024 * 1024;
+
 /** A file's content, or undefined when there is no such file. */
 async function readStoredFile(path: string): Promise<DecodedFile | undefined> {
   try {
+    // Looked at before it is opened: opening a FIFO waits for a writer for ever, and a device never ends.
+    const info = await stat(path);
+    if (info.isDirectory()) return { ok: false, problem: 'is a folder, not a file' };
+    if (!info.isFile()) return { ok: false, problem: 'is not a plain file (a FIFO, device or socket); the sandbox stores plain JSON files only' };
+    if (info.size > MAX_STORED_FILE_BYTES) {
+      return { ok: false, problem: `is ${info.size} bytes, more than the ${MAX_STORED_FILE_BYTES} a stored file of the sandbox can be: it is not one of its files` };
+    }
     return decodeJsonFile(await readFile(path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

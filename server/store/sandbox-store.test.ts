@@ -1,5 +1,6 @@
 /** The check at start, on real files in a temp folder: a damaged state is refused whole and left as it was; a sound one opens. */
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -182,6 +183,15 @@ describe('SandboxStore.open on a damaged state', () => {
     expect(folderPicture(dir)).toEqual(before);
   });
 
+  it('refuses a segment that is a FIFO or a device without opening it (opening a FIFO would wait for ever)', async () => {
+    rmSync(segment('refunds-000002.json'));
+    execFileSync('mkfifo', [segment('refunds-000002.json')]);
+    await expect(open()).rejects.toThrow(`${segment('refunds-000002.json')}: is not a plain file (a FIFO, device or socket); the sandbox stores plain JSON files only`);
+    rmSync(segment('refunds-000002.json'));
+    symlinkSync('/dev/zero', segment('refunds-000002.json'));
+    await expect(open()).rejects.toThrow(`${segment('refunds-000002.json')}: is not a plain file (a FIFO, device or socket); the sandbox stores plain JSON files only`);
+  });
+
   it('never quotes the bytes of a broken file', async () => {
     const text = '{"menus": "SECRET \u001b[2J';
     writeFileSync(data, Buffer.concat([Buffer.from(text), Buffer.from([0xff])]));
@@ -214,6 +224,17 @@ describe('SandboxStore.open on a sound state', () => {
     expect(store.menu('loc-std-001')!.Items[0]!.Name).toBe('Renamed');
     expect(store.faultRules().map((rule) => rule.id)).toEqual(['outage']);
     expect(folderPicture(dir)).toEqual(before);
+  });
+
+  it("gives a fixture location with no stored menu the fixtures' menu, keeping every stored menu and record", async () => {
+    const state = readJson(data) as { menus: Record<string, unknown> };
+    const [dropped, ...kept] = Object.keys(state.menus);
+    delete state.menus[dropped!];
+    writeJson(data, state);
+    const store = await open();
+    expect(store.menu(dropped!)).toEqual(storeFixtures.menus[dropped!]);
+    for (const id of kept) expect(store.menu(id)).toEqual(state.menus[id]);
+    expect(store.refunds.all()).toHaveLength(101);
   });
 
   it('opens a data file written before fault rules were stored', async () => {

@@ -58,6 +58,14 @@ export class SandboxStore {
     }
     // The check has held every file to its schema, so the values are what these types say.
     store.state.data = (stored.state as { value: StateDocument }).value;
+    // A location of the fixtures with no stored menu (the fixtures gained one since, or the file was edited)
+    // gets the fixtures' menu: adding it drops nothing, and without it every menu call there would fail.
+    for (const [locationId, menu] of Object.entries(fixtures.menus)) {
+      if (!Object.hasOwn(store.state.data.menus, locationId)) {
+        Object.defineProperty(store.state.data.menus, locationId, { value: structuredClone(menu), enumerable: true, writable: true, configurable: true });
+        store.stateDirty = true;
+      }
+    }
     store.orders.load(segmentsOf<OrderRecord>(stored, 'orders'));
     store.refunds.load(segmentsOf<RefundRecord>(stored, 'refunds'));
     return store;
