@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { crossSiteRefusal, isOwnHost, type CrossSitePolicy, type GuardedRequest } from './cross-site-guard.js';
+import { crossSiteRefusal, isOwnHost, repeatedHeaderRefusal, type CrossSitePolicy, type GuardedRequest } from './cross-site-guard.js';
 
 const LOCAL: CrossSitePolicy = { listenHost: '127.0.0.1', adminToken: false };
 const request = (overrides: Partial<GuardedRequest> = {}): GuardedRequest => ({
@@ -102,5 +102,21 @@ describe('crossSiteRefusal', () => {
   it('names the --host address among the names it takes when it is not a loopback one', () => {
     const error = crossSiteRefusal(request({ host: 'attacker.example' }), { listenHost: '192.168.1.20', adminToken: false });
     expect(error?.messages[0]).toContain('addressed to localhost, *.localhost, 127.x.x.x, [::1] or 192.168.1.20 (--host), so that');
+  });
+});
+
+describe('repeatedHeaderRefusal', () => {
+  it.each([
+    [['Host', '127.0.0.1', 'Host', 'evil.example'], 'host'],
+    [['Origin', 'http://127.0.0.1:4100', 'origin', 'http://evil.example'], 'origin'],
+    [['Sec-Fetch-Site', 'cross-site, same-origin'], 'sec-fetch-site'],
+  ])('%j is refused naming %s', (raw, name) => {
+    expect(repeatedHeaderRefusal(raw)?.messages).toEqual([
+      `${name} given more than once; the control API takes Host, Origin and Sec-Fetch-Site once each, with one value`,
+    ]);
+  });
+
+  it('takes each once, and any other header repeated', () => {
+    expect(repeatedHeaderRefusal(['Host', '127.0.0.1', 'Accept', 'a', 'Accept', 'b', 'Sec-Fetch-Site', 'same-origin'])).toBeUndefined();
   });
 });

@@ -94,9 +94,30 @@ function sameOrigin(origin: string, protocol: string, host: string | undefined):
   }
 }
 
+const SINGLE_HEADERS = ['host', 'origin', 'sec-fetch-site'];
+
+/**
+ * Host, Origin and Sec-Fetch-Site given more than once (or Sec-Fetch-Site as a list): Node keeps the first Host
+ * and joins the others, so a second copy could slip past the checks. A browser never sends them twice.
+ */
+export function repeatedHeaderRefusal(rawHeaders: readonly string[]): ApiError | undefined {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = (rawHeaders[i] ?? '').toLowerCase();
+    if (!SINGLE_HEADERS.includes(name)) continue;
+    const listed = name === 'sec-fetch-site' ? (rawHeaders[i + 1] ?? '').split(',').length : 1;
+    counts.set(name, (counts.get(name) ?? 0) + listed);
+  }
+  const repeated = [...counts].filter(([, count]) => count > 1).map(([name]) => name);
+  if (repeated.length === 0) return undefined;
+  return new ApiError('INVALID_REQUEST', `${repeated.join(', ')} given more than once; the control API takes Host, Origin and Sec-Fetch-Site once each, with one value`);
+}
+
 /** The guard in front of every control route. */
 export function crossSiteGuard(policy: CrossSitePolicy): RequestHandler {
   return (req, _res, next) => {
+    const repeated = repeatedHeaderRefusal(req.rawHeaders);
+    if (repeated) throw repeated;
     const length = Number(req.headers['content-length'] ?? 0);
     const refusal = crossSiteRefusal(
       {
