@@ -148,3 +148,15 @@ describe('a path parameter that is not UTF-8 once decoded', () => {
     expect(res.body.errors[0].message).toMatch(/^the path holds a percent-encoding that is not UTF-8 \(Failed to decode param '%[A-F0-9%]+'\); encode every character of an id as UTF-8 bytes$/);
   });
 });
+
+describe('a price JSON cannot hold exactly', () => {
+  it('9007199254740993 (read as …992) is refused naming the largest whole number kept exactly', async () => {
+    const sandbox = await testSandbox();
+    const res = await request(sandbox.app)
+      .put('/v2/menu')
+      .set(cleanHeaders())
+      .send('{"LocationId":"loc-std-001","Items":[{"Id":"itm-margherita","Name":"Pizza Margherita","Type":"Item","Prices":[{"ServiceType":"Takeout","Price":9007199254740993}]}]}');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ Code: 'VALIDATION_ERROR', Message: expect.stringMatching(/Price must be 9007199254740991 or less, got number 9007199254740992$/) }]);
+  });
+});
