@@ -20,8 +20,8 @@ export interface FuzzTarget {
   ctx: PosCaseContext;
   stub: StubPos;
   send(wire: WireCase): Promise<Sent>;
-  /** Refunds, orders, menus and fault rules as one string: equal strings, equal state. */
-  state(): string;
+  /** Refunds, orders, menus and fault rules as one string, once the deliveries under way have settled: equal strings, equal state. */
+  state(): Promise<string>;
   /** What the sandbox logged at error level since the last call (stacks of 500s). */
   takeLog(): string[];
   /** Exceptions and rejections nobody handled since the last call. */
@@ -63,13 +63,16 @@ export async function startFuzzTarget(options: TestSandboxOptions = {}): Promise
       await new Promise((resolve) => setImmediate(resolve));
       return sent;
     },
-    state: () =>
-      JSON.stringify({
+    // An order created with 202 is delivered in the background: it must not count against the next case.
+    state: async () => {
+      await sandbox.orders.settled();
+      return JSON.stringify({
         refunds: sandbox.store.refunds.all(),
         orders: sandbox.store.orders.all(),
         menus: locations.map((id) => sandbox.store.menu(id)),
         faults: sandbox.faults.list(),
-      }),
+      });
+    },
     takeLog: () => log.splice(0),
     takeCrashes: () => watch.crashes.splice(0),
     async close() {
@@ -111,14 +114,14 @@ function watchProcessErrors() {
 }
 
 /** Everything wrong with one exchange: a crash, no answer, a 5xx, a bad envelope, a refusal that changed state. */
-export function exchangeProblems(target: FuzzTarget, wire: WireCase, sent: Sent, stateBefore: string | undefined): AnswerProblem[] {
+export function exchangeProblems(target: FuzzTarget, wire: WireCase, sent: Sent, state: { before?: string; after?: string } = {}): AnswerProblem[] {
   const problems: AnswerProblem[] = target.takeCrashes().map((stack) => ({ kind: 'crash', detail: `unhandled in the sandbox: ${stack.split('\n').slice(0, 8).join('\n')}` }));
   if (!sent.ok) {
     if (problems.length === 0) problems.push({ kind: 'no-answer', detail: sent.error });
     return problems;
   }
   problems.push(...answerProblems(sent.answer, wire.family));
-  if (stateBefore !== undefined && sent.answer.status >= 400 && target.state() !== stateBefore) {
+  if (state.before !== undefined && state.after !== undefined && state.after !== state.before) {
     problems.push({ kind: 'state', detail: `refused with ${sent.answer.status} yet the sandbox's state changed` });
   }
   return problems;
@@ -134,9 +137,11 @@ export function failOn(target: FuzzTarget, problems: AnswerProblem[]): void {
 
 /** Sends a case and fails on any problem; `checkState` also proves a refusal changed nothing. */
 export async function sendAndCheck(target: FuzzTarget, wire: WireCase, options: { checkState?: boolean } = {}): Promise<Sent> {
-  const before = options.checkState === false ? undefined : target.state();
+  const before = options.checkState === false ? undefined : await target.state();
   const sent = await target.send(wire);
-  failOn(target, exchangeProblems(target, wire, sent, before));
+  const refused = sent.ok && sent.answer.status >= 400;
+  const after = before !== undefined && refused ? await target.state() : undefined;
+  failOn(target, exchangeProblems(target, wire, sent, { before, after }));
   return sent;
 }
 
