@@ -37,7 +37,7 @@ describe('the §5 token parser (property)', () => {
         viewToken(value);
         checkAuthorizationHeader(value, CHECK_CONTEXT);
       }),
-      3000,
+      1000,
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -47,7 +47,7 @@ describe('the §5 token parser (property)', () => {
         const check = checkAuthorizationHeader(`Bearer ${token.token}`, CHECK_CONTEXT);
         expect(check.ok).toBe(tokenRuleBreach(token, TEST_CONTEXT) === undefined);
       }),
-      3000,
+      1000,
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -63,7 +63,7 @@ describe('the §5 token parser (property)', () => {
           for (const defect of check.defects) expect(defect.message.trim()).not.toBe('');
         }
       }),
-      3000,
+      1000,
     );
   }, PROPERTY_TIMEOUT_MS);
 });
@@ -84,7 +84,7 @@ describe('the §5 token check over HTTP (property)', () => {
         const sent = await sendAndCheck(target, wire);
         expect(sent.ok && sent.answer.status).toBe(401);
       }),
-      150,
+      100,
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -95,7 +95,7 @@ describe('the §5 token check over HTTP (property)', () => {
         // Only alg is judged here: crit and the claims have properties of their own.
         if (tokenRuleBreach(token, TEST_CONTEXT)?.startsWith('alg ')) expect(sent.ok && sent.answer.status).toBe(401);
       }),
-      200,
+      100,
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -111,7 +111,7 @@ describe('the §5 token check over HTTP (property)', () => {
           throw new Error(`refused 401 although the token meets §5: ${sent.answer.body}\nheader: ${token.headerText}\nclaims: ${token.payloadText}`);
         }
       }),
-      300,
+      200,
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -121,7 +121,7 @@ describe('the §5 token check over HTTP (property)', () => {
         const sent = await sendAndCheck(target, refundWith(`Bearer ${token.token}`, token), { checkState: false });
         expect(sent.ok && sent.answer.status).toBe(tokenRuleBreach(token, TEST_CONTEXT) === undefined ? 200 : 401);
       }),
-      200,
+      100,
     );
   }, PROPERTY_TIMEOUT_MS);
 
@@ -131,7 +131,7 @@ describe('the §5 token check over HTTP (property)', () => {
         const sent = await sendAndCheck(target, refundWith(`Bearer ${token.token}`, token), { checkState: false });
         expect(sent.ok && sent.answer.status).toBe(200);
       }),
-      100,
+      50,
     );
   }, PROPERTY_TIMEOUT_MS);
 });
