@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { EXTERNAL_ID } from '../helpers.js';
+import { EXTERNAL_ID, fixtures } from '../helpers.js';
+import { nastyString } from './nasty-text.js';
 import { brokenSegment, controlCall, controlCases, eventsCases, idReadCases } from './control-cases.js';
 import { startFuzzTarget, sendAndCheck, TEST_CONTEXT, type FuzzTarget } from './in-process-target.js';
 import { posCase } from './pos-cases.js';
@@ -49,6 +50,19 @@ describe('the control API under hostile input (property)', () => {
 
   it('answers GET /events with a types filter that names no event type: 400 at once, not a stream', async () => {
     await holdsFor(eventsCases, 30);
+  }, PROPERTY_TIMEOUT_MS);
+
+  it('answers a new order naming no fixture template with a message that says which templates there are', async () => {
+    const templates = Object.keys(fixtures.templates);
+    const template = fc.oneof(fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'), nastyString).filter((name) => !templates.includes(name));
+    await assertProperty(
+      fc.asyncProperty(template, fc.option(fc.constantFrom(...TEST_CONTEXT.locations), { nil: undefined }), async (name, locationId) => {
+        const sent = await sendAndCheck(target, controlCall('POST', '/orders', { template: name, ...(locationId ? { locationId } : {}) }));
+        expect(sent.ok && sent.answer.status).toBe(400);
+        expect(sent.ok && sent.answer.body).toContain('template must be one of');
+      }),
+      60,
+    );
   }, PROPERTY_TIMEOUT_MS);
 
   it('answers a read by id with 200 only when it found the resource of that id (prototype names are not ids)', async () => {
