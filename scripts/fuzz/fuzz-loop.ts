@@ -153,8 +153,8 @@ export class FuzzLoop {
   private async record(one: FuzzCase, problem: AnswerProblem & { rule?: string }, answer: Answer): Promise<void> {
     const requestId = String(answer.headers['x-request-id'] ?? '');
     let log = this.logOf(requestId);
-    // The 500's log line and the answer travel on different pipes: give the log a moment.
-    for (let wait = 0; problem.kind === '5xx' && log.length === 0 && requestId !== '' && wait < 5; wait++) {
+    // The 500's log line and the answer travel on different pipes: give the log up to a second (a busy child is slow to write).
+    for (let wait = 0; problem.kind === '5xx' && log.length === 0 && requestId !== '' && wait < 50; wait++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       log = this.logOf(requestId);
     }
