@@ -81,6 +81,19 @@ describe("requests Node's HTTP parser refuses", () => {
     });
   });
 
+  it.each(['http://', 'http://['])('a request target with no path (%s) answers 400 in the envelope, not an HTML 404', async (target) => {
+    const res = await exchange(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ code: 'INVALID_REQUEST', message: 'the request target has no path; send origin-form (/v2/order/refund) or an absolute URL with a path' }],
+    });
+  });
+
+  it('an absolute-form target with a path is served', async () => {
+    const res = await exchange('GET http://127.0.0.1/_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(200);
+  });
+
   it('the server keeps answering afterwards', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/_sandbox/health`);
     expect(res.status).toBe(200);

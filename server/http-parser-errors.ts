@@ -15,7 +15,16 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
  * sees them; here the Host check is left to the app (which refuses in the envelope) and the 417 gets one.
  */
 export function createSandboxServer(app: RequestListener): Server {
-  const server = createServer({ requireHostHeader: false }, app);
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    // A request target with no path (`GET http:// HTTP/1.1`) leaves Express without a path to route: its own
+    // final handler would answer an HTML 404 "Cannot GET null".
+    if (hasPath(req.url)) return app(req, res);
+    const body = JSON.stringify(
+      renderEnvelope('order', 'INVALID_REQUEST', ['the request target has no path; send origin-form (/v2/order/refund) or an absolute URL with a path']),
+    );
+    res.writeHead(ERROR_STATUS.INVALID_REQUEST, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
   answerParserErrors(server);
   server.on('checkExpectation', (req, res) => {
     const body = JSON.stringify(
@@ -48,6 +57,17 @@ export function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }):
       return { path, code: 'INVALID_REQUEST', message: 'the request line is not METHOD /path HTTP/1.1; this is not an HTTP request the sandbox can read' };
     default:
       return { path, code: 'INVALID_REQUEST', message: `the request is not valid HTTP (${error.code ?? 'parse error'}); the sandbox cannot read it` };
+  }
+}
+
+/** Origin-form (`/path`), or an absolute URL that parses and has a path. */
+function hasPath(url: string | undefined): boolean {
+  if (url === undefined || url === '') return false;
+  if (url.startsWith('/')) return true;
+  try {
+    return new URL(url).pathname.startsWith('/');
+  } catch {
+    return false;
   }
 }
 

@@ -214,5 +214,7 @@ function isSeconds(value: unknown): value is number {
 }
 
 function isoTime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  const time = new Date(seconds * 1000);
+  // Beyond ±273,790 years a Date has no ISO form (toISOString throws): the number is shown as it was sent.
+  return Number.isNaN(time.getTime()) ? `${seconds} s after the Unix epoch` : time.toISOString().replace('.000Z', 'Z');
 }

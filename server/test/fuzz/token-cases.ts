@@ -213,8 +213,9 @@ export function tokenRuleBreach(built: BuiltToken, ctx: Pick<TokenContext, 'posN
   const claims = parseObject(built.payloadText);
   if (!header) return 'header is not a JSON object';
   if (header.alg !== 'HS256') return `alg is ${JSON.stringify(header.alg)}, not HS256`;
-  // RFC 7515 §4.1.11: a recipient that does not understand an extension named in crit must reject the token.
-  if (header.crit !== undefined && !(Array.isArray(header.crit) && header.crit.length === 0)) return `crit is ${JSON.stringify(header.crit)}: extensions the sandbox does not implement`;
+  // RFC 7515 §4.1.11: a recipient that does not understand an extension named in crit must reject the token, and
+  // producers must not send the empty list, so any crit is refused.
+  if (header.crit !== undefined) return `crit is ${JSON.stringify(header.crit)}: extensions the sandbox does not implement, or a crit producers must not send`;
   if (!claims) return 'payload is not a JSON object';
   for (const name of ['sub', 'jti', 'iss', 'aud']) {
     const value = claims[name];
