@@ -90,3 +90,15 @@ describe('the shapes an independent attack run slipped past the first redaction'
     expect(redactor.text(`100% of ${header}.${payload}`)).toBe(`100% of ${header}.${payload}`);
   });
 });
+
+describe('text built to make the redaction slow', () => {
+  it('scrubs 1 MiB of letters beside a lone dot in one pass (a backtracking pattern took minutes here)', () => {
+    const text = `${'a'.repeat(1024 * 1024)} . ${'b'.repeat(1024)}`;
+    expect(scrubText(text, [KEY]) === text).toBe(true);
+  });
+
+  it('scrubs 1 MiB of dots and letters', () => {
+    const text = 'a.'.repeat(512 * 1024);
+    expect(scrubText(text, [KEY]) === text).toBe(true);
+  });
+});
