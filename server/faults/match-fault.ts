@@ -1,5 +1,5 @@
 /** Pure: does a fault rule's `match` fit a request? Paths match whatever the mount (SANDBOX-SPEC §7). */
-import { routePathOf } from '../api/pos-routes.js';
+import { routePathOf, withoutTrailingSlashes } from '../api/pos-routes.js';
 import type { FaultMatch } from './fault-rule-types.js';
 
 /** What a rule is matched against: an inbound call before its token is checked, or one outbound delivery try. */
@@ -24,7 +24,7 @@ export function matchFault(match: FaultMatch | undefined, request: FaultRequest)
 
 /** Inbound paths lose their mount (`/v2/order/refund` → `/order/refund`); both lose case and a trailing slash, as Express routes do. */
 function comparablePath(path: string, direction: FaultRequest['direction']): string {
-  return direction === 'inbound' ? routePathOf(path) : path.replace(/\/+$/, '').toLowerCase() || '/';
+  return direction === 'inbound' ? routePathOf(path) : withoutTrailingSlashes(path).toLowerCase() || '/';
 }
 
 /**
