@@ -50,6 +50,9 @@ function tokenCase(ctx: PosCaseContext, token: BuiltToken, authorization: string
     if (answer.status >= 300) return undefined;
     const breach = tokenRuleBreach(token, ctx);
     if (breach === undefined) return undefined;
+    // Judged after the answer, on the real clock: a token that expired while its request was in flight was
+    // still valid when the sandbox read it. Only an exp past 10 s before the answer must have been refused.
+    if (breach === 'exp is past' && tokenRuleBreach(token, { ...ctx, nowSeconds: () => ctx.nowSeconds() - 10 }) === undefined) return undefined;
     return { rule: `accepts a token whose ${breach.split(' ')[0]} breaks §5`, detail: `accepted with ${answer.status} although ${breach}; header ${token.headerText}; claims ${token.payloadText}` };
   };
   return { endpoint: 'refund', kind: one.kind, wire: one, check };

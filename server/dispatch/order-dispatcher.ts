@@ -52,7 +52,8 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
     const requestId = `req-${deps.newId()}`;
     const sent = { ...order.Order!, RequestId: requestId };
     const body = JSON.stringify(sent);
-    const url = order.PosOrderUrl!;
+    // Fixture orders carry no URL: they go to --pos-order-url (dispatch refuses an order with neither).
+    const url = (order.PosOrderUrl ?? desk.defaultPosOrderUrl)!;
     let lastProblem = '';
     for (let attempt = 1; attempt <= policy.attempts; attempt++) {
       const startedAt = deps.clock();

@@ -102,7 +102,12 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
 
   /** Starts a dispatch (the first, or a resend) and returns its promise; the order is DISPATCHED on disk when it resolves its first step. */
   async dispatch(orderId: string, by: 'dispatch' | 'resend'): Promise<{ dispatched: OrderRecord; delivered: Promise<OrderRecord> }> {
-    if (!this.get(orderId)) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
+    const order = this.get(orderId);
+    if (!order) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
+    // An order of the fixtures carries no URL of its own: it goes where the sandbox sends orders, if anywhere.
+    if (order.PosOrderUrl === undefined && this.defaultPosOrderUrl === undefined) {
+      throw new ApiError('INVALID_REQUEST', `order ${orderId} has no POS order URL to go to: start the sandbox with --pos-order-url URL (or SANDBOX_POS_ORDER_URL)`);
+    }
     if (!this.deliver) throw new Error('OrderDesk has no delivery');
     const dispatched = await this.move(orderId, 'DISPATCHED', { by }, { problem: by === 'resend' ? resendProblem : undefined });
     const delivered = this.deliver(orderId).finally(() => this.inFlight.delete(orderId));

@@ -160,3 +160,25 @@ describe('a price JSON cannot hold exactly', () => {
     expect(res.body.errors).toEqual([{ Code: 'VALIDATION_ERROR', Message: expect.stringMatching(/Price must be 9007199254740991 or less, got number 9007199254740992$/) }]);
   });
 });
+
+describe('resending an order of the fixtures (it carries no POS order URL of its own)', () => {
+  it('goes to --pos-order-url, not a 500 from new URL(undefined)', async () => {
+    const sandbox = await testSandbox({ posOrderUrl: 'http://127.0.0.1:9/order', dispatch: { attempts: 1 } });
+    const res = await request(sandbox.app).post('/_sandbox/orders/ord-std-0003/resend?wait=true');
+    expect(res.status).toBe(200);
+    expect(res.body.Status).toBe('DELIVERY_FAILED');
+    const [delivery] = sandbox.journal.list({ direction: 'outbound', orderId: 'ord-std-0003' });
+    expect(delivery?.url).toBe('http://127.0.0.1:9/order');
+  });
+
+  it('answers 400 and leaves the order as it was when the sandbox has no order URL', async () => {
+    const sandbox = await testSandbox();
+    const before = sandbox.orders.get('ord-std-0003');
+    const res = await request(sandbox.app).post('/_sandbox/orders/ord-std-0003/resend');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      orderEnvelope('INVALID_REQUEST', 'order ord-std-0003 has no POS order URL to go to: start the sandbox with --pos-order-url URL (or SANDBOX_POS_ORDER_URL)'),
+    );
+    expect(sandbox.orders.get('ord-std-0003')).toEqual(before);
+  });
+});
