@@ -105,7 +105,9 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     const order = this.get(orderId);
     if (!order) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
     // An order of the fixtures carries no URL of its own: it goes where the sandbox sends orders, if anywhere.
-    if (order.PosOrderUrl === undefined && this.defaultPosOrderUrl === undefined) {
+    // Its state is judged first (409 for an order that cannot be resent), then where it would go.
+    const stateProblem = by === 'resend' ? resendProblem(order) : undefined;
+    if (stateProblem === undefined && order.PosOrderUrl === undefined && this.defaultPosOrderUrl === undefined) {
       throw new ApiError('INVALID_REQUEST', `order ${orderId} has no POS order URL to go to: start the sandbox with --pos-order-url URL (or SANDBOX_POS_ORDER_URL)`);
     }
     if (!this.deliver) throw new Error('OrderDesk has no delivery');
