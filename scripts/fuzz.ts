@@ -85,4 +85,7 @@ function wholeNumber(name: string, value: string): number {
   return number;
 }
 
+// Interrupted, the fuzzer exits through process.exit, so the 'exit' handlers kill its sandbox children.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143));
+
 await program.parseAsync();

@@ -43,6 +43,11 @@ export class ChildSandbox {
     const args = [BIN, 'serve', '--memory', '--port', '0', '--log-level', 'error', '--journal-limit', '500', '--pos-order-url', options.posOrderUrl];
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBOX_PARTNER: FUZZ_PARTNER.name, SANDBOX_NONPROD_KEY: FUZZ_PARTNER.key };
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A child stuck in a busy loop never runs its SIGTERM handler: when the fuzzer ends (or is interrupted),
+    // the child is killed outright, never left running on its own.
+    const killChild = () => child.kill('SIGKILL');
+    process.once('exit', killChild);
+    child.once('exit', () => process.off('exit', killChild));
     const stderr: string[] = [];
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr.push(...chunk.toString().split('\n'));
