@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
 
-import { controlError, controlOk, getById, json, posOperation, ref } from './openapi-parts.js';
+import { controlError, controlOk, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 import { faultPaths, faultSchemas } from './openapi-faults.js';
 import { pagedOk, pageParameters } from './openapi-paging.js';
@@ -34,7 +34,7 @@ const menuOperation = (mount: string) =>
     envelope: 'MenuErrorEnvelope',
   });
 
-/** `menuSchemas` are the JSON Schemas of menu-template/schemas, embedded as they are. */
+/** `menuSchemas` are the JSON Schemas of menu-template/schemas, hoisted into components/schemas. */
 export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object, faultRuleSchema: object): object {
   return {
     openapi: '3.1.0',
@@ -154,8 +154,10 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           required: ['ExternalId'],
           properties: { ExternalId: { type: 'string', minLength: 1, description: 'The ID the POS returned for the order (§2.1).' } },
         },
-        MenuUpdateFormA: menuSchemas.A,
-        MenuUpdateFormB: menuSchemas.B,
+        // Hoisted like the order and fault schemas: tools resolve an embedded schema's #/definitions/… against
+        // the document root, not against its $id, and fail on every $ref inside it.
+        ...schemaComponents('MenuUpdateFormA', menuSchemas.A),
+        ...schemaComponents('MenuUpdateFormB', menuSchemas.B),
         ...orderModelSchemas(orderSchema),
         ...faultSchemas(faultRuleSchema),
         MenuErrorEnvelope: {

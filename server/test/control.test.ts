@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,26 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { isLoopbackAddress } from '../control/admin-guard.js';
 import { cleanHeaders, fixtures, postRefund, putMenu, testSandbox } from './helpers.js';
+import { PACKAGE_ROOT } from '../version.js';
+
+/**
+ * swagger-parser's verdict on a document, in a process of its own: it is CommonJS that requires an ES module,
+ * which plain Node 20 loads and jest's module runtime does not.
+ */
+async function swaggerParserValidate(document: unknown): Promise<string> {
+  const script = `
+    import SwaggerParser from '@apidevtools/swagger-parser';
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    try { await SwaggerParser.validate(JSON.parse(text)); console.log('valid'); } catch (error) { console.log(error.message); }
+  `;
+  const child = execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: PACKAGE_ROOT });
+  child.stdin?.end(JSON.stringify(document));
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(child, 'exit');
+  return out.trim();
+}
 
 /** A real HTTP request over a Unix socket: the client has no loopback address. */
 async function overUnixSocket(app: Express, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
@@ -166,6 +188,15 @@ describe('the control API', () => {
     const response = await request(app).get('/_sandbox/nothing');
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ errors: [{ code: 'NOT_FOUND', message: 'no control endpoint at GET /_sandbox/nothing; GET /_sandbox/openapi.json describes them all' }] });
+  });
+
+  it('serves a document whose every $ref resolves from the document root, as swagger-parser, Prism and Postman read it', async () => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json')).body as { components: { schemas: Record<string, unknown> } };
+    // Embedded as they were, the menu schemas' #/definitions/… failed here ("Missing $ref pointer").
+    expect(await swaggerParserValidate(document)).toBe('valid');
+    expect(JSON.stringify(document)).not.toMatch(/"\$(schema|id)"|#\/definitions\//);
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['MenuUpdateFormA', 'MenuUpdateFormA.MenuItemFormA', 'MenuUpdateFormB']));
   });
 
   it('serves an OpenAPI 3.1 document that a real validator accepts, covering every route', async () => {
