@@ -152,7 +152,8 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         RefundRequest: {
           type: 'object',
           required: ['ExternalId'],
-          properties: { ExternalId: { type: 'string', minLength: 1, description: 'The ID the POS returned for the order (§2.1).' } },
+          // pattern: the sandbox refuses an ExternalId of white space only, and the document says so.
+          properties: { ExternalId: { type: 'string', minLength: 1, pattern: '\\S', description: 'The ID the POS returned for the order (§2.1); not blank.' } },
         },
         // Hoisted like the order and fault schemas: tools resolve an embedded schema's #/definitions/… against
         // the document root, not against its $id, and fail on every $ref inside it.

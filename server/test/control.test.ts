@@ -215,6 +215,16 @@ describe('the control API', () => {
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/_sandbox/faults', '/_sandbox/faults/{id}']));
   });
 
+  it.each(['POS-STD-1001', '', '   ', '\t', 1001])('agrees with the server on the refund ExternalId %p', async (externalId) => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json')).body;
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    ajv.addSchema({ components: document.components }, 'openapi');
+    const specAccepts = ajv.getSchema('openapi#/components/schemas/RefundRequest')!({ ExternalId: externalId });
+    const answer = await postRefund(app, { body: JSON.stringify({ ExternalId: externalId }) });
+    expect({ specAccepts, status: answer.status }).toEqual({ specAccepts: answer.status === 200, status: answer.status });
+  });
+
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
