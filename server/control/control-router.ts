@@ -59,8 +59,10 @@ export function controlRouter(deps: ControlDeps): Router {
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));
   router.use(adminGuard(deps.adminToken));
   router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps));
-  router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }, orderSchema().schema, faultRuleSchema().schema));
+  router.get('/openapi.json', (req, res) => {
+    // The Host passed the guard: a loopback name or the --host address (or anything, behind --admin-token).
+    const serverUrl = req.headers.host === undefined ? undefined : `${req.protocol}://${req.headers.host}`;
+    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }, orderSchema().schema, faultRuleSchema().schema, serverUrl));
   });
   router.use((req) => {
     throw new ApiError('NOT_FOUND', `no control endpoint at ${req.method} ${CONTROL_MOUNT}${req.path}; GET ${CONTROL_MOUNT}/openapi.json describes them all`);

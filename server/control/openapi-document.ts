@@ -34,8 +34,8 @@ const menuOperation = (mount: string) =>
     envelope: 'MenuErrorEnvelope',
   });
 
-/** `menuSchemas` are the JSON Schemas of menu-template/schemas, hoisted into components/schemas. */
-export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object, faultRuleSchema: object): object {
+/** `menuSchemas` are the JSON Schemas of menu-template/schemas, hoisted into components/schemas; `serverUrl` the sandbox's address. */
+export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object, faultRuleSchema: object, serverUrl = 'http://127.0.0.1:4100'): object {
   return {
     openapi: '3.1.0',
     info: {
@@ -46,7 +46,8 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         'The control API refuses what a web page could send it: 403 FORBIDDEN for an Origin other than its own, for Sec-Fetch-Site: cross-site, and (without --admin-token) for a Host other than localhost, *.localhost, 127.x.x.x, [::1] or the --host address; ' +
         '415 UNSUPPORTED_MEDIA_TYPE for a POST, PUT, PATCH or DELETE whose body is not application/json (no body and no Content-Type is fine).',
     },
-    servers: [{ url: 'http://127.0.0.1:4100' }],
+    // The address the document was fetched from: an importer then sends its requests where the sandbox runs.
+    servers: [{ url: serverUrl }],
     tags: [{ name: 'POS API' }, { name: 'Control API' }],
     paths: {
       '/order/refund': refundOperation(''),

@@ -225,6 +225,12 @@ describe('the control API', () => {
     expect({ specAccepts, status: answer.status }).toEqual({ specAccepts: answer.status === 200, status: answer.status });
   });
 
+  it('names the address it was fetched from in servers, so imported requests go where the sandbox runs', async () => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json').set('Host', '127.0.0.1:4725')).body;
+    expect(document.servers).toEqual([{ url: 'http://127.0.0.1:4725' }]);
+  });
+
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
