@@ -54,24 +54,26 @@ export function faultPaths() {
 }
 
 export function faultSchemas(faultRuleSchema: object): Record<string, object> {
+  const components = schemaComponents('FaultRule', faultRuleSchema);
+  const rule = components.FaultRule as { required?: string[]; properties?: Record<string, object> };
   return {
-    ...schemaComponents('FaultRule', faultRuleSchema),
+    ...components,
+    // FaultRule's own properties and these, in one object schema: an allOf of FaultRule (additionalProperties:
+    // false) and more fields would refuse every rule the sandbox answers with.
     FaultRuleInForce: {
-      allOf: [
-        ref('FaultRule'),
-        {
-          type: 'object',
-          required: ['id', 'source', 'addedAt', 'seen', 'fired', 'left', 'skipping'],
-          properties: {
-            source: { enum: ['api', 'file'] },
-            addedAt: { type: 'string', format: 'date-time' },
-            seen: { type: 'integer', description: 'Matching requests the rule was asked about' },
-            fired: { type: 'integer' },
-            left: { type: ['integer', 'null'], description: 'Firings left before it expires; null: no limit' },
-            skipping: { type: 'integer', description: 'Matching requests `after` still lets through' },
-          },
-        },
-      ],
+      ...rule,
+      title: 'FaultRuleInForce',
+      description: 'A fault rule in force: the rule as added, with where it came from and its counters.',
+      required: [...new Set([...(rule.required ?? []), 'id', 'source', 'addedAt', 'seen', 'fired', 'left', 'skipping'])],
+      properties: {
+        ...rule.properties,
+        source: { enum: ['api', 'file'] },
+        addedAt: { type: 'string', format: 'date-time' },
+        seen: { type: 'integer', description: 'Matching requests the rule was asked about' },
+        fired: { type: 'integer' },
+        left: { type: ['integer', 'null'], description: 'Firings left before it expires; null: no limit' },
+        skipping: { type: 'integer', description: 'Matching requests `after` still lets through' },
+      },
     },
   };
 }

@@ -231,6 +231,22 @@ describe('the control API', () => {
     expect(document.servers).toEqual([{ url: 'http://127.0.0.1:4725' }]);
   });
 
+  it('describes the fault rules it answers with: every rule of GET /_sandbox/faults validates as FaultRuleInForce', async () => {
+    const { app } = await testSandbox();
+    const added = await request(app)
+      .post('/_sandbox/faults')
+      .send({ id: 'outage', match: { path: '/order/refund' }, action: { kind: 'status', status: 503 }, times: 2 });
+    expect(added.status).toBe(201);
+    const document = (await request(app).get('/_sandbox/openapi.json')).body;
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    ajv.addSchema({ components: document.components }, 'openapi');
+    const validate = ajv.getSchema('openapi#/components/schemas/FaultRuleInForce')!;
+    const rules = (await request(app).get('/_sandbox/faults')).body as unknown[];
+    expect(rules).toHaveLength(1);
+    for (const rule of rules) expect({ rule, errors: validate(rule) ? null : validate.errors }).toEqual({ rule, errors: null });
+    expect(validate({ ...(rules[0] as object), extra: 1 })).toBe(false);
+  });
+
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
