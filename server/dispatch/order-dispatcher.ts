@@ -49,7 +49,8 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
   return async (orderId: string): Promise<OrderRecord> => {
     const order = desk.get(orderId)!;
     const dispatch = 1 + Math.max(0, ...(order.Deliveries ?? []).map((attempt) => attempt.dispatch));
-    const requestId = `req-${deps.newId()}`;
+    // Chosen by the desk when the dispatch started; the same on every try of this dispatch.
+    const requestId = order.Order?.RequestId || `req-${deps.newId()}`;
     const sent = { ...order.Order!, RequestId: requestId };
     const body = JSON.stringify(sent);
     // Fixture orders carry no URL: they go to --pos-order-url (dispatch refuses an order with neither).

@@ -111,7 +111,10 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
       throw new ApiError('INVALID_REQUEST', `order ${orderId} has no POS order URL to go to: start the sandbox with --pos-order-url URL (or SANDBOX_POS_ORDER_URL)`);
     }
     if (!this.deliver) throw new Error('OrderDesk has no delivery');
-    const dispatched = await this.move(orderId, 'DISPATCHED', { by }, { problem: by === 'resend' ? resendProblem : undefined });
+    // The dispatch's RequestId is chosen here, so the DISPATCHED record (what a 202 answers) already carries it.
+    const requestId = `req-${this.deps.newId()}`;
+    const fields = order.Order ? { Order: { ...order.Order, RequestId: requestId } } : {};
+    const dispatched = await this.move(orderId, 'DISPATCHED', { by }, { problem: by === 'resend' ? resendProblem : undefined, fields });
     const delivered = this.deliver(orderId).finally(() => this.inFlight.delete(orderId));
     // Nobody may await a delivery started with 202: a failure (the store cannot write) is reported, never unhandled.
     delivered.catch((error: Error) => this.emit('deliveryError', orderId, error));

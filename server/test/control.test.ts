@@ -247,6 +247,20 @@ describe('the control API', () => {
     expect(validate({ ...(rules[0] as object), extra: 1 })).toBe(false);
   });
 
+  it('answers POST /_sandbox/orders with 202 and an order that validates as OrderRecord, RequestId included', async () => {
+    const { app, orders } = await testSandbox({ posOrderUrl: 'http://127.0.0.1:9/order', dispatch: { attempts: 1 } });
+    const created = await request(app).post('/_sandbox/orders').send({ template: 'standard' });
+    expect(created.status).toBe(202);
+    const document = (await request(app).get('/_sandbox/openapi.json')).body;
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    ajv.addSchema({ components: document.components }, 'openapi');
+    const validate = ajv.getSchema('openapi#/components/schemas/OrderRecord')!;
+    expect({ errors: validate(created.body) ? null : validate.errors }).toEqual({ errors: null });
+    // The RequestId of the 202 is the one the POS receives on every try of this dispatch.
+    await orders.settled();
+    expect(orders.get(created.body.OrderId)?.Deliveries?.[0]?.requestId).toBe(created.body.Order.RequestId);
+  });
+
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
