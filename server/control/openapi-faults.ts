@@ -19,7 +19,7 @@ export function faultPaths() {
         operationId: 'addFaults',
         tags: ['Control API'],
         summary: 'Add one fault rule, or a list (kept in its order, in front of the rules in force)',
-        description: 'The same shape as a --faults file (SANDBOX-SPEC §7). Answered once the rules are stored.',
+        description: 'The same shape as a --faults file (see the README\'s "Fault injection"). Answered once the rules are stored.',
         requestBody: { required: true, content: json(ruleOrList) },
         responses: {
           '201': controlOk('The rules added: one, or a list when a list was sent', { oneOf: [ref('FaultRuleInForce'), { type: 'array', items: ref('FaultRuleInForce') }] }),

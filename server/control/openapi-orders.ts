@@ -49,7 +49,7 @@ export function orderPaths() {
       post: {
         operationId: 'createOrder',
         tags: ['Control API'],
-        summary: 'Create an order from a template and deliver it to the POS (SANDBOX-SPEC §5)',
+        summary: 'Create an order from a template and deliver it to the POS',
         parameters: [waitParameter],
         requestBody: { required: true, content: json(ref('NewOrder')) },
         responses: { '201': controlOk('With ?wait=true: the order once its delivery settled', ref('OrderRecord')), ...dispatched },

@@ -13,15 +13,34 @@ const locationHeader = {
   required: true,
   description: 'The merchant location (§4).',
   schema: { type: 'string' },
+  example: 'loc-std-001',
 };
 
-const faultHeader = {
-  name: 'x-sandbox-fault',
-  in: 'header',
-  required: false,
-  description: `A fault for this one call (SANDBOX-SPEC §7): ${FAULT_HEADER_SYNTAX}`,
-  schema: { type: 'string' },
-};
+/** §5's migration headers: every request carries them; a missing one is a finding, never a refusal. */
+const migrationHeaders = [
+  {
+    name: 'x-api-key',
+    in: 'header',
+    required: true,
+    description: 'Every request carries it (§5). Its value is not checked by the sandbox; a missing one is a finding.',
+    schema: { type: 'string' },
+    example: 'sandbox-only-x-api-key-demo-pos',
+  },
+  {
+    name: 'x-api-version',
+    in: 'header',
+    required: true,
+    description: 'The API version every request carries (§5); a missing one is a finding.',
+    schema: { type: 'string' },
+    example: '2',
+  },
+];
+
+/**
+ * The fault header is told in the operation's description, not declared as a parameter: importers (Postman)
+ * put every optional header in each request with a placeholder value, and `x-sandbox-fault: <string>` is a 400.
+ */
+const FAULT_HEADER_NOTE = `To inject a fault into this one call, add the header x-sandbox-fault: ${FAULT_HEADER_SYNTAX} (see the README's "Fault injection").`;
 
 /** One POS API operation at one mount: the shared auth, headers and error statuses, in the envelope of its family. */
 export function posOperation(spec: {
@@ -44,9 +63,9 @@ export function posOperation(spec: {
       operationId: `${spec.name}${spec.mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
       tags: ['POS API'],
       summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
-      ...(spec.description ? { description: spec.description } : {}),
+      description: spec.description ? `${spec.description} ${FAULT_HEADER_NOTE}` : FAULT_HEADER_NOTE,
       security: POS_SECURITY,
-      parameters: [locationHeader, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }, faultHeader],
+      parameters: [locationHeader, ...migrationHeaders, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
       requestBody: { required: true, content: json(spec.body) },
       responses: {
         '200': {

@@ -261,6 +261,25 @@ describe('the control API', () => {
     expect(orders.get(created.body.OrderId)?.Deliveries?.[0]?.requestId).toBe(created.body.Order.RequestId);
   });
 
+  it('declares the headers a clean POS call needs: a refund built from its parameter examples draws no finding', async () => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json')).body as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; required?: boolean; example?: string }> }>>;
+    };
+    const parameters = document.paths['/v2/order/refund']!.post!.parameters ?? [];
+    const headers = Object.fromEntries(parameters.filter((p) => p.in === 'header' && p.required).map((p) => [p.name, p.example!]));
+    expect(Object.keys(headers).sort()).toEqual(['x-api-key', 'x-api-version', 'x-service-locationid']);
+    const answer = await postRefund(app, { headers: { ...Object.fromEntries(Object.keys(cleanHeaders()).filter((name) => name !== 'Authorization' && name !== 'Content-Type').map((name) => [name, undefined])), ...headers } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-sandbox-findings']).toBe('0');
+    // Importers send every declared optional header with a placeholder: the fault header is described, not declared.
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const operation of Object.values(operations)) expect({ path, fault: (operation.parameters ?? []).some((p) => p.name === 'x-sandbox-fault') }).toEqual({ path, fault: false });
+    }
+    // Counted, not shown: a failure must not print the whole document.
+    expect(JSON.stringify(document).split('SANDBOX-SPEC').length - 1).toBe(0);
+  });
+
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
