@@ -36,7 +36,7 @@ const menuOperation = (mount: string) =>
 
 /** `menuSchemas` are the JSON Schemas of menu-template/schemas, hoisted into components/schemas; `serverUrl` the sandbox's address. */
 export function openApiDocument(version: string, menuSchemas: { A: object; B: object }, orderSchema: object, faultRuleSchema: object, serverUrl = 'http://127.0.0.1:4100'): object {
-  return {
+  return withControlSecurity({
     openapi: '3.1.0',
     info: {
       title: 'POS Sandbox',
@@ -142,6 +142,11 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
     },
     components: {
       securitySchemes: {
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The control API: none from a loopback client; the --admin-token value when the sandbox was started with one.',
+        },
         posToken: {
           type: 'http',
           scheme: 'bearer',
@@ -260,7 +265,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         },
       },
     },
-  };
+  });
 }
 
 function journalParameters() {
@@ -274,4 +279,16 @@ function journalParameters() {
     { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
     { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },
   ];
+}
+
+/**
+ * Every control operation states its security: none from a loopback client, or the admin token (`{}` in the
+ * list is "no auth"). Linters flag an operation that states nothing, and importers then guess.
+ */
+function withControlSecurity<T extends { paths: Record<string, Record<string, object>> }>(document: T): T {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!path.startsWith('/_sandbox')) continue;
+    for (const operation of Object.values(operations) as Array<{ security?: unknown }>) operation.security ??= [{}, { adminToken: [] }];
+  }
+  return document;
 }

@@ -280,6 +280,17 @@ describe('the control API', () => {
     expect(JSON.stringify(document).split('SANDBOX-SPEC').length - 1).toBe(0);
   });
 
+  it('states the security of every operation: the POS token on the POS API, none or the admin token on /_sandbox', async () => {
+    const { app } = await testSandbox();
+    const document = (await request(app).get('/_sandbox/openapi.json')).body as { paths: Record<string, Record<string, { security?: unknown }>> };
+    const stated = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({ operation: `${method} ${path}`, security: operation.security })),
+    );
+    expect(stated.filter((one) => one.security === undefined)).toEqual([]);
+    expect(stated.find((one) => one.operation === 'post /_sandbox/reset')?.security).toEqual([{}, { adminToken: [] }]);
+    expect(stated.find((one) => one.operation === 'post /v2/order/refund')?.security).toEqual([{ posToken: [] }]);
+  });
+
   it('publishes the order model in openapi.json so that it checks an order the sandbox sends', async () => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
