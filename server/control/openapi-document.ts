@@ -159,7 +159,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           type: 'object',
           required: ['ExternalId'],
           // pattern: the sandbox refuses an ExternalId of white space only, and the document says so.
-          properties: { ExternalId: { type: 'string', minLength: 1, pattern: '\\S', description: 'The ID the POS returned for the order (§2.1); not blank.' } },
+          properties: { ExternalId: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S', description: 'The ID the POS returned for the order (§2.1); not blank.' } },
         },
         // Hoisted like the order and fault schemas: tools resolve an embedded schema's #/definitions/… against
         // the document root, not against its $id, and fail on every $ref inside it.

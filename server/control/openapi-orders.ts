@@ -88,7 +88,7 @@ export function orderModelSchemas(orderSchema: object): Record<string, object> {
     OrderStatusRequest: {
       type: 'object',
       required: ['ExternalId', 'Status'],
-      properties: { ExternalId: { type: 'string', minLength: 1, pattern: '\\S' }, Status: { enum: ['ACCEPTED', 'REJECTED'] }, Reason: { type: 'string' } },
+      properties: { ExternalId: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S' }, Status: { enum: ['ACCEPTED', 'REJECTED'] }, Reason: { type: 'string' } },
     },
     NewOrder: {
       type: 'object',

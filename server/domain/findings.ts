@@ -96,11 +96,21 @@ export function lifetimeFindings(nbf: number, exp: number): Finding[] {
   ];
 }
 
-/** Findings for body fields the interface does not define. */
+/** Unknown fields listed one finding each; past this many, one more finding counts the rest. */
+export const MAX_UNKNOWN_FIELD_FINDINGS = 10;
+
+/**
+ * Findings for body fields the interface does not define. Bounded: a body of 120,000 unknown fields made as many
+ * findings, each kept in the journal, and a few such requests ran the process out of memory.
+ */
 export function unknownFieldFindings(fields: string[], where: string): Finding[] {
-  return fields.map((field) =>
-    finding('UNKNOWN_FIELD', `${field} is not a field of ${where}; the service ignores or rejects unknown fields`),
-  );
+  const named = (field: string) => (field.length > 100 ? `${field.slice(0, 100)}…` : field);
+  const listed = fields
+    .slice(0, MAX_UNKNOWN_FIELD_FINDINGS)
+    .map((field) => finding('UNKNOWN_FIELD', `${named(field)} is not a field of ${where}; the service ignores or rejects unknown fields`));
+  const rest = fields.length - MAX_UNKNOWN_FIELD_FINDINGS;
+  if (rest > 0) listed.push(finding('UNKNOWN_FIELD', `${rest} more fields are not fields of ${where} either; only the first ${MAX_UNKNOWN_FIELD_FINDINGS} are listed`));
+  return listed;
 }
 
 function present(value: string | string[] | undefined): boolean {

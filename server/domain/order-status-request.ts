@@ -1,5 +1,6 @@
 /** Pure: the body of POST /order/status, {ExternalId, Status, Reason?} (SANDBOX-SPEC §5); every problem listed. */
 import { describeValue as describe } from './describe-value.js';
+import { MAX_EXTERNAL_ID_LENGTH, externalIdTooLong } from './refund-request.js';
 import { POS_DECISIONS, type PosDecision } from './order-states.js';
 
 export interface OrderStatusRequest {
@@ -24,6 +25,7 @@ export function checkOrderStatusBody(body: unknown): OrderStatusBodyCheck {
   if (externalId === undefined) problems.push('ExternalId is required: the ID the POS returned for the order');
   else if (typeof externalId !== 'string') problems.push(`ExternalId must be a string, got ${describe(externalId)}`);
   else if (externalId.trim() === '') problems.push('ExternalId must not be empty or blank');
+  else if (externalId.length > MAX_EXTERNAL_ID_LENGTH) problems.push(externalIdTooLong(externalId));
   if (status === undefined) problems.push('Status is required: ACCEPTED or REJECTED (§3)');
   else if (!(POS_DECISIONS as readonly unknown[]).includes(status)) problems.push(`Status must be ACCEPTED or REJECTED (§3), got ${describe(status)}`);
   if (reason !== undefined && typeof reason !== 'string') problems.push(`Reason must be a string, got ${describe(reason)}`);

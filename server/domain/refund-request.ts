@@ -25,6 +25,16 @@ export function checkRefundBody(body: unknown): RefundBodyCheck {
   return { ok: true, request: { ExternalId: externalId as string }, unknownFields };
 }
 
+/**
+ * The longest ExternalId taken. The interface sets no length (§8), but an id of a megabyte stored twice per
+ * refund made segments the sandbox's own start check refused, and lists of hundreds of megabytes.
+ */
+export const MAX_EXTERNAL_ID_LENGTH = 256;
+
+export function externalIdTooLong(value: string): string {
+  return `ExternalId is ${value.length} characters long; the sandbox accepts at most ${MAX_EXTERNAL_ID_LENGTH} (the ID the POS gave the order)`;
+}
+
 function externalIdProblem(value: unknown, unknownFields: string[]): string | undefined {
   if (value === undefined) {
     const nearMiss = unknownFields.find((field) => field.toLowerCase().replace(/[-_]/g, '') === 'externalid');
@@ -34,5 +44,6 @@ function externalIdProblem(value: unknown, unknownFields: string[]): string | un
   if (typeof value !== 'string') return `ExternalId must be a string, got ${describe(value)}`;
   if (value === '') return 'ExternalId must not be empty';
   if (value.trim() === '') return 'ExternalId must not be blank (it is only white space)';
+  if (value.length > MAX_EXTERNAL_ID_LENGTH) return externalIdTooLong(value);
   return undefined;
 }

@@ -215,7 +215,7 @@ describe('the control API', () => {
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/_sandbox/faults', '/_sandbox/faults/{id}']));
   });
 
-  it.each(['POS-STD-1001', '', '   ', '\t', 1001])('agrees with the server on the refund ExternalId %p', async (externalId) => {
+  it.each(['POS-STD-1001', '', '   ', '\t', 1001, 'x'.repeat(256), 'x'.repeat(257)])('agrees with the server on the refund ExternalId %p', async (externalId) => {
     const { app } = await testSandbox();
     const document = (await request(app).get('/_sandbox/openapi.json')).body;
     const ajv = new Ajv({ strict: false, validateFormats: false });

@@ -182,3 +182,26 @@ describe('resending an order of the fixtures (it carries no POS order URL of its
     expect(sandbox.orders.get('ord-std-0003')).toEqual(before);
   });
 });
+
+describe('bodies built to grow the sandbox (from the second attack run)', () => {
+  it('5,000 unknown fields draw 11 findings, not 5,000: ten named and one counting the rest', async () => {
+    const sandbox = await testSandbox();
+    const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 0]));
+    const res = await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: EXTERNAL_ID, ...fields }) });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-sandbox-findings']).toBe('11');
+    const findings = sandbox.journal.list({})[0]!.findings;
+    expect(findings.at(-1)?.message).toBe('4990 more fields are not fields of a refund request (§2.1) either; only the first 10 are listed');
+  });
+
+  it.each([
+    ['/v2/order/refund', { ExternalId: 'x'.repeat(257) }],
+    ['/v2/order/status', { ExternalId: 'x'.repeat(257), Status: 'ACCEPTED' }],
+  ])('%s: an ExternalId over 256 characters is 400 and stores nothing', async (path, body) => {
+    const sandbox = await testSandbox();
+    const res = await postRefund(sandbox.app, { path, body: JSON.stringify(body) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(orderEnvelope('INVALID_PAYLOAD', 'ExternalId is 257 characters long; the sandbox accepts at most 256 (the ID the POS gave the order)'));
+    expect(sandbox.store.refunds.all()).toEqual([]);
+  });
+});
