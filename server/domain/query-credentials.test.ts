@@ -34,3 +34,10 @@ describe('urlWithoutCredentials', () => {
     expect(urlWithoutCredentials(url, 'the-partner-key')).toBe(shown);
   });
 });
+
+describe('a key with + sent raw in a query string', () => {
+  it('is still found, though the query parser reads + as a space', () => {
+    const key = 'Fr+Sxnj88GvXv4+Dx/JWiK0vteIqz=';
+    expect(findCredentialInQuery(new URLSearchParams(`note=${key}`), key)).toBe('note');
+  });
+});

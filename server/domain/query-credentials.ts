@@ -14,7 +14,8 @@ export function findCredentialInQuery(query: URLSearchParams, partnerKey: string
 
 /** A query parameter that carries a credential, by its name or by its value. */
 export function isCredentialParameter(name: string, value: string, partnerKey: string): boolean {
-  return CREDENTIAL_NAME.test(name) || value === partnerKey || JWT_SHAPE.test(value);
+  // A key with '+' sent raw in a query string arrives with spaces: a query parser reads '+' as a space.
+  return CREDENTIAL_NAME.test(name) || value === partnerKey || value === partnerKey.replaceAll('+', ' ') || JWT_SHAPE.test(value);
 }
 
 /** The 401 message for a credential found in the query string. */

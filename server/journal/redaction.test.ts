@@ -102,3 +102,17 @@ describe('text built to make the redaction slow', () => {
     expect(scrubText(text, [KEY]) === text).toBe(true);
   });
 });
+
+describe('shapes the second attack run slipped past', () => {
+  const plusKey = 'Fr+Sxnj88/GvXv4+Dx/JWiK0vteIqz=';
+  const redactor = new Redactor(plusKey);
+
+  it.each([
+    ['the key with + read as a space by a query parser', `note=${plusKey.replaceAll('+', ' ')}`, 'note=[redacted]'],
+    ['the key with / escaped as JSON may write it', `{"ExternalId":"${plusKey.replaceAll('/', '\\/')}" oops`, '{"ExternalId":"[redacted]" oops'],
+    ['a token percent-encoded twice', `/v2/${token.replaceAll('.', '%252E')}`, `/v2/${header}.${payload}.[redacted]`],
+    ['a detached JWS', `${header}..${signature}`, `${header}..[redacted]`],
+  ])('%s', (_shape, text, shown) => {
+    expect(redactor.text(text)).toBe(shown);
+  });
+});

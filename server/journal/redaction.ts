@@ -36,7 +36,9 @@ export function redactJwtSignatures(text: string): string {
       if (part.length < 16 || part === REDACTED) continue;
       const afterClaims = json[i - 1] === true && json[i] === false;
       const afterHeaderAndClaims = i >= 2 && json[i - 2] === true && json[i - 1] === true;
-      if (afterClaims || afterHeaderAndClaims) {
+      // A detached JWS (RFC 7515 appendix F) leaves the payload out: header..signature.
+      const detached = i >= 2 && json[i - 2] === true && parts[i - 1] === '';
+      if (afterClaims || afterHeaderAndClaims || detached) {
         parts[i] = REDACTED;
         json[i] = false;
         changed = true;
@@ -92,11 +94,16 @@ function percentDecoded(text: string): string {
  */
 export function scrubText(text: string, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): string {
   const direct = scrubPlain(text, secrets, signatures);
-  if (!direct.includes('%')) return direct;
-  const decoded = percentDecoded(direct);
-  if (decoded === direct) return direct;
-  const scrubbed = scrubPlain(decoded, secrets, signatures);
-  return scrubbed === decoded ? direct : scrubbed;
+  // Up to three rounds of decoding: a value percent-encoded twice (%252E) hides a token's dots from one round.
+  let decoded = direct;
+  for (let round = 0; round < 3 && decoded.includes('%'); round++) {
+    const next = percentDecoded(decoded);
+    if (next === decoded) break;
+    decoded = next;
+    const scrubbed = scrubPlain(decoded, secrets, signatures);
+    if (scrubbed !== decoded) return scrubbed;
+  }
+  return direct;
 }
 
 /**

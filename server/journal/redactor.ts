@@ -15,7 +15,9 @@ export class Redactor {
   constructor(partnerKey: string) {
     // The key as it was typed, and as base64 and base64url (a client that encodes it before sending).
     const encoded = (encoding: 'base64' | 'base64url') => Buffer.from(partnerKey).toString(encoding).replace(/=+$/, '');
-    this.secrets = partnerKey === '' ? [] : [partnerKey, encoded('base64'), encoded('base64url')];
+    // Also as a query string decodes it ('+' read as a space) and as JSON may escape it ('/' written '\/').
+    const variants = [partnerKey, encoded('base64'), encoded('base64url'), partnerKey.replaceAll('+', ' '), partnerKey.replaceAll('/', '\\/')];
+    this.secrets = partnerKey === '' ? [] : [...new Set(variants)];
   }
 
   /** Remembers a token's signature, so the signature sent alone later (`?s=<signature>`) is redacted too. */
