@@ -82,7 +82,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, redactor);
   const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
-  const orders = new OrderDesk({ store, locations: options.fixtures.locations, clock, newId, posOrderUrl: options.posOrderUrl });
+  const orders = new OrderDesk({ store, locations: options.fixtures.locations, templates: options.fixtures.templates, clock, newId, posOrderUrl: options.posOrderUrl });
   orders.useDelivery(
     orderDelivery({
       desk: orders,

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { ApiError } from '../errors.js';
-import type { Location } from '../fixtures/fixture-schemas.js';
+import type { Location, OrderTemplate } from '../fixtures/fixture-schemas.js';
 import { buildOrder } from '../domain/build-order.js';
 import { finding, type Finding } from '../domain/findings.js';
 import { sameHubBrands, wrongBrandFinding } from '../domain/hub-brands.js';
@@ -22,6 +22,8 @@ const RACE_WAIT_MS = 2_000;
 export interface OrderDeskDeps {
   store: SandboxStore;
   locations: readonly Location[];
+  /** The order templates, keyed by name: an order of the fixtures is built from its template when first sent. */
+  templates: Readonly<Record<string, OrderTemplate>>;
   clock: () => number;
   newId: () => string;
   /** --pos-order-url / SANDBOX_POS_ORDER_URL; an order may name its own. */
@@ -113,13 +115,28 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     if (!this.deliver) throw new Error('OrderDesk has no delivery');
     // The dispatch's RequestId is chosen here, so the DISPATCHED record (what a 202 answers) already carries it.
     const requestId = `req-${this.deps.newId()}`;
-    const fields = order.Order ? { Order: { ...order.Order, RequestId: requestId } } : {};
+    const fields = { Order: { ...(order.Order ?? this.payloadOfFixtureOrder(order)), RequestId: requestId } };
     const dispatched = await this.move(orderId, 'DISPATCHED', { by }, { problem: by === 'resend' ? resendProblem : undefined, fields });
     const delivered = this.deliver(orderId).finally(() => this.inFlight.delete(orderId));
     // Nobody may await a delivery started with 202: a failure (the store cannot write) is reported, never unhandled.
     delivered.catch((error: Error) => this.emit('deliveryError', orderId, error));
     this.inFlight.set(orderId, delivered);
     return { dispatched, delivered };
+  }
+
+  /**
+   * An order of the fixtures is a record without the payload the POS receives: it is built from its template, its
+   * location and its creation time, as POST /_sandbox/orders would have built it. Without this, a resent fixture
+   * order reached the POS as {"RequestId": …} alone.
+   */
+  private payloadOfFixtureOrder(order: OrderRecord): SandboxOrder {
+    const template = Object.hasOwn(this.deps.templates, order.Template) ? this.deps.templates[order.Template] : undefined;
+    const location = this.deps.locations.find((candidate) => candidate.id === order.LocationId);
+    if (template === undefined || location === undefined) {
+      const missing = template === undefined ? `template '${order.Template}'` : `location '${order.LocationId}'`;
+      throw new ApiError('INVALID_STATE', `order ${order.OrderId} has no payload and its ${missing} is not in the fixtures, so there is nothing to send`);
+    }
+    return buildOrder({ template, location, orderId: order.OrderId, requestId: '', createdAt: order.CreatedAt });
   }
 
   /**

@@ -1,7 +1,8 @@
 /** Orders between the sandbox and the reference POS over real HTTP (SANDBOX-SPEC §5, §10). */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';
-import { closeServers, createOrder, liveReferencePos, liveSandbox, orderReaches } from './live.js';
+import { closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches } from './live.js';
 import { orderEnvelope, PARTNER } from './helpers.js';
 
 afterEach(closeServers);
@@ -100,6 +101,30 @@ describe('orders delivered to the reference POS', () => {
     const created = await createOrder(sandbox.app, { template: 'standard', orderId: 'ord-t-2', posOrderUrl: pos.orderUrl });
     expect(created.body).toMatchObject({ Status: 'REJECTED', Reason: 'Closed' });
     expect(created.body.History.at(-1)).toMatchObject({ status: 'REJECTED', by: 'pos-reply' });
+  });
+
+  it('resends an order of the fixtures as a whole order built from its template, not as {RequestId} alone', async () => {
+    const received: Array<Record<string, unknown>> = [];
+    const posOrderUrl = await listen((req: IncomingMessage, res: ServerResponse) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        received.push(JSON.parse(text) as Record<string, unknown>);
+        res.writeHead(503).end();
+      });
+    });
+    const sandbox = await liveSandbox({ posOrderUrl, dispatch: { attempts: 1 } });
+    const resent = await request(sandbox.app).post('/_sandbox/orders/ord-std-0003/resend?wait=true');
+    expect(resent.status).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      OrderId: 'ord-std-0003',
+      LocationId: 'loc-std-001',
+      CreatedAt: '2026-11-01T23:10:00Z',
+      RequestId: resent.body.Order.RequestId,
+      Items: expect.arrayContaining([expect.objectContaining({ Quantity: expect.any(Number) })]),
+    });
+    expect(resent.body.Order).toEqual(received[0]);
   });
 
   it('refuses to resend an ACCEPTED order with 409 INVALID_STATE', async () => {
