@@ -15,9 +15,7 @@ import type { FaultBook } from '../processing/fault-book.js';
 import { adminGuard } from './admin-guard.js';
 import { crossSiteGuard } from './cross-site-guard.js';
 import { journalRoutes } from './journal-routes.js';
-import { openApiDocument } from './openapi-document.js';
-import { orderSchema } from '../fixtures/order-schema.js';
-import { faultRuleSchema } from '../faults/check-fault-rules.js';
+import { sandboxOpenApi } from './sandbox-openapi.js';
 import { stateRoutes } from './state-routes.js';
 import { orderRoutes } from './order-routes.js';
 import { eventRoutes } from './event-routes.js';
@@ -62,7 +60,7 @@ export function controlRouter(deps: ControlDeps): Router {
   router.get('/openapi.json', (req, res) => {
     // The Host passed the guard: a loopback name or the --host address (or anything, behind --admin-token).
     const serverUrl = req.headers.host === undefined ? undefined : `${req.protocol}://${req.headers.host}`;
-    res.json(openApiDocument(deps.version, { A: deps.menuSchemas.A.schema as object, B: deps.menuSchemas.B.schema as object }, orderSchema().schema, faultRuleSchema().schema, serverUrl));
+    res.json(sandboxOpenApi({ menuSchemas: deps.menuSchemas, serverUrl }));
   });
   router.use((req) => {
     throw new ApiError('NOT_FOUND', `no control endpoint at ${req.method} ${CONTROL_MOUNT}${req.path}; GET ${CONTROL_MOUNT}/openapi.json describes them all`);

@@ -1,0 +1,284 @@
+/**
+ * Examples for openapi.json: every component schema, every parameter, every request and response body. Importers
+ * (Postman, Insomnia, Dredd, Prism's mock) send and show these instead of `<string>` and `null`, so each is a value
+ * the sandbox really takes or really answers: the menu updates are the menu-template files, the order is built from
+ * the standard template, the rest was copied from a running sandbox. A test validates each against its schema.
+ */
+import type { SandboxOrder } from '../domain/sandbox-order-types.js';
+
+/** The payloads the examples are taken from (read by the caller: this module does no I/O). */
+export interface ExamplePayloads {
+  menuFormA: Record<string, unknown> & { Items: Array<Record<string, unknown> & { Prices: object[] }> };
+  menuFormB: Record<string, unknown> & { Items: Array<Record<string, unknown> & { Prices: object[] }> };
+  /** An order built from the standard template (OrderId ord-std-0004). */
+  order: SandboxOrder;
+}
+
+const AT = '2026-11-21T10:00:00.000Z';
+const LATER = '2026-11-21T10:00:01.000Z';
+const REQUEST_ID = '2a19cd5e-a120-4559-bb04-9e30822af539';
+const orderError = (code: string, message: string) => ({ errors: [{ code, message }] });
+const menuError = (Code: string, Message: string) => ({ errors: [{ Code, Message }] });
+
+const FAULT_RULE = {
+  id: 'refund-outage',
+  description: 'The refund endpoint answers 503 three times, then works again',
+  match: { direction: 'inbound', path: '/order/refund' },
+  action: { kind: 'status', status: 503 },
+  times: 3,
+};
+
+const REFUND = {
+  id: 'rf-791c1aa6-9a27-495d-a82e-3b4fea8fbfc0',
+  externalId: 'POS-STD-1001',
+  locationId: 'loc-std-001',
+  requestId: REQUEST_ID,
+  journalId: 'j-000001',
+  status: 'PROCESSED',
+  acceptedAt: AT,
+  dueAt: LATER,
+  processedAt: LATER,
+};
+
+const JOURNAL_ENTRY = {
+  id: 'j-000001',
+  requestId: REQUEST_ID,
+  time: AT,
+  direction: 'inbound',
+  method: 'POST',
+  path: '/v2/order/refund',
+  locationId: 'loc-std-001',
+  partner: 'demo-pos',
+  token: {
+    header: { alg: 'HS256', typ: 'JWT' },
+    claims: { sub: 'loc-std-001', jti: '02c1d2e2-554b-4a7a-acb5-26f53788b8b8', nbf: 1795255200, exp: 1795258800, iss: 'demo-pos', aud: 'io.service.pos.brokers.openapi' },
+    sha256: '80459d6e4131555084024596d29130161f55134090fcac99a41bd23087be28f7',
+  },
+  request: {
+    headers: { 'x-service-locationid': 'loc-std-001', authorization: 'Bearer [redacted sha256:80459d6e41315550]', 'x-api-version': '2', 'content-type': 'application/json' },
+    body: { ExternalId: 'POS-STD-1001' },
+  },
+  response: { status: 200, headers: { 'x-sandbox-findings': '0', 'x-sandbox-refund-id': REFUND.id } },
+  latencyMs: 3,
+  findings: [],
+};
+
+const HEALTH = {
+  status: 'ok',
+  version: '0.1.0',
+  startedAt: AT,
+  uptimeSeconds: 42,
+  delivery: { attempts: 3, attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000], posOrderUrl: 'http://127.0.0.1:4200/order' },
+  events: { clients: 0, waitingBytes: 0, dropped: 0 },
+};
+
+/** Examples of the component schemas that do not come from a payload file. */
+function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]> {
+  const { menuFormA, menuFormB, order } = payloads;
+  const item = order.Items[0]!;
+  const record = {
+    OrderId: order.OrderId,
+    LocationId: order.LocationId,
+    Template: 'standard',
+    Status: 'AWAITING_STATUS',
+    ExternalId: 'POS-7781',
+    CreatedAt: order.CreatedAt,
+    UpdatedAt: order.CreatedAt,
+    PosOrderUrl: 'http://127.0.0.1:4200/order',
+    Order: order,
+    Deliveries: [{ dispatch: 1, attempt: 1, at: order.CreatedAt, requestId: order.RequestId, journalId: 'j-000002', status: 200, externalId: 'POS-7781' }],
+    History: [
+      { status: 'NEW', at: order.CreatedAt, by: 'dispatch' },
+      { status: 'DISPATCHED', at: order.CreatedAt, by: 'dispatch' },
+      { status: 'AWAITING_STATUS', at: order.CreatedAt, by: 'pos-reply' },
+    ],
+  };
+  return {
+    RefundRequest: [{ ExternalId: 'POS-STD-1001' }],
+    MenuUpdateFormA: [menuFormA],
+    'MenuUpdateFormA.MenuItemFormA': [menuFormA.Items[0]],
+    'MenuUpdateFormA.PriceFormA': [menuFormA.Items[0]!.Prices[0]],
+    MenuUpdateFormB: [menuFormB],
+    'MenuUpdateFormB.MenuItemFormB': [menuFormB.Items[0]],
+    'MenuUpdateFormB.PriceFormB': [menuFormB.Items[0]!.Prices[0]],
+    SandboxOrder: [order],
+    'SandboxOrder.Id': [item.Id],
+    'SandboxOrder.Money': [item.UnitPrice],
+    'SandboxOrder.OrderItem': [item],
+    'SandboxOrder.Variation': [{ Id: 'var-margherita-40', Name: '40 cm', Price: 350 }],
+    'SandboxOrder.Modifier': [{ Id: 'mod-extra-mozzarella', Name: 'Extra mozzarella', Quantity: 1, Price: 150 }],
+    'SandboxOrder.Fee': [{ Type: 'Delivery', Name: 'Delivery fee', Amount: 299 }],
+    'SandboxOrder.Promotion': [{ Id: 'promo-pizza-10', Name: '10% off pizza', Amount: 330 }],
+    'SandboxOrder.Tax': [{ Name: 'VAT 7%', Rate: 7, Amount: 241, Included: true }],
+    'SandboxOrder.Payment': [{ Prepaid: true, Method: 'Card', Amount: 3689 }],
+    OrderStatusRequest: [{ ExternalId: 'POS-7781', Status: 'ACCEPTED' }, { ExternalId: 'POS-7782', Status: 'REJECTED', Reason: 'Kitchen closed' }],
+    NewOrder: [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }],
+    OrderRecord: [record],
+    FaultRule: [FAULT_RULE],
+    'FaultRule.FaultMatch': [FAULT_RULE.match],
+    'FaultRule.FaultAction': [FAULT_RULE.action, { kind: 'delay', ms: 2500 }],
+    FaultRuleInForce: [{ ...FAULT_RULE, source: 'api', addedAt: AT, seen: 1, fired: 1, left: 2, skipping: 0 }],
+    MenuErrorEnvelope: [menuError('VALIDATION_ERROR', 'Items[0].Prices[0].Price must be >= 0, got -1')],
+    OrderErrorEnvelope: [orderError('INVALID_PAYLOAD', 'ExternalId must not be empty or blank')],
+    Health: [HEALTH],
+    Refund: [REFUND],
+    JournalEntry: [JOURNAL_ENTRY],
+  };
+}
+
+/** What each error status of the POS API answers, in the order family's words (the menu family capitalizes the keys). */
+const POS_ERRORS: Record<string, [string, string]> = {
+  '400': ['INVALID_PAYLOAD', 'ExternalId must not be empty or blank'],
+  '401': ['UNAUTHORIZED', 'token expired at 2026-11-21T09:00:00Z (exp), 3600 s ago'],
+  '403': ['FORBIDDEN', 'this request is refused'],
+  '404': ['NOT_FOUND', 'no order with ExternalId POS-7781 at location loc-std-001'],
+  '405': ['METHOD_NOT_ALLOWED', 'GET is not allowed on /v2/order/refund; use POST'],
+  '409': ['INVALID_STATE', 'order ord-std-0004 is ACCEPTED; the POS decided it already'],
+  '413': ['PAYLOAD_TOO_LARGE', 'the body is over 1 MiB'],
+  '415': ['UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json'],
+  '429': ['TOO_MANY_REQUESTS', 'injected by fault rule rate-limited: retry after 1 s'],
+  '503': ['SERVICE_UNAVAILABLE', 'injected by fault rule outage: nothing was processed'],
+  default: ['SERVICE_UNAVAILABLE', 'injected by fault rule outage: nothing was processed'],
+};
+
+/** The same for the control API (always the order family). */
+const CONTROL_ERRORS: Record<string, [string, string]> = {
+  '400': ['INVALID_REQUEST', "unknown query parameter 'colour'; this endpoint takes location, status, externalId, limit, after"],
+  '401': ['UNAUTHORIZED', 'the control API needs Authorization: Bearer <the --admin-token value>'],
+  '403': ['FORBIDDEN', 'the control API refuses requests sent by a web page of another origin (Origin: https://example.com)'],
+  '404': ['NOT_FOUND', "no order 'ord-nope'; GET /_sandbox/orders lists them"],
+  '409': ['INVALID_STATE', 'order ord-std-0001 is ACCEPTED; only a REJECTED or DELIVERY_FAILED order can be resent'],
+  '415': ['UNSUPPORTED_MEDIA_TYPE', 'the control API takes application/json bodies, got text/plain'],
+};
+
+/** Parameter examples by name; a path's own `id` is told by its collection. */
+const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  'x-service-locationid': 'loc-std-001',
+  'x-api-key': 'sandbox-only-x-api-key-demo-pos',
+  'x-api-version': '2',
+  'x-request-id': REQUEST_ID,
+  location: 'loc-std-001',
+  template: 'standard',
+  externalId: 'POS-STD-1001',
+  limit: 50,
+  wait: 'true',
+  types: 'order,refund',
+  path: '/order/refund',
+  since: AT,
+  direction: 'inbound',
+  order: 'ord-std-0001',
+  fault: 'true',
+};
+const ID_EXAMPLES: Array<[string, string]> = [
+  ['/_sandbox/journal', 'j-000001'],
+  ['/_sandbox/orders', 'ord-std-0003'],
+  ['/_sandbox/faults', 'refund-outage'],
+  ['/_sandbox/locations', 'loc-std-001'],
+];
+/** Parameters whose example depends on the list: a status of a refund is not one of an order. */
+const LIST_PARAMETER_EXAMPLES: Record<string, Record<string, unknown>> = {
+  '/_sandbox/refunds': { status: 'PROCESSED', after: REFUND.id },
+  '/_sandbox/orders': { status: 'ACCEPTED', after: 'ord-std-0002' },
+  '/_sandbox/faults': { after: 'refund-outage' },
+  '/_sandbox/journal': { status: '4xx', after: 'j-000001', before: 'j-000100' },
+  '/_sandbox/journal.har': { status: '4xx', after: 'j-000001' },
+};
+
+/** Bodies of control operations whose schema is written in place, by operationId. */
+function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> {
+  return {
+    reset: { reset: true, orders: 6, refunds: 0, journal: 0, faults: 0 },
+    partners: [{ name: 'demo-pos', displayName: 'Demo POS', keyFingerprint: 'sha256:269c9f2af4e77bc3', tokenAudience: 'io.service.pos.brokers.openapi' }],
+    locations: [
+      { id: 'loc-std-001', kind: 'standard', name: 'Harbour Street Bistro', currency: 'EUR', timezone: 'Europe/Berlin', menuItems: 4 },
+      { id: 'loc-hub-001-burgers', kind: 'hub', name: 'Central Kitchen: Burger Lab', currency: 'EUR', timezone: 'Europe/Berlin', hub: { id: 'hub-001', name: 'Central Kitchen', brand: 'Burger Lab' }, menuItems: 3 },
+    ],
+    locationMenu: { LocationId: 'loc-std-001', Currency: 'EUR', Items: payloads.menuFormA.Items },
+    clearJournal: { cleared: true },
+    clearFaults: { deleted: 1 },
+    journalHar: { log: { version: '1.2', creator: { name: 'pos-sandbox', version: '0.1.0' }, entries: [] } },
+    mintToken: {
+      token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJsb2Mtc3RkLTAwMSJ9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxl',
+      header: { alg: 'HS256', typ: 'JWT' },
+      claims: { sub: 'loc-std-001', jti: '0404d3e0-1044-4a8f-bbd4-0ee3f31e45af', nbf: 1795255200, exp: 1795258800, iss: 'demo-pos', aud: 'io.service.pos.brokers.openapi' },
+      expiresAt: '2026-11-21T11:00:00.000Z',
+    },
+    mintTokenRequest: { locationId: 'loc-std-001', ttl: 600 },
+    openapi: { openapi: '3.1.0', info: { title: 'POS Sandbox', version: '0.1.0' }, paths: {} },
+    events: 'id: 7\nevent: refund\ndata: {"id":7,"type":"refund","time":"2026-11-21T10:00:01.000Z","data":{"id":"rf-1","status":"PROCESSED"}}\n\n',
+  };
+}
+
+interface Schema {
+  $ref?: string;
+  type?: unknown;
+  items?: Schema;
+  oneOf?: Schema[];
+  examples?: unknown[];
+}
+interface Media {
+  schema?: Schema;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; value: unknown }>;
+}
+interface Operation {
+  operationId?: string;
+  parameters?: Array<{ name: string; in: string; example?: unknown }>;
+  requestBody?: { content: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+const isComponentBody = (schema: Schema | undefined): boolean =>
+  schema?.$ref !== undefined || (schema?.type === 'array' && schema.items?.$ref !== undefined);
+
+/** The document with its examples: on component schemas (`examples`), parameters and media types (`example`). */
+export function withExamples<T>(document: T, payloads: ExamplePayloads): T {
+  const doc = document as unknown as Document;
+  for (const [name, examples] of Object.entries(componentExamples(payloads))) {
+    const schema = doc.components.schemas[name];
+    if (schema !== undefined) schema.examples = examples;
+  }
+  const inline = inlineBodyExamples(payloads);
+  const exampleOf = (schema: Schema | undefined, operationId: string | undefined, fallbackKey?: string): unknown => {
+    if (schema === undefined) return undefined;
+    if (schema.$ref !== undefined) return doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]?.examples?.[0];
+    if (schema.type === 'array' && schema.items?.$ref !== undefined) return [exampleOf(schema.items, undefined)];
+    if (schema.oneOf !== undefined) return exampleOf(schema.oneOf[0], operationId);
+    return schema.examples?.[0] ?? inline[fallbackKey ?? operationId ?? ''];
+  };
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    const control = path.startsWith('/_sandbox');
+    const list = Object.keys(LIST_PARAMETER_EXAMPLES).find((prefix) => path === prefix);
+    const id = ID_EXAMPLES.find(([prefix]) => path.startsWith(`${prefix}/`))?.[1];
+    for (const operation of Object.values(operations)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.example !== undefined) continue;
+        const value = parameter.name === 'id' ? id : ((list && LIST_PARAMETER_EXAMPLES[list]![parameter.name]) ?? PARAMETER_EXAMPLES[parameter.name]);
+        if (value !== undefined) parameter.example = value;
+      }
+      for (const media of Object.values(operation.requestBody?.content ?? {})) {
+        if (media.schema?.oneOf !== undefined) {
+          // PUT /menu takes form A or form B, POST /_sandbox/faults one rule or a list: an importer offers each, named.
+          media.examples = Object.fromEntries(media.schema.oneOf.map((choice) => [choice.$ref?.split('/').pop() ?? 'List', { value: exampleOf(choice, undefined) }]));
+        } else {
+          media.example ??= exampleOf(media.schema, operation.operationId, `${operation.operationId}Request`);
+        }
+      }
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          const error = status === 'default' || Number(status) >= 400 ? (control ? CONTROL_ERRORS : POS_ERRORS)[status] : undefined;
+          if (error !== undefined && media.schema?.$ref?.endsWith('MenuErrorEnvelope')) media.example ??= menuError(...error);
+          else if (error !== undefined) media.example ??= orderError(...error);
+          // A body of a component schema has that schema's examples: repeating the order in every answer would
+          // quadruple the document.
+          else if (!isComponentBody(media.schema)) media.example ??= type === 'text/event-stream' ? inline.events : exampleOf(media.schema, operation.operationId);
+        }
+      }
+    }
+  }
+  return document;
+}
