@@ -1,10 +1,10 @@
 /** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
 
-import { controlError, controlOk, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
+import { controlOk, controlResponses, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 import { faultPaths, faultSchemas } from './openapi-faults.js';
+import { journalPaths, journalSchemas } from './openapi-journal.js';
 import { pagedOk, pageParameters } from './openapi-paging.js';
-import { JOURNAL_PAGE } from './paging.js';
 
 const refundOperation = (mount: string) =>
   posOperation({
@@ -12,10 +12,13 @@ const refundOperation = (mount: string) =>
     name: 'refund',
     mount,
     summary: 'Request a refund (§4.1)',
+    description:
+      'The POS asks the service to refund an order it created (§4.1). The sandbox checks only what §4.1 rule 1 names: the token (§5), the location header and a non-blank ExternalId; ' +
+      'it then accepts the refund for processing and decides it later (PROCESSED or FAILED, shown by GET /_sandbox/refunds), never telling the POS (§1: v2 is asynchronous).',
     body: ref('RefundRequest'),
     ok: 'Accepted for processing; no body. The refund is decided later (GET /_sandbox/refunds).',
     okHeader: ['x-sandbox-refund-id', { schema: { type: 'string' } }],
-    invalid: 'INVALID_PAYLOAD: location header, body or ExternalId',
+    invalid: 'INVALID_PAYLOAD: the location header, the body or ExternalId (§4.1, §7), every problem listed',
     envelope: 'OrderErrorEnvelope',
   });
 
@@ -26,11 +29,12 @@ const menuOperation = (mount: string) =>
     mount,
     summary: 'Update item prices and names (§4.2), forms A and B',
     description:
-      'Form A carries LocationId (equal to the header) and prices with ServiceType; form B has no LocationId and prices with Service. The whole update is checked first: any problem rejects it, and nothing is applied.',
+      'The POS pushes new item prices and names (§4.2; only those, rule 1), partial updates preferred (rule 2). ' +
+      'Form A carries LocationId (equal to the header) and prices with ServiceType; form B has no LocationId and prices with Service (§2.2). The whole update is checked first: any problem rejects it, and nothing is applied.',
     body: { oneOf: [ref('MenuUpdateFormA'), ref('MenuUpdateFormB')] },
     ok: 'Applied and stored; no body. GET /_sandbox/locations/{id}/menu shows the result.',
     okHeader: ['x-sandbox-menu-changes', { schema: { type: 'integer' }, description: 'How many names and prices changed.' }],
-    invalid: 'VALIDATION_ERROR: every problem, each naming its JSON path',
+    invalid: 'VALIDATION_ERROR: every problem, each naming its JSON path, an unknown location included (§4.2, §7: the status is the sandbox\'s choice)',
     envelope: 'MenuErrorEnvelope',
   });
 
@@ -44,11 +48,20 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
       description:
         'A laptop sandbox of the POS integration interface (Open API v2). The POS API answers as the service does; the control API under /_sandbox shows and steers the sandbox (loopback clients only unless --admin-token is set). ' +
         'The control API refuses what a web page could send it: 403 FORBIDDEN for an Origin other than its own, for Sec-Fetch-Site: cross-site, and (without --admin-token) for a Host other than localhost, *.localhost, 127.x.x.x, [::1] or the --host address; ' +
-        '415 UNSUPPORTED_MEDIA_TYPE for a POST, PUT, PATCH or DELETE whose body is not application/json (no body and no Content-Type is fine).',
+        '415 UNSUPPORTED_MEDIA_TYPE for a POST, PUT, PATCH or DELETE whose body is not application/json (no body and no Content-Type is fine). ' +
+        'The sandbox is not licensed for use outside its project (UNLICENSED).',
+      // No license object: the package is UNLICENSED (package.json), which is no SPDX identifier and has no URL, and
+      // OpenAPI tools (swagger-parser) refuse a license with a name alone. redocly.yaml accepts the warning.
     },
     // The address the document was fetched from: an importer then sends its requests where the sandbox runs.
     servers: [{ url: serverUrl }],
-    tags: [{ name: 'POS API' }, { name: 'Control API' }],
+    tags: [
+      { name: 'POS API', description: 'What a POS calls: refunds (§4.1), menu updates (§4.2) and order status (§4.3), each under /, /v2 and /v1/pos/openapi, with a Bearer JWT (§5).' },
+      {
+        name: 'Control API',
+        description: 'The sandbox itself, under /_sandbox: state, orders to deliver, the journal, fault rules and tokens. Loopback clients only, or --admin-token; always the lowercase envelope.',
+      },
+    ],
     paths: {
       '/order/refund': refundOperation(''),
       '/v2/order/refund': refundOperation('/v2'),
@@ -64,7 +77,8 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           operationId: 'health',
           tags: ['Control API'],
           summary: 'Status, version and uptime',
-          responses: { '200': controlOk('The sandbox is up', ref('Health')), '403': controlError },
+          description: 'Whether the sandbox is up, with its version, store, refund delay, delivery policy, journal size, fault rules in force and event-stream load.',
+          responses: controlResponses({ '200': controlOk('The sandbox is up', ref('Health')) }, { invalid: 'any query parameter' }),
         },
       },
       '/_sandbox/reset': {
@@ -72,16 +86,36 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           operationId: 'reset',
           tags: ['Control API'],
           summary: 'Fixtures back; refunds, journal and seen jtis cleared',
-          responses: { '200': controlOk('Reset done', { type: 'object' }) },
+          description: 'Brings back the fixtures (menus, orders) and the fault rules of --faults with fresh counters, and clears refunds, the journal and the jti values seen (§5).',
+          responses: controlResponses({ '200': controlOk('Reset done', { type: 'object' }) }, { changesState: true }),
         },
       },
       '/_sandbox/partners': {
-        get: { operationId: 'partners', tags: ['Control API'], summary: 'The partner: POS name and key fingerprint', responses: { '200': controlOk('Partners', { type: 'array', items: { type: 'object' } }) } },
+        get: {
+          operationId: 'partners',
+          tags: ['Control API'],
+          summary: 'The partner: POS name and key fingerprint',
+          description: "The POS partner the sandbox takes tokens from: its name (the tokens' iss, §5), the audience they must carry, and a fingerprint of its key, never the key.",
+          responses: controlResponses({ '200': controlOk('Partners', { type: 'array', items: { type: 'object' } }) }, { invalid: 'any query parameter' }),
+        },
       },
       '/_sandbox/locations': {
-        get: { operationId: 'locations', tags: ['Control API'], summary: 'The locations', responses: { '200': controlOk('Locations', { type: 'array', items: { type: 'object' } }) } },
+        get: {
+          operationId: 'locations',
+          tags: ['Control API'],
+          summary: 'The locations',
+          description: 'The merchant locations of the fixtures (the x-service-locationid values, §4), with how many items each menu has.',
+          responses: controlResponses({ '200': controlOk('Locations', { type: 'array', items: { type: 'object' } }) }, { invalid: 'any query parameter' }),
+        },
       },
-      '/_sandbox/locations/{id}/menu': getById('locationMenu', "A location's current menu", 'The menu', { type: 'object' }),
+      '/_sandbox/locations/{id}/menu': getById(
+        'locationMenu',
+        "A location's current menu",
+        'The menu as the accepted menu updates (§4.2) left it.',
+        'The menu',
+        { type: 'object' },
+        'no location with this id',
+      ),
       ...orderPaths(),
       ...faultPaths(),
       '/_sandbox/refunds': {
@@ -89,35 +123,21 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           operationId: 'refunds',
           tags: ['Control API'],
           summary: 'Refunds, newest first, a page at a time',
+          description: 'The refunds the POS requested (§4.1), each PENDING, then PROCESSED or FAILED with a reason: what the POS is never told (§1).',
           parameters: [...['location', 'status', 'externalId'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })), ...pageParameters()],
-          responses: { '200': pagedOk('Refunds', { type: 'array', items: ref('Refund') }), '400': controlError },
+          responses: controlResponses(
+            { '200': pagedOk('Refunds', { type: 'array', items: ref('Refund') }) },
+            { invalid: 'an unknown query parameter, a bad limit, or an after that names no refund' },
+          ),
         },
       },
-      '/_sandbox/journal': {
-        get: {
-          operationId: 'journal',
-          tags: ['Control API'],
-          summary: `Journal entries, newest first, a page at a time (${JOURNAL_PAGE.defaultLimit} unless limit says otherwise)`,
-          parameters: [...journalParameters(), ...pageParameters('before', JOURNAL_PAGE)],
-          responses: { '200': pagedOk('Entries', { type: 'array', items: ref('JournalEntry') }), '400': controlError },
-        },
-        delete: { operationId: 'clearJournal', tags: ['Control API'], summary: 'Clear the journal', responses: { '200': controlOk('Cleared', { type: 'object' }) } },
-      },
-      '/_sandbox/journal.har': {
-        get: {
-          operationId: 'journalHar',
-          tags: ['Control API'],
-          summary: 'The journal as HAR 1.2, oldest first: all of it (at most --journal-limit entries), not paged',
-          parameters: [...journalParameters(), { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 }, description: 'At most this many of the newest entries' }],
-          responses: { '200': controlOk('A HAR log', { type: 'object', required: ['log'] }) },
-        },
-      },
-      '/_sandbox/journal/{id}': getById('journalEntry', 'One journal entry', 'The entry', ref('JournalEntry')),
+      ...journalPaths(),
       '/_sandbox/tokens': {
         post: {
           operationId: 'mintToken',
           tags: ['Control API'],
           summary: 'Mint a POS → service token',
+          description: "A valid POS → service token for a location, signed with the partner's key, with exactly the claims of §5 (sub, jti, nbf, exp, iss, aud), for tools that cannot sign one.",
           requestBody: {
             required: true,
             content: json({
@@ -127,17 +147,25 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
               properties: { locationId: { type: 'string' }, ttl: { type: 'integer', minimum: 1, maximum: 86400 } },
             }),
           },
-          responses: {
-            '201': controlOk('The token and its claims', {
-              type: 'object',
-              properties: { token: { type: 'string' }, header: { type: 'object' }, claims: { type: 'object' }, expiresAt: { type: 'string', format: 'date-time' } },
-            }),
-            '400': controlError,
-          },
+          responses: controlResponses(
+            {
+              '201': controlOk('The token and its claims', {
+                type: 'object',
+                properties: { token: { type: 'string' }, header: { type: 'object' }, claims: { type: 'object' }, expiresAt: { type: 'string', format: 'date-time' } },
+              }),
+            },
+            { invalid: 'a body that is not {locationId, ttl?}, every problem listed', readsBody: true, changesState: true },
+          ),
         },
       },
       '/_sandbox/openapi.json': {
-        get: { operationId: 'openapi', tags: ['Control API'], summary: 'This document', responses: { '200': controlOk('OpenAPI 3.1', { type: 'object' }) } },
+        get: {
+          operationId: 'openapi',
+          tags: ['Control API'],
+          summary: 'This document',
+          description: 'This OpenAPI 3.1 document, with servers naming the address it was fetched from; openapi/openapi.json is the same for the default address.',
+          responses: controlResponses({ '200': controlOk('OpenAPI 3.1', { type: 'object' }) }),
+        },
       },
     },
     components: {
@@ -223,62 +251,10 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
             processedAt: { type: 'string', format: 'date-time' },
           },
         },
-        JournalEntry: {
-          type: 'object',
-          required: ['id', 'requestId', 'time', 'method', 'path', 'request', 'response', 'latencyMs', 'findings'],
-          properties: {
-            id: { type: 'string' },
-            requestId: { type: 'string' },
-            time: { type: 'string', format: 'date-time' },
-            method: { type: 'string' },
-            path: { type: 'string' },
-            locationId: { type: 'string' },
-            partner: { type: 'string' },
-            token: {
-              type: 'object',
-              description: 'Header and claims of the token, and its sha256; never the signature.',
-              properties: { header: { type: 'object' }, claims: { type: 'object' }, sha256: { type: 'string' } },
-            },
-            request: { type: 'object' },
-            response: { type: 'object' },
-            latencyMs: { type: 'number' },
-            findings: {
-              type: 'array',
-              items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, section: { type: 'string' } } },
-            },
-            direction: { enum: ['inbound', 'outbound'], description: 'outbound: the sandbox delivered an order to the POS.' },
-            url: { type: 'string', description: 'Outbound: where the order went.' },
-            orderId: { type: 'string' },
-            delivery: { type: 'object', description: 'Outbound: dispatch, attempt, of, the verdict on the reply, and copy (1, 2) for a duplicate delivery.' },
-            fault: {
-              type: 'object',
-              description: 'The fault rule that acted on this request or try.',
-              required: ['rule', 'kind', 'source'],
-              properties: { rule: { type: 'string' }, kind: { type: 'string' }, source: { enum: ['api', 'file', 'header'] }, description: { type: 'string' } },
-            },
-            menuUpdate: {
-              type: 'object',
-              description: 'An accepted PUT /menu: its form, location, and every name and price it changed (from → to).',
-              properties: { form: { enum: ['A', 'B'] }, locationId: { type: 'string' }, changes: { type: 'array', items: { type: 'object' } } },
-            },
-          },
-        },
+        ...journalSchemas(),
       },
     },
   });
-}
-
-function journalParameters() {
-  return [
-    { name: 'path', in: 'query', schema: { type: 'string' }, description: 'Entries whose path contains this' },
-    { name: 'status', in: 'query', schema: { type: 'string' }, description: 'A status (401) or a class (4xx)' },
-    { name: 'location', in: 'query', schema: { type: 'string' } },
-    { name: 'since', in: 'query', schema: { type: 'string' }, description: 'ISO time or ms since the epoch' },
-    { name: 'after', in: 'query', schema: { type: 'string', pattern: '^j-\\d+$' }, description: 'Entries newer than this journal id (j-000042): what happened since an entry you have seen' },
-    { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
-    { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
-    { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },
-  ];
 }
 
 /**

@@ -141,6 +141,10 @@ const POS_ERRORS: Record<string, [string, string]> = {
   default: ['SERVICE_UNAVAILABLE', 'injected by fault rule outage: nothing was processed'],
 };
 
+/** A status fault's own string body, sent as text/html when it starts with `<`, else as text/plain. */
+const injectedText = (type: string, status: string, [code, message]: [string, string]): string =>
+  type === 'text/html' ? `<html><body><h1>${status === 'default' ? 503 : status} ${code}</h1><p>${message}</p></body></html>` : `${code}: ${message}`;
+
 /** The same for the control API (always the order family). */
 const CONTROL_ERRORS: Record<string, [string, string]> = {
   '400': ['INVALID_REQUEST', "unknown query parameter 'colour'; this endpoint takes location, status, externalId, limit, after"],
@@ -214,6 +218,7 @@ interface Schema {
   type?: unknown;
   items?: Schema;
   oneOf?: Schema[];
+  anyOf?: Schema[];
   examples?: unknown[];
 }
 interface Media {
@@ -271,7 +276,10 @@ export function withExamples<T>(document: T, payloads: ExamplePayloads): T {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
           const error = status === 'default' || Number(status) >= 400 ? (control ? CONTROL_ERRORS : POS_ERRORS)[status] : undefined;
-          if (error !== undefined && media.schema?.$ref?.endsWith('MenuErrorEnvelope')) media.example ??= menuError(...error);
+          // A fault's `default` answer is the envelope or any body the rule gives (anyOf), or a rule's text body.
+          const envelope = media.schema?.$ref ?? media.schema?.anyOf?.[0]?.$ref;
+          if (error !== undefined && type.startsWith('text/')) media.example ??= injectedText(type, status, error);
+          else if (error !== undefined && envelope?.endsWith('MenuErrorEnvelope')) media.example ??= menuError(...error);
           else if (error !== undefined) media.example ??= orderError(...error);
           // A body of a component schema has that schema's examples: repeating the order in every answer would
           // quadruple the document.

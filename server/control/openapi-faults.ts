@@ -1,9 +1,11 @@
 /** The fault parts of openapi.json: /_sandbox/faults and the fault rule (its JSON Schema, server/faults/fault-rule.schema.json). */
-import { controlError, controlOk, json, ref, schemaComponents } from './openapi-parts.js';
+import { controlOk, controlResponses, json, ref, schemaComponents } from './openapi-parts.js';
 import { pagedOk, pageParameters } from './openapi-paging.js';
 
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const ruleOrList = { oneOf: [ref('FaultRule'), { type: 'array', minItems: 1, items: ref('FaultRule') }] };
+
+const notFound = 'no fault rule with this id in force (a rule used up expires)';
 
 export function faultPaths() {
   return {
@@ -12,26 +14,31 @@ export function faultPaths() {
         operationId: 'faults',
         tags: ['Control API'],
         summary: 'The fault rules in force, in the order they are tried (newest first), with what each has left, a page at a time',
+        description: 'Each rule as added, with where it came from (api or file) and its counters: seen, fired, left and skipping. The first rule that fires answers a call, and older rules are not asked.',
         parameters: pageParameters(),
-        responses: { '200': pagedOk('Rules', { type: 'array', items: ref('FaultRuleInForce') }), '400': controlError },
+        responses: controlResponses(
+          { '200': pagedOk('Rules', { type: 'array', items: ref('FaultRuleInForce') }) },
+          { invalid: 'an unknown query parameter, a bad limit, or an after that names no rule in force' },
+        ),
       },
       post: {
         operationId: 'addFaults',
         tags: ['Control API'],
         summary: 'Add one fault rule, or a list (kept in its order, in front of the rules in force)',
-        description: 'The same shape as a --faults file (see the README\'s "Fault injection"). Answered once the rules are stored.',
+        description:
+          'The same shape as a --faults file (see the README\'s "Fault injection"). A status fault names 400–599 (an injected 2xx would claim work that was not done); malformed may name 200–599. Answered once the rules are stored.',
         requestBody: { required: true, content: json(ruleOrList) },
-        responses: {
-          '201': controlOk('The rules added: one, or a list when a list was sent', { oneOf: [ref('FaultRuleInForce'), { type: 'array', items: ref('FaultRuleInForce') }] }),
-          '400': controlError,
-          '409': controlError,
-        },
+        responses: controlResponses(
+          { '201': controlOk('The rules added: one, or a list when a list was sent', { oneOf: [ref('FaultRuleInForce'), { type: 'array', items: ref('FaultRuleInForce') }] }) },
+          { invalid: 'a rule that does not fit FaultRule, every problem named by its place', conflict: 'ALREADY_EXISTS: a rule with this id is in force', readsBody: true, changesState: true },
+        ),
       },
       delete: {
         operationId: 'clearFaults',
         tags: ['Control API'],
         summary: 'Remove every fault rule',
-        responses: { '200': controlOk('How many were removed', { type: 'object', properties: { deleted: { type: 'integer' } } }) },
+        description: 'Removes every rule in force, those of --faults too; POST /_sandbox/reset brings the --faults rules back.',
+        responses: controlResponses({ '200': controlOk('How many were removed', { type: 'object', properties: { deleted: { type: 'integer' } } }) }, { changesState: true }),
       },
     },
     '/_sandbox/faults/{id}': {
@@ -39,15 +46,20 @@ export function faultPaths() {
         operationId: 'fault',
         tags: ['Control API'],
         summary: 'One fault rule in force',
+        description: 'The rule with this id, with its counters, as GET /_sandbox/faults lists it.',
         parameters: [idParameter],
-        responses: { '200': controlOk('The rule', ref('FaultRuleInForce')), '404': controlError },
+        responses: controlResponses({ '200': controlOk('The rule', ref('FaultRuleInForce')) }, { invalid: 'an id that is not UTF-8 percent-encoding', notFound }),
       },
       delete: {
         operationId: 'removeFault',
         tags: ['Control API'],
         summary: 'Remove one fault rule',
+        description: 'Removes the rule with this id; the calls it would have answered are handled for real (or by the next rule that fires).',
         parameters: [idParameter],
-        responses: { '200': controlOk('The rule removed, as it was', ref('FaultRuleInForce')), '404': controlError },
+        responses: controlResponses(
+          { '200': controlOk('The rule removed, as it was', ref('FaultRuleInForce')) },
+          { invalid: 'an id that is not UTF-8 percent-encoding', notFound, changesState: true },
+        ),
       },
     },
   };

@@ -42,13 +42,40 @@ const migrationHeaders = [
  */
 const FAULT_HEADER_NOTE = `To inject a fault into this one call, add the header x-sandbox-fault: ${FAULT_HEADER_SYNTAX} (see the README's "Fault injection").`;
 
+/**
+ * What a fault can do to a POS call (server/faults/): the answers it injects are described by `default`, 429 and 503;
+ * the kinds that answer nothing, or answer late, are told here because no response object can describe them.
+ */
+const FAULT_KINDS_NOTE =
+  'A fault answers before authentication and processes nothing: status answers the status it names (400–599) in the envelope of this endpoint (or the body the rule gives); ' +
+  'rate-limit answers 429 with Retry-After; malformed answers a body labelled application/json that is NOT JSON (the envelope cut in half), with status 500 or the one it names (200–599); ' +
+  'delay holds the call, then handles it for real; drop closes the connection without an answer; hang never answers. The x-sandbox-fault-rule header names the rule.';
+
+const faultRuleHeader = { 'x-sandbox-fault-rule': { schema: { type: 'string' }, description: 'The fault rule that answered (x-sandbox-fault when the header did).' } };
+
+/** `default`: whatever a fault rule names, honestly: the envelope, or the rule's own body, which may be any JSON or text. */
+function injectedDefault(envelope: 'OrderErrorEnvelope' | 'MenuErrorEnvelope') {
+  return {
+    description:
+      'Only when a fault is injected: any status from 400 to 599 a fault rule names (500, 502, 504 …), in this endpoint\'s envelope with a code such as INTERNAL_ERROR or BAD_GATEWAY, unless the rule gives a body of its own: ' +
+      'a string is sent as text/html (when it starts with <) or text/plain, any other value as JSON. A malformed fault answers here too, with a body that claims application/json and does not parse: no schema describes it.',
+    headers: faultRuleHeader,
+    content: {
+      'application/json': { schema: { anyOf: [ref(envelope), { description: "A body the fault rule gives: any JSON value." }] } },
+      'text/html': { schema: { type: 'string' } },
+      'text/plain': { schema: { type: 'string' } },
+    },
+  };
+}
+
 /** One POS API operation at one mount: the shared auth, headers and error statuses, in the envelope of its family. */
 export function posOperation(spec: {
   method: 'post' | 'put';
   name: string;
   mount: string;
   summary: string;
-  description?: string;
+  /** What the operation does, citing the interface (§N); the fault notes are added to it. */
+  description: string;
   body: object;
   ok: string;
   okHeader: [string, object];
@@ -58,12 +85,13 @@ export function posOperation(spec: {
   more?: Record<string, string>;
 }) {
   const error = (description: string) => ({ description, content: json(ref(spec.envelope)) });
+  const injected = (description: string, headers: object = {}) => ({ description, headers: { ...faultRuleHeader, ...headers }, content: json(ref(spec.envelope)) });
   return {
     [spec.method]: {
       operationId: `${spec.name}${spec.mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
       tags: ['POS API'],
       summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
-      description: spec.description ? `${spec.description} ${FAULT_HEADER_NOTE}` : FAULT_HEADER_NOTE,
+      description: `${spec.description} ${FAULT_KINDS_NOTE} ${FAULT_HEADER_NOTE}`,
       security: POS_SECURITY,
       parameters: [locationHeader, ...migrationHeaders, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
       requestBody: { required: true, content: json(spec.body) },
@@ -76,29 +104,59 @@ export function posOperation(spec: {
             [spec.okHeader[0]]: spec.okHeader[1],
           },
         },
-        '400': error(spec.invalid),
-        '401': error('UNAUTHORIZED: the token, each defect named'),
-        '405': error('METHOD_NOT_ALLOWED'),
+        '400': error(`${spec.invalid}; INVALID_REQUEST: an x-sandbox-fault header the sandbox cannot read. Under --strict, a finding too.`),
+        '401': error('UNAUTHORIZED: the token (§5), one error per defect, each naming it; also the key in a query parameter, and under --strict a finding about the token'),
+        '405': error('METHOD_NOT_ALLOWED, with Allow: this path called with another method'),
         '413': error('PAYLOAD_TOO_LARGE: over 1 MiB'),
-        '429': error('TOO_MANY_REQUESTS: only when a fault rule or x-sandbox-fault injects it, with Retry-After'),
-        '503': error('SERVICE_UNAVAILABLE (or any status a fault rule names): only when injected; nothing was processed'),
+        '429': injected('TOO_MANY_REQUESTS: only when a rate-limit fault injects it (a rule, or x-sandbox-fault: rate-limit)', {
+          'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait (default 1).' },
+        }),
+        '503': injected('SERVICE_UNAVAILABLE: only when a status fault injects it; nothing was processed'),
         ...Object.fromEntries(Object.entries(spec.more ?? {}).map(([status, description]) => [status, error(description)])),
+        default: injectedDefault(spec.envelope),
       },
     },
   };
 }
 
-export const controlError = { description: 'An error', content: json(ref('OrderErrorEnvelope')) };
+/** An error of the control API: always the lowercase envelope (§2.3), even on paths that end in /menu. */
+export const controlError = (description: string) => ({ description, content: json(ref('OrderErrorEnvelope')) });
+
+/** The 400 every control call can draw from the guards, before its own checks. */
+const GUARD_INVALID = 'Host, Origin or Sec-Fetch-Site given more than once, or an HTTP/1.1 request without Host';
+
+/**
+ * The responses of one control operation: its own, and the refusals of the guards in front of every control route
+ * (control-router.ts): 400, 401 (only behind --admin-token), 403, and 415 on a state-changing call whose body is not JSON.
+ */
+export function controlResponses(
+  success: Record<string, object>,
+  refusals: { invalid?: string; changesState?: boolean; readsBody?: boolean; notFound?: string; conflict?: string } = {},
+): Record<string, object> {
+  return {
+    ...success,
+    '400': controlError(`INVALID_REQUEST: ${refusals.invalid ? `${refusals.invalid}; or ` : ''}${GUARD_INVALID}`),
+    '401': controlError('UNAUTHORIZED: only when the sandbox was started with --admin-token, and this request lacks Authorization: Bearer <that token>'),
+    '403': controlError(
+      "FORBIDDEN: a client not on loopback (without --admin-token), or what a web page could send: an Origin other than the sandbox's own, Sec-Fetch-Site: cross-site, or (without --admin-token) a Host that is not a loopback name or the --host address",
+    ),
+    ...(refusals.notFound ? { '404': controlError(`NOT_FOUND: ${refusals.notFound}`) } : {}),
+    ...(refusals.conflict ? { '409': controlError(refusals.conflict) } : {}),
+    ...(refusals.readsBody ? { '413': controlError('PAYLOAD_TOO_LARGE: a body over 1 MiB') } : {}),
+    ...(refusals.changesState ? { '415': controlError('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json (no body and no Content-Type is fine)') } : {}),
+  };
+}
 
 /** A control GET of one thing by its id: 200 with it, 404 in the envelope when there is none. */
-export function getById(operationId: string, summary: string, found: string, schema: object) {
+export function getById(operationId: string, summary: string, description: string, found: string, schema: object, notFound: string) {
   return {
     get: {
       operationId,
       tags: ['Control API'],
       summary,
+      description,
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { '200': controlOk(found, schema), '404': controlError },
+      responses: controlResponses({ '200': controlOk(found, schema) }, { invalid: 'an id that is not UTF-8 percent-encoding', notFound }),
     },
   };
 }
