@@ -1,8 +1,9 @@
 /**
  * Writes openapi/openapi.json: the document GET /_sandbox/openapi.json serves, as a file a user can import or lint
- * without starting the sandbox (`npm run generate:openapi`). A test fails when the committed file is stale.
+ * without starting the sandbox (`npm run generate:openapi`). A test fails when the committed file is stale, and so
+ * does `--check` (the first step of `npm run lint:openapi`), which writes nothing.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sandboxOpenApi } from '../server/control/sandbox-openapi.js';
@@ -16,6 +17,15 @@ export function renderOpenApi(): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  writeFileSync(OPENAPI_FILE, renderOpenApi());
-  process.stdout.write(`wrote ${OPENAPI_FILE}\n`);
+  if (process.argv.includes('--check')) {
+    // The linter reads the file: a stale one would pass while the served document fails.
+    if (readFileSync(OPENAPI_FILE, 'utf8') !== renderOpenApi()) {
+      process.stderr.write(`${OPENAPI_FILE} is stale: run npm run generate:openapi and commit it\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`${OPENAPI_FILE} is the current document\n`);
+  } else {
+    writeFileSync(OPENAPI_FILE, renderOpenApi());
+    process.stdout.write(`wrote ${OPENAPI_FILE}\n`);
+  }
 }

@@ -1,11 +1,16 @@
 /**
  * openapi.json against the sandbox's real answers: every operation says what it does and which refusals it can
- * answer, those refusals are the ones the routes give, and the HAR schema holds a real export.
+ * answer, those refusals are the ones the routes give, the HAR schema holds a real export, and the linter of
+ * `npm run lint:openapi` finds no error in the committed file.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
+import { PACKAGE_ROOT } from '../version.js';
+import { OPENAPI_FILE } from '../../scripts/generate-openapi.js';
 import { postRefund, putMenu, testSandbox } from './helpers.js';
 
 interface Operation {
@@ -122,4 +127,16 @@ describe('the HAR schema of GET /_sandbox/journal.har', () => {
     expect(validate({ log: { ...har.log, entries: [{ ...first, journalId: 'j-1' }, ...rest] } })).toBe(false);
     expect(validate({ log: { ...har.log, entries: [{ ...first, _anything: 1 }, ...rest] } })).toBe(true);
   });
+});
+
+describe('npm run lint:openapi', () => {
+  it('finds no error in the committed openapi.json, and only the warning redocly.yaml accepts', async () => {
+    const cli = `${PACKAGE_ROOT}/node_modules/@redocly/cli/bin/cli.js`;
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'lint', OPENAPI_FILE, '--format=json'], {
+      cwd: PACKAGE_ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+    });
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string }> };
+    expect({ errors: report.totals.errors, warnings: report.problems.map((problem) => problem.ruleId) }).toEqual({ errors: 0, warnings: ['info-license'] });
+  }, 30_000);
 });
