@@ -6,6 +6,8 @@ export default {
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
   testMatch: ['**/*.test.ts'],
+  // Every answer a test receives is judged against openapi.json: server/test/contract/.
+  setupFilesAfterEnv: ['<rootDir>/server/test/contract/check-responses.setup.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
 };

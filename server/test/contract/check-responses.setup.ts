@@ -1,0 +1,62 @@
+/**
+ * Every answer a test receives from the sandbox, through supertest or fetch, is judged against the sandbox's own
+ * OpenAPI document; a test during which any answer breaks it fails, naming each violation. So the document and
+ * the server cannot drift apart: a route that answers something new needs the document to say so first.
+ * (jest's setupFilesAfterEnv: runs in every test file, before its tests.)
+ */
+import { afterAll, afterEach } from '@jest/globals';
+import supertest from 'supertest';
+import { sandboxOpenApi } from '../../control/sandbox-openapi.js';
+import { contractCheck, type ObservedExchange } from './response-contract.js';
+
+const check = contractCheck(sandboxOpenApi() as Parameters<typeof contractCheck>[0]);
+const violations: string[] = [];
+
+function judge(exchange: ObservedExchange): void {
+  violations.push(...check(exchange));
+}
+
+interface SuperagentResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text?: string;
+}
+interface SupertestTest {
+  method: string;
+  url: string;
+}
+
+// supertest calls assert once per request, answered or not, whether the test awaits it or chains .expect().
+const Test = (supertest as unknown as { Test: { prototype: { assert: (this: SupertestTest, error: unknown, res: SuperagentResponse | undefined, fn: unknown) => unknown } } }).Test;
+const assertAnswer = Test.prototype.assert;
+Test.prototype.assert = function (this: SupertestTest, error: unknown, res: SuperagentResponse | undefined, fn: unknown) {
+  if (res !== undefined) {
+    judge({ method: this.method, path: new URL(this.url).pathname, status: res.status, headers: res.headers, text: typeof res.text === 'string' ? res.text : undefined });
+  }
+  return assertAnswer.call(this, error, res, fn);
+};
+
+// Tests that start the sandbox as a process talk to it with fetch. Every answer of the sandbox carries an
+// x-request-id (its first middleware sets it); stand-in servers that tests start (a fake sandbox, a POS) do not.
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const response = await realFetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!response.headers.has('x-request-id') || check.templateFor(url.pathname) === undefined) return response;
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const headers = Object.fromEntries(response.headers.entries());
+  // An event stream never ends: its status and media type are judged, its body is not waited for.
+  const streaming = (headers['content-type'] ?? '').startsWith('text/event-stream');
+  const text = streaming || method === 'HEAD' ? undefined : await response.clone().text();
+  judge({ method, path: url.pathname, status: response.status, headers, text });
+  return response;
+};
+
+function failOnViolations(): void {
+  if (violations.length === 0) return;
+  const found = violations.splice(0);
+  throw new Error(`answers that break openapi.json (fix the server or the document):\n- ${[...new Set(found)].join('\n- ')}`);
+}
+
+afterEach(failOnViolations);
+afterAll(failOnViolations);
