@@ -1,0 +1,78 @@
+/**
+ * Pure: the POS → service calls of the collection (§4.1, §4.2, §4.3), each with the headers §4 and the
+ * migration notes of §5 ask for; the collection's pre-request script signs their tokens.
+ */
+import { posStatusProblem } from '../domain/order-states.js';
+import type { PostmanExamples } from './postman-examples.js';
+import { request, type PostmanRequestItem } from './postman-format.js';
+import { answers, check, errorBody, expectStatus, noFindings } from './postman-scripts.js';
+
+/** The headers of every POS call; the token comes from the collection's Bearer auth. */
+export function posHeaders(locationVariable = '{{locationId}}'): Record<string, string> {
+  return { 'x-service-locationid': locationVariable, 'x-api-key': '{{apiKey}}', 'x-api-version': '{{apiVersion}}' };
+}
+
+export function refundRequest(): PostmanRequestItem {
+  return request('Refund an order (POST /v2/order/refund)', 'POST', '/v2/order/refund', {
+    description: [
+      'The refund of §4.1: answered 200 with no body once the token, the location header and ExternalId check out; the refund is processed a second later (GET /_sandbox/refunds shows how it ended).',
+      'Each send names a new ExternalId, so a second send is no DUPLICATE_REFUND. No order has that id, so the refund ends FAILED ORDER_NOT_FOUND; put POS-STD-1002 in the body to see one PROCESSED (once).',
+    ].join('\n\n'),
+    headers: posHeaders(),
+    body: { ExternalId: '{{refundExternalId}}' },
+    prerequest: ["pm.collectionVariables.set('refundExternalId', 'POSTMAN-' + pm.variables.replaceIn('{{$guid}}'));"],
+    tests: [
+      ...check('answers 200 with no body', [expectStatus(200), "pm.expect(pm.response.text()).to.equal('');"]),
+      ...noFindings(),
+      "pm.collectionVariables.set('refundJournalId', pm.response.headers.get('x-sandbox-journal-id') || '');",
+    ],
+  });
+}
+
+export function menuRequests(examples: PostmanExamples): PostmanRequestItem[] {
+  const [a, b] = examples.menuItems;
+  const applied = [...answers(200, 'with no body: the update is applied'), ...noFindings()];
+  return [
+    request('Update the menu, form A (PUT /v2/menu)', 'PUT', '/v2/menu', {
+      description: `Form A of §2.2: LocationId in the body, ServiceType on each price. A new price for ${a.Name} (${a.Id}), a real item of the location's menu; Name is required, so it is the current one. See the result with GET /_sandbox/locations/{{locationId}}/menu.`,
+      headers: posHeaders(),
+      body: { LocationId: '{{locationId}}', Items: [{ Id: a.Id, Name: a.Name, Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: a.Price + 50 }] }] },
+      tests: applied,
+    }),
+    request('Update the menu, form B (PUT /v2/menu)', 'PUT', '/v2/menu', {
+      description: `Form B of §2.2: no LocationId (the x-service-locationid header names the location), Service on each price. The same PUT /menu: the sandbox tells the forms apart by the body. A new price for ${b.Name} (${b.Id}).`,
+      headers: posHeaders(),
+      body: { Items: [{ Id: b.Id, Name: b.Name, Type: 'Item', Prices: [{ Service: 'Pickup', Price: b.Price + 100 }] }] },
+      tests: applied,
+    }),
+  ];
+}
+
+/**
+ * POST /order/status (§3, §4.3) for {{orderExternalId}}. A status is taken once, while the order is AWAITING_STATUS,
+ * which only an order a POS answered without a Status reaches; otherwise the answer is 409 INVALID_STATE.
+ */
+export function orderStatusRequest(): PostmanRequestItem {
+  // The sandbox's own wording, with the order and its status filled in when the test runs.
+  const decided = posStatusProblem({ OrderId: '{{orderId}}', Status: 'ACCEPTED' }, 'ACCEPTED')!.replace('(ACCEPTED)', '({{orderStatus}})');
+  return request('Send an order status (POST /v2/order/status)', 'POST', '/v2/order/status', {
+    description: [
+      'The POS decides an order it was sent (§3): ACCEPTED, or REJECTED with a Reason. The sandbox takes a status once, while the order is AWAITING_STATUS: after the POS answered the delivery with an ExternalId and no Status.',
+      'When "Create an order" reached a POS that answered that way, this accepts it (200). Otherwise it names a decided order of the fixtures and shows the 409 INVALID_STATE a second status draws.',
+    ].join('\n\n'),
+    headers: posHeaders('{{orderLocationId}}'),
+    body: { ExternalId: '{{orderExternalId}}', Status: 'ACCEPTED' },
+    tests: [
+      "if (pm.collectionVariables.get('orderStatus') === 'AWAITING_STATUS') {",
+      ...check('answers 200: the order is ACCEPTED (or 409 INVALID_STATE if the POS sent its own status first)', [
+        'pm.expect(pm.response.code, pm.response.text()).to.be.oneOf([200, 409]);',
+        "if (pm.response.code === 409) pm.expect(pm.response.json().errors[0].code).to.equal('INVALID_STATE');",
+        "else pm.expect(pm.response.headers.get('x-sandbox-order-status')).to.equal('ACCEPTED');",
+      ]).map((line) => `  ${line}`),
+      '} else {',
+      ...check('answers 409 INVALID_STATE: the order was decided already', [expectStatus(409), errorBody('INVALID_STATE', decided)]).map((line) => `  ${line}`),
+      '}',
+      ...noFindings(),
+    ],
+  });
+}
