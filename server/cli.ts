@@ -7,6 +7,7 @@ import { validateMenuCommand } from './cli/validate-menu.js';
 import { checklistCommand } from './cli/checklist.js';
 import { verifyReportCommand } from './cli/verify-report.js';
 import { demoCommand } from './cli/demo.js';
+import { exportCommand } from './cli/export.js';
 
 const program = new Command('pos-sandbox')
   .description('A laptop sandbox of the POS integration interface (Open API v2)')
@@ -17,6 +18,7 @@ const program = new Command('pos-sandbox')
   .addCommand(validateMenuCommand())
   .addCommand(checklistCommand())
   .addCommand(verifyReportCommand())
-  .addCommand(demoCommand());
+  .addCommand(demoCommand())
+  .addCommand(exportCommand());
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,83 @@
+/** `pos-sandbox export postman`: writes a Postman collection and its environment for a running sandbox. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, partnerOverrideFromEnv, resolvePartner } from '../config.js';
+import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { buildPostmanExport, COLLECTION_FILE, ENVIRONMENT_FILE } from '../postman/build-postman-export.js';
+import { pickExamples } from '../postman/postman-examples.js';
+import { PACKAGE_ROOT, VERSION } from '../version.js';
+import { exitWith } from './exit.js';
+
+interface ExportPostmanFlags {
+  out: string;
+  sandbox: string;
+  location?: string;
+  fixtures: string;
+}
+
+export function exportPostmanCommand(): Command {
+  return new Command('postman')
+    .description('write a Postman collection (every POS call and the control API, with tests) and its environment')
+    .option('--out <dir>', 'the folder the two files are written into (made if missing)', '.')
+    // The same flag and default as `checklist --sandbox`: the address of a running sandbox.
+    .option('--sandbox <url>', 'the running sandbox, the environment\'s baseUrl', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
+    .option('--location <id>', 'the location of the POS calls and the menu examples (default: the first standard location)')
+    .option('--fixtures <dir>', 'fixture folder (the partner, its key, the locations and their menus)', join(PACKAGE_ROOT, 'fixtures'))
+    .addHelpText(
+      'after',
+      "\nThe environment's POS name and key are SANDBOX_PARTNER and SANDBOX_NONPROD_KEY when set, otherwise the fixture partner's, as for `token`.\nExample: npx pos-sandbox export postman --out .",
+    )
+    .action(async (flags: ExportPostmanFlags) => {
+      await exitWith(async () => exportPostman(flags));
+    });
+}
+
+function exportPostman(flags: ExportPostmanFlags): void {
+  const sandboxUrl = parseSandboxUrl(flags.sandbox);
+  const fixtures = loadFixtures(flags.fixtures);
+  const override = partnerOverrideFromEnv(process.env);
+  const partner = resolvePartner(fixtures.partner, override);
+  const picked = pickExamples(fixtures, flags.location);
+  if (!picked.ok) throw new ConfigError(picked.problem);
+  const { collection, environment } = buildPostmanExport({ version: VERSION, sandboxUrl, partner, examples: picked.examples });
+
+  const dir = resolve(flags.out);
+  const collectionPath = join(dir, COLLECTION_FILE);
+  const environmentPath = join(dir, ENVIRONMENT_FILE);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(collectionPath, `${JSON.stringify(collection, null, 2)}\n`);
+    // The environment holds the key: readable by its owner only.
+    writeFileSync(environmentPath, `${JSON.stringify(environment, null, 2)}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw new ConfigError(`cannot write the Postman files into ${dir}: ${(error as Error).message}`);
+  }
+  if (override.nonProdKey !== undefined) {
+    process.stderr.write(`note: ${ENVIRONMENT_FILE} holds your non-prod key (SANDBOX_NONPROD_KEY); keep it out of repositories and shared workspaces (§5)\n`);
+  }
+  process.stdout.write(
+    [
+      `Wrote the Postman collection and environment for the sandbox at ${sandboxUrl}:`,
+      `  ${collectionPath}`,
+      `  ${environmentPath}`,
+      `Import both into Postman (File → Import), choose the environment "${environment.name}",`,
+      'then open a request and Send (or run the collection: it starts by resetting the sandbox to its fixtures).',
+      '',
+    ].join('\n'),
+  );
+}
+
+function parseSandboxUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(`--sandbox must be the http(s) address of the sandbox, such as http://${DEFAULT_HOST}:${DEFAULT_PORT}, got '${value}'`);
+  }
+  // Requests append their paths to {{baseUrl}}: a trailing slash would double it.
+  return url.toString().replace(/\/+$/, '');
+}
