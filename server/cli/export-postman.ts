@@ -1,6 +1,6 @@
 /** `pos-sandbox export postman`: writes a Postman collection and its environment for a running sandbox. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, partnerOverrideFromEnv, resolvePartner } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
@@ -46,7 +46,7 @@ function exportPostman(flags: ExportPostmanFlags): void {
   const collectionPath = join(dir, COLLECTION_FILE);
   const environmentPath = join(dir, ENVIRONMENT_FILE);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     writeFileSync(collectionPath, `${JSON.stringify(collection, null, 2)}\n`);
     // The environment holds the key: readable by its owner only.
     writeFileSync(environmentPath, `${JSON.stringify(environment, null, 2)}\n`, { mode: 0o600 });
@@ -66,6 +66,16 @@ function exportPostman(flags: ExportPostmanFlags): void {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * mkdir -p one level at a time: Node 20's recursive mkdirSync spins for ever where mkdir answers ENOENT
+ * under a folder that exists (--out /proc/x hung at 100 % CPU).
+ */
+function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const folder of missing) mkdirSync(folder);
 }
 
 function parseSandboxUrl(value: string): string {

@@ -93,6 +93,8 @@ describe('pos-sandbox export postman', () => {
 
   it.each([
     ['--out is a file', (file: string) => ['--out', join(file, 'sub')], (file: string) => `pos-sandbox: cannot write the Postman files into ${file}/sub: ENOTDIR: not a directory, mkdir '${file}/sub'\n`],
+    // Node's own recursive mkdir never returns here: the command must still end, with the reason.
+    ['--out cannot be made', () => ['--out', '/proc/pos-sandbox-out'], () => "pos-sandbox: cannot write the Postman files into /proc/pos-sandbox-out: ENOENT: no such file or directory, mkdir '/proc/pos-sandbox-out'\n"],
     ['--sandbox is not an http URL', () => ['--sandbox', 'ftp://x'], () => "pos-sandbox: --sandbox must be the http(s) address of the sandbox, such as http://127.0.0.1:4100, got 'ftp://x'\n"],
     ['--location is unknown', () => ['--location', 'loc-x'], () => "pos-sandbox: --location 'loc-x' is not a fixture location (loc-std-001, loc-hub-001-burgers, loc-hub-001-noodles, loc-kiosk-001)\n"],
   ])('exits 2 with one line when %s', async (_case, args, message) => {
