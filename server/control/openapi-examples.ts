@@ -118,7 +118,7 @@ function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]>
     'FaultRule.FaultMatch': [FAULT_RULE.match],
     'FaultRule.FaultAction': [FAULT_RULE.action, { kind: 'delay', ms: 2500 }],
     FaultRuleInForce: [{ ...FAULT_RULE, source: 'api', addedAt: AT, seen: 1, fired: 1, left: 2, skipping: 0 }],
-    MenuErrorEnvelope: [menuError('VALIDATION_ERROR', 'Items[0].Prices[0].Price must be >= 0, got -1')],
+    MenuErrorEnvelope: [menuError('VALIDATION_ERROR', 'Items[0].Prices[0].Price must be 0 or more, got number -1; prices are whole numbers of minor units (1150 for 11.50)')],
     OrderErrorEnvelope: [orderError('INVALID_PAYLOAD', 'ExternalId must not be empty or blank')],
     Health: [HEALTH],
     Refund: [REFUND],
@@ -129,16 +129,24 @@ function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]>
 /** What each error status of the POS API answers, in the order family's words (the menu family capitalizes the keys). */
 const POS_ERRORS: Record<string, [string, string]> = {
   '400': ['INVALID_PAYLOAD', 'ExternalId must not be empty or blank'],
-  '401': ['UNAUTHORIZED', 'token expired at 2026-11-21T09:00:00Z (exp), 3600 s ago'],
-  '403': ['FORBIDDEN', 'this request is refused'],
-  '404': ['NOT_FOUND', 'no order with ExternalId POS-7781 at location loc-std-001'],
-  '405': ['METHOD_NOT_ALLOWED', 'GET is not allowed on /v2/order/refund; use POST'],
-  '409': ['INVALID_STATE', 'order ord-std-0004 is ACCEPTED; the POS decided it already'],
-  '413': ['PAYLOAD_TOO_LARGE', 'the body is over 1 MiB'],
-  '415': ['UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json'],
-  '429': ['TOO_MANY_REQUESTS', 'injected by fault rule rate-limited: retry after 1 s'],
-  '503': ['SERVICE_UNAVAILABLE', 'injected by fault rule outage: nothing was processed'],
-  default: ['SERVICE_UNAVAILABLE', 'injected by fault rule outage: nothing was processed'],
+  '401': [
+    'UNAUTHORIZED',
+    "token signature does not verify with the non-prod key of POS 'demo-pos': it was signed with another key (a production key, another partner's, or a mistyped one?)",
+  ],
+  '409': [
+    'INVALID_STATE',
+    'order ord-std-0001 cannot become ACCEPTED: it was already decided (ACCEPTED); a status is sent once per delivery. The status is accepted only while the order is AWAITING_STATUS, after a reply without Status',
+  ],
+  '413': ['PAYLOAD_TOO_LARGE', 'body is 1100000 bytes; the sandbox accepts at most 1 MiB (1048576 bytes)'],
+  '429': ['TOO_MANY_REQUESTS', "rate limit exceeded, retry after 1 s: injected by the sandbox (fault rule rate-limited); nothing was processed"],
+  '503': ['SERVICE_UNAVAILABLE', "503 Service Unavailable: injected by the sandbox (fault rule outage); nothing was processed"],
+  default: ['SERVICE_UNAVAILABLE', "503 Service Unavailable: injected by the sandbox (fault rule outage); nothing was processed"],
+};
+
+/** Where the menu family answers otherwise (its 400 lists every problem of the update, each with its JSON path). */
+const MENU_ERRORS: Record<string, [string, string]> = {
+  ...POS_ERRORS,
+  '400': ['VALIDATION_ERROR', 'Items[0].Prices[0].Price must be 0 or more, got number -1; prices are whole numbers of minor units (1150 for 11.50)'],
 };
 
 /** A status fault's own string body, sent as text/html when it starts with `<`, else as text/plain. */
@@ -149,10 +157,16 @@ const injectedText = (type: string, status: string, [code, message]: [string, st
 const CONTROL_ERRORS: Record<string, [string, string]> = {
   '400': ['INVALID_REQUEST', "unknown query parameter 'colour'; this endpoint takes location, status, externalId, limit, after"],
   '401': ['UNAUTHORIZED', 'the control API needs Authorization: Bearer <the --admin-token value>'],
-  '403': ['FORBIDDEN', 'the control API refuses requests sent by a web page of another origin (Origin: https://example.com)'],
+  '403': [
+    'FORBIDDEN',
+    "cross-site request refused: Origin 'https://example.com' is not this sandbox's (its own is http://127.0.0.1:4100); the control API takes no calls from web pages of other origins, so that a page open in your browser cannot read or change the sandbox. Call it from a tool (curl, a script, the checklist), which sends no Origin header",
+  ],
   '404': ['NOT_FOUND', "no order 'ord-nope'; GET /_sandbox/orders lists them"],
   '409': ['INVALID_STATE', 'order ord-std-0001 is ACCEPTED; only a REJECTED or DELIVERY_FAILED order can be resent'],
-  '415': ['UNSUPPORTED_MEDIA_TYPE', 'the control API takes application/json bodies, got text/plain'],
+  '415': [
+    'UNSUPPORTED_MEDIA_TYPE',
+    "Content-Type 'text/plain' refused on POST: the control API takes application/json bodies only, since a web page may send text/plain, form and multipart bodies to any site without asking first; send Content-Type: application/json, or no body and no Content-Type",
+  ],
 };
 
 /** Parameter examples by name; a path's own `id` is told by its collection. */
@@ -237,6 +251,13 @@ interface Document {
   components: { schemas: Record<string, Schema> };
 }
 
+/** The error of `status`; a 405 names the path it was sent to and the method the path takes. */
+function errorExample(errors: Record<string, [string, string]>, status: string, path: string, method: string): [string, string] | undefined {
+  if (status !== '405') return errors[status];
+  const wrong = method === 'get' ? 'POST' : 'GET';
+  return ['METHOD_NOT_ALLOWED', `${wrong} is not allowed on ${path}; use ${method.toUpperCase()}`];
+}
+
 const isComponentBody = (schema: Schema | undefined): boolean =>
   schema?.$ref !== undefined || (schema?.type === 'array' && schema.items?.$ref !== undefined);
 
@@ -259,7 +280,7 @@ export function withExamples<T>(document: T, payloads: ExamplePayloads): T {
     const control = path.startsWith('/_sandbox');
     const list = Object.keys(LIST_PARAMETER_EXAMPLES).find((prefix) => path === prefix);
     const id = ID_EXAMPLES.find(([prefix]) => path.startsWith(`${prefix}/`))?.[1];
-    for (const operation of Object.values(operations)) {
+    for (const [method, operation] of Object.entries(operations)) {
       for (const parameter of operation.parameters ?? []) {
         if (parameter.example !== undefined) continue;
         const value = parameter.name === 'id' ? id : ((list && LIST_PARAMETER_EXAMPLES[list]![parameter.name]) ?? PARAMETER_EXAMPLES[parameter.name]);
@@ -275,11 +296,12 @@ export function withExamples<T>(document: T, payloads: ExamplePayloads): T {
       }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         for (const [type, media] of Object.entries(response.content ?? {})) {
-          const error = status === 'default' || Number(status) >= 400 ? (control ? CONTROL_ERRORS : POS_ERRORS)[status] : undefined;
           // A fault's `default` answer is the envelope or any body the rule gives (anyOf), or a rule's text body.
           const envelope = media.schema?.$ref ?? media.schema?.anyOf?.[0]?.$ref;
+          const menuFamily = envelope?.endsWith('MenuErrorEnvelope') === true;
+          const error = status === 'default' || Number(status) >= 400 ? errorExample(control ? CONTROL_ERRORS : menuFamily ? MENU_ERRORS : POS_ERRORS, status, path, method) : undefined;
           if (error !== undefined && type.startsWith('text/')) media.example ??= injectedText(type, status, error);
-          else if (error !== undefined && envelope?.endsWith('MenuErrorEnvelope')) media.example ??= menuError(...error);
+          else if (error !== undefined && menuFamily) media.example ??= menuError(...error);
           else if (error !== undefined) media.example ??= orderError(...error);
           // A body of a component schema has that schema's examples: repeating the order in every answer would
           // quadruple the document.

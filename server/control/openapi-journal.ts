@@ -130,7 +130,8 @@ const harEntry = {
         method: { type: 'string' },
         url: { type: 'string', description: 'The sandbox URL called, or for an outbound entry the POS order URL.' },
         httpVersion: { const: 'HTTP/1.1' },
-        cookies: { type: 'array', maxItems: 0 },
+        // Always empty; `items` all the same, as Spectral's oas ruleset wants one on every array.
+        cookies: { type: 'array', maxItems: 0, items: { type: 'object' } },
         headers: nameValues,
         queryString: nameValues,
         postData: {
@@ -151,7 +152,7 @@ const harEntry = {
         status: { type: 'integer', minimum: 0, description: '0: no answer was sent (a drop or hang fault, or the client left first).' },
         statusText: { type: 'string' },
         httpVersion: { const: 'HTTP/1.1' },
-        cookies: { type: 'array', maxItems: 0 },
+        cookies: { type: 'array', maxItems: 0, items: { type: 'object' } },
         headers: nameValues,
         content: {
           type: 'object',
