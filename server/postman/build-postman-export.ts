@@ -39,7 +39,7 @@ function buildCollection({ version, examples }: PostmanExportInput): PostmanColl
         `The POS integration interface (Open API v2) as the POS Sandbox ${version} emulates it: the calls a POS makes, and the sandbox's control API under /_sandbox.`,
         'Choose the environment "POS Sandbox" exported with this collection, then Send any request, or run the whole collection top to bottom: it starts by resetting the sandbox to its fixtures, and every request has tests.',
         `The collection's pre-request script (Scripts tab) signs a fresh HS256 token for every POS call with the environment's posName and nonProdKey: the six claims of §5, sub the request's x-service-locationid, valid ${TOKEN_TTL_SECONDS} s. The control calls need no token from this machine.`,
-        'Known limits: the menu examples are items of the menu of the exported location, so after changing locationId export again with --location; a sandbox started with --admin-token or --faults needs the token added to the control calls, or its faults expected; the event stream (GET /_sandbox/events) is not in the collection, as Postman shows a stream only once it ends.',
+        'Known limits. The menu examples are items of the exported location\'s menu: after changing locationId, export again with --location. A sandbox started with --admin-token needs that token on the control calls (their Authorization tab). The rules of a sandbox started with --faults act on these calls too, so expect their answers. The event stream (GET /_sandbox/events) is not in the collection: Postman shows a stream only once it ends.',
       ].join('\n\n'),
       schema: COLLECTION_SCHEMA,
     },
