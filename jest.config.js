@@ -8,6 +8,9 @@ export default {
   testMatch: ['**/*.test.ts'],
   // Every answer a test receives is judged against openapi.json: server/test/contract/.
   setupFilesAfterEnv: ['<rootDir>/server/test/contract/check-responses.setup.ts'],
+  // The document it judges by is built once per run, not once per test file.
+  globalSetup: '<rootDir>/server/test/contract/openapi-document.global-setup.ts',
+  globalTeardown: '<rootDir>/server/test/contract/openapi-document.global-teardown.ts',
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
 };

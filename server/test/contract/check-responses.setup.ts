@@ -6,10 +6,12 @@
  */
 import { afterAll, afterEach } from '@jest/globals';
 import supertest from 'supertest';
-import { sandboxOpenApi } from '../../control/sandbox-openapi.js';
+import { readRunOpenApiDocument } from './openapi-document-file.js';
 import { contractCheck, type ObservedExchange } from './response-contract.js';
 
-const check = contractCheck(sandboxOpenApi() as Parameters<typeof contractCheck>[0]);
+// The document is built once per run by openapi-document.global-setup.ts; built here only if that did not run.
+const document = readRunOpenApiDocument() ?? (await import('../../control/sandbox-openapi.js')).sandboxOpenApi();
+const check = contractCheck(document as Parameters<typeof contractCheck>[0]);
 const violations: string[] = [];
 
 function judge(exchange: ObservedExchange): void {

@@ -1,0 +1,22 @@
+/**
+ * Builds the sandbox's OpenAPI document once per jest run and leaves it in a temporary file for
+ * check-responses.setup.ts: building it (its schemas compiled, its examples made) costs about half a second, and
+ * every test file paid that when each built its own.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+
+// jest runs this file outside its module registry, where `.js` does not name the `.ts` source: tsx loads the sources.
+type SandboxOpenApi = typeof import('../../control/sandbox-openapi.js');
+type DocumentFile = typeof import('./openapi-document-file.js');
+
+export default async function buildOpenApiDocumentOnce(): Promise<void> {
+  const { sandboxOpenApi } = (await tsImport('../../control/sandbox-openapi.ts', import.meta.url)) as SandboxOpenApi;
+  const { OPENAPI_DOCUMENT_ENV } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as DocumentFile;
+  const file = join(mkdtempSync(join(tmpdir(), 'pos-sandbox-openapi-')), 'openapi.json');
+  writeFileSync(file, JSON.stringify(sandboxOpenApi()));
+  // Workers inherit the environment of the process that runs globalSetup.
+  process.env[OPENAPI_DOCUMENT_ENV] = file;
+}
