@@ -7,14 +7,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
+import type * as SandboxOpenApiModule from '../../control/sandbox-openapi.js';
+import type * as DocumentFileModule from './openapi-document-file.js';
 
 // jest runs this file outside its module registry, where `.js` does not name the `.ts` source: tsx loads the sources.
-type SandboxOpenApi = typeof import('../../control/sandbox-openapi.js');
-type DocumentFile = typeof import('./openapi-document-file.js');
 
 export default async function buildOpenApiDocumentOnce(): Promise<void> {
-  const { sandboxOpenApi } = (await tsImport('../../control/sandbox-openapi.ts', import.meta.url)) as SandboxOpenApi;
-  const { OPENAPI_DOCUMENT_ENV } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as DocumentFile;
+  const { sandboxOpenApi } = (await tsImport('../../control/sandbox-openapi.ts', import.meta.url)) as typeof SandboxOpenApiModule;
+  const { OPENAPI_DOCUMENT_ENV } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as typeof DocumentFileModule;
   const file = join(mkdtempSync(join(tmpdir(), 'pos-sandbox-openapi-')), 'openapi.json');
   writeFileSync(file, JSON.stringify(sandboxOpenApi()));
   // Workers inherit the environment of the process that runs globalSetup.
