@@ -3,6 +3,9 @@
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
+  // Two workers on the 2-core machine (jest's default would be one): the slow files mostly wait on child processes
+  // and timers, so a second file runs in that time; three or more starved the spawned CLIs of CPU and tests timed out.
+  maxWorkers: 2,
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
   testMatch: ['**/*.test.ts'],

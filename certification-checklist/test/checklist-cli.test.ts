@@ -1,5 +1,5 @@
 /** `pos-sandbox checklist`, `verify-report` and `demo` as real processes, as a partner runs them. */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,8 @@ import { renderReportFiles, REPORT_FILES } from '../report/render-report-files.j
 
 const REPORT_FILES_SORTED = [...REPORT_FILES].sort();
 
+// Each test starts real processes; with two test files running at once on two cores, 5 s was not always enough.
+jest.setTimeout(30_000);
 afterEach(stopServers);
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'pos-sandbox-reports-'));

@@ -1,11 +1,13 @@
 /** `npm run reference-pos` and `pos-sandbox serve --pos-order-url` as real processes, as a user starts them. */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { referencePos, serve, stopServers } from '../../server/test/processes.js';
 import { PACKAGE_ROOT } from '../../server/version.js';
 
+// Two real processes start per test; with two test files running at once on two cores, 5 s was not always enough.
+jest.setTimeout(30_000);
 afterEach(stopServers);
 
 describe('npm run reference-pos', () => {
