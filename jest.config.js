@@ -3,9 +3,10 @@
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
-  // Two workers on the 2-core machine (jest's default would be one): the slow files mostly wait on child processes
-  // and timers, so a second file runs in that time; three or more starved the spawned CLIs of CPU and tests timed out.
-  maxWorkers: 2,
+  // 1.5 workers per core (3 on the 2-core development machine; jest's default would be 1): the slow files mostly
+  // wait on child processes and timers, so other files run in that time (README, Development, has the timings).
+  // Process tests have 30-60 s timeouts, since a spawned CLI starts slower on busy cores.
+  maxWorkers: '150%',
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
   testMatch: ['**/*.test.ts'],
