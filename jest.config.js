@@ -3,10 +3,10 @@
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
-  // 1.5 workers per core (3 on the 2-core development machine; jest's default would be 1): the slow files mostly
-  // wait on child processes and timers, so other files run in that time (README, Development, has the timings).
-  // Process tests have 30-60 s timeouts, since a spawned CLI starts slower on busy cores.
-  maxWorkers: '150%',
+  // One worker per core (2 on the 2-core development machine; jest's default would be 1): the slow files mostly
+  // wait on child processes and timers, so another file runs in that time (README, Development, has the timings).
+  // 3 workers here were hardly faster and, when the machine was busy, timed out tests of 5 s.
+  maxWorkers: '100%',
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
   testMatch: ['**/*.test.ts'],
