@@ -8,6 +8,6 @@ app.post('/v2/order/refund', express.json(), (_req, res) => {
 app.put('/v2/menu', express.json(), (_req, res) => {
   res.status(200).end();
 });
-const server = app.listen(0, '127.0.0.1', () => {
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`);
 });

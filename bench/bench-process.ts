@@ -5,9 +5,16 @@ import { mintPosToken } from '../server/domain/mint-pos-token.js';
 
 export const BENCH_KEY = 'SANDBOX-ONLY-nonprod-key-demo-pos-3f9c2a7e5b1d4c8a9e6f0b2d7a4c1e85';
 
+let nextPort = Number(process.env.BENCH_PORT ?? 0);
+
+/** The port of the next server: 0 (any free one), or BENCH_PORT, BENCH_PORT + 1, … on a machine where ports are shared out. */
+export function benchPort(): string {
+  return String(nextPort === 0 ? 0 : nextPort++);
+}
+
 /** Starts `node ...args` in the package and resolves with the base URL it prints once listening. */
 export function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: benchPort() } });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -33,4 +40,13 @@ export function refundHeaders(): Record<string, string> {
     'x-api-version': '2',
     'content-type': 'application/json',
   };
+}
+
+/**
+ * A clean refund with a new ExternalId every time (`POS-<prefix>-1`, `-2`, …): one ExternalId repeated would draw
+ * DUPLICATE_REFUND from the second request on, and the bench would measure the finding path instead.
+ */
+export function uniqueRefund(prefix: string): { path: string; method: 'POST'; body: () => string } {
+  let count = 0;
+  return { path: '/v2/order/refund', method: 'POST', body: () => JSON.stringify({ ExternalId: `POS-${prefix}-${++count}` }) };
 }

@@ -4,14 +4,17 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createSecretKey } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import jwt from 'jsonwebtoken';
 import { mintPosToken } from '../server/domain/mint-pos-token.js';
-import { BENCH_KEY, refundHeaders, startServer } from './bench-process.js';
+import { BENCH_KEY, refundHeaders, startServer, uniqueRefund } from './bench-process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const children: ChildProcess[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'pos-sandbox-bench-'));
 
 function verifyCost(): { stringUs: number; keyObjectUs: number } {
   const { token } = mintPosToken({ posName: 'demo-pos', key: BENCH_KEY, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
@@ -38,7 +41,8 @@ async function load(url: string, request: { path: string; method: 'POST' | 'PUT'
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-const REFUND = { path: '/v2/order/refund', method: 'POST', body: () => JSON.stringify({ ExternalId: 'POS-STD-1001' }) } as const;
+// A new ExternalId per request (the counter of uniqueRefund): the no-finding path, not DUPLICATE_REFUND.
+const refund = (run: string) => uniqueRefund(run);
 let price = 1000;
 // A new price every time, so every update changes the menu and is stored: the costly case.
 const MENU = {
@@ -62,10 +66,15 @@ try {
 
   const bareServer = await startServer([join('bench', 'bare-express.js')]);
   children.push(bareServer.child);
-  const sandboxServer = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--port', '0', '--memory', '--log-level', 'warn']);
+  const sandboxServer = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--memory', '--log-level', 'warn']);
   children.push(sandboxServer.child);
-  report('POST /v2/order/refund', await load(bareServer.url, REFUND), await load(sandboxServer.url, REFUND));
+  report('POST /v2/order/refund (--memory)', await load(bareServer.url, refund('BARE-1')), await load(sandboxServer.url, refund('MEM')));
   report('PUT /v2/menu (form A, one new price per request, --memory)', await load(bareServer.url, MENU), await load(sandboxServer.url, MENU));
+  // The data file of a default serve, in a temp folder so the bench leaves no state behind.
+  const fileServer = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--data', join(dataDir, 'db.json'), '--log-level', 'warn']);
+  children.push(fileServer.child);
+  report('POST /v2/order/refund (data file)', await load(bareServer.url, refund('BARE-2')), await load(fileServer.url, refund('FILE')));
 } finally {
-  for (const child of children) child.kill();
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
 }
