@@ -13,7 +13,6 @@ import { RefundProcessor, type SetTimer } from './processing/refund-processor.js
 import { OrderDesk } from './processing/order-desk.js';
 import { DEFAULT_DISPATCH_POLICY, orderDelivery, type DispatchPolicy } from './dispatch/order-dispatcher.js';
 import { SandboxEvents } from './events/sandbox-events.js';
-import { journalSummary } from './journal/journal-summary.js';
 import { SandboxStore } from './store/sandbox-store.js';
 import { FaultBook } from './processing/fault-book.js';
 import type { FaultRule } from './faults/fault-rule-types.js';
@@ -102,7 +101,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   orders.on('changed', (order) => events.publish('order', order));
   refunds.on('accepted', (refund) => events.publish('refund', refund));
   refunds.on('settled', (refund) => events.publish('refund', refund));
-  journal.on('added', (entry) => events.publish('journal', journalSummary(entry)));
+  journal.on('added', (summary) => events.publish('journal', summary));
   const app = createApp({
     fixtures: options.fixtures,
     partner: options.partner,

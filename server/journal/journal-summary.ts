@@ -17,19 +17,26 @@ export interface JournalSummary {
   fault?: string;
 }
 
-export function journalSummary(entry: JournalEntry): JournalSummary {
+/** What a summary is made of: an entry, or the parts of one captured before it is built. */
+export type SummarySource = Pick<JournalEntry, 'id' | 'time' | 'direction' | 'method' | 'path' | 'locationId' | 'orderId' | 'requestId' | 'fault'> & {
+  response: Pick<JournalEntry['response'], 'status' | 'error'>;
+  findings: ReadonlyArray<Pick<JournalEntry['findings'][number], 'code'>>;
+};
+
+export function journalSummary(entry: SummarySource): JournalSummary {
   return {
     id: entry.id,
     time: entry.time,
     direction: entry.direction,
     method: entry.method,
     path: entry.path,
-    status: entry.response.status,
+    status: entry.response?.status,
     ...(entry.locationId === undefined ? {} : { locationId: entry.locationId }),
     ...(entry.orderId === undefined ? {} : { orderId: entry.orderId }),
     requestId: entry.requestId,
-    findings: entry.findings.map((found) => found.code),
-    ...(entry.response.error === undefined ? {} : { error: entry.response.error }),
+    // Tolerant of a partial entry (a hand-made one in a test): the journal summarises whatever it is given.
+    findings: (entry.findings ?? []).map((found) => found.code),
+    ...(entry.response?.error === undefined ? {} : { error: entry.response.error }),
     ...(entry.fault === undefined ? {} : { fault: entry.fault.rule }),
   };
 }

@@ -1,7 +1,20 @@
-/** The request journal: the last `limit` entries in memory, newest last, with the filters of the control API; emits `added`. */
+/**
+ * The request journal: the last `limit` entries in memory, newest last, with the filters of the control API; emits
+ * `added` with each entry's summary. An entry is kept as it was captured and redacted when first read (get, list,
+ * HAR): the walk over headers and bodies costs a request nothing until someone looks. Its summary, which the
+ * filters and the event stream read, is redacted as it comes in.
+ */
 import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
+import { journalSummary, type JournalSummary } from './journal-summary.js';
 import { Redactor } from './redactor.js';
+
+/** One kept request: its redacted summary, and either the rendered (redacted) entry or what builds it. */
+interface Kept {
+  summary: JournalSummary;
+  entry?: JournalEntry;
+  build?: () => JournalEntry;
+}
 
 export interface JournalFilter {
   /** Entries whose path contains this text (`/order/refund` matches every mount). */
@@ -26,17 +39,21 @@ export interface JournalFilter {
   limit?: number;
 }
 
-export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
-  private entries: JournalEntry[] = [];
-  private readonly byId = new Map<string, JournalEntry>();
+export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
+  private entries: Kept[] = [];
+  private readonly byId = new Map<string, Kept>();
+  /** Entries captured but not yet rendered, oldest first. */
+  private readonly pending = new Set<Kept>();
   private sequence = 0;
 
-  /** Every entry passes through `redactor` on its way in: nothing stored, listed or emitted holds a secret. */
+  /** Every entry passes through `redactor` before it is listed, got or emitted: nothing that leaves holds a secret. */
   constructor(
     readonly limit = 5000,
     readonly redactor = new Redactor(''),
   ) {
     super();
+    // A signature about to be forgotten may sit in an entry not rendered yet: render them all while it is known.
+    redactor.beforeForgetting(() => this.renderPending());
   }
 
   /** The id the next entry will get; handed out when a request starts, so the response can name it. */
@@ -46,41 +63,55 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
   }
 
   add(raw: JournalEntry): void {
-    const entry = this.redactor.value(raw);
-    this.entries.push(entry);
-    this.byId.set(entry.id, entry);
-    this.emit('added', entry);
+    this.addCaptured(journalSummary(raw), () => raw);
+  }
+
+  /**
+   * Keeps an entry built only when it is first read. `summary` is the entry's (journalSummary of what `build`
+   * returns), not yet redacted; `build` must not depend on anything that changes after this call.
+   */
+  addCaptured(summary: JournalSummary, build: () => JournalEntry): void {
+    const kept: Kept = { summary: this.redactor.value(summary), build };
+    this.entries.push(kept);
+    this.byId.set(summary.id, kept);
+    this.pending.add(kept);
+    this.emit('added', kept.summary);
     // Dropping in batches keeps add() O(1) amortized instead of shifting the array every time.
     if (this.entries.length > this.limit * 1.1) {
-      for (const old of this.entries.splice(0, this.entries.length - this.limit)) this.byId.delete(old.id);
+      for (const old of this.entries.splice(0, this.entries.length - this.limit)) {
+        this.byId.delete(old.summary.id);
+        this.pending.delete(old);
+      }
     }
   }
 
   get(id: string): JournalEntry | undefined {
-    return this.byId.get(id);
+    const kept = this.byId.get(id);
+    return kept && this.render(kept);
   }
 
   /** Newest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
     const status = filter.status;
-    const matches = (entry: JournalEntry): boolean =>
+    // Filters read the redacted summary: a filter cannot find text the journal does not show.
+    const matches = ({ summary: entry }: Kept): boolean =>
       (filter.path === undefined || entry.path.includes(filter.path)) &&
-      (status === undefined || (/^\dxx$/i.test(status) ? String(entry.response.status)[0] === status[0] : String(entry.response.status) === status)) &&
+      (status === undefined || (/^\dxx$/i.test(status) ? String(entry.status)[0] === status[0] : String(entry.status) === status)) &&
       (filter.location === undefined || entry.locationId === filter.location) &&
       (filter.direction === undefined || entry.direction === filter.direction) &&
       (filter.orderId === undefined || entry.orderId === filter.orderId) &&
       (filter.fault === undefined || faultFits(filter.fault, entry)) &&
       (filter.since === undefined || Date.parse(entry.time) >= filter.since);
-    const found: JournalEntry[] = [];
+    const found: Kept[] = [];
     const first = Math.max(0, this.entries.length - this.limit);
     // Not a reason to stop the walk: an id is handed out when a request starts, so a slow one lands after newer ids.
     const after = filter.after === undefined ? -1 : journalSequence(filter.after);
     const cursor = filter.before === undefined ? undefined : this.byId.get(filter.before);
     const start = filter.before === undefined ? this.entries.length - 1 : cursor === undefined ? -1 : this.entries.lastIndexOf(cursor) - 1;
     for (let i = start; i >= first && found.length < (filter.limit ?? Infinity); i--) {
-      if (journalSequence(this.entries[i]!.id) > after && matches(this.entries[i]!)) found.push(this.entries[i]!);
+      if (journalSequence(this.entries[i]!.summary.id) > after && matches(this.entries[i]!)) found.push(this.entries[i]!);
     }
-    return found;
+    return found.map((kept) => this.render(kept));
   }
 
   get size(): number {
@@ -90,14 +121,51 @@ export class Journal extends EventEmitter<{ added: [JournalEntry] }> {
   clear(): void {
     this.entries = [];
     this.byId.clear();
+    this.pending.clear();
   }
+
+  /** The entry redacted, rendered once: a build that throws leaves a bare entry saying so. */
+  private render(kept: Kept): JournalEntry {
+    if (kept.entry === undefined) {
+      let raw: JournalEntry;
+      try {
+        raw = kept.build!();
+      } catch (error) {
+        raw = bareEntry(kept.summary, error);
+      }
+      kept.entry = this.redactor.value(raw);
+      kept.build = undefined;
+      this.pending.delete(kept);
+    }
+    return kept.entry;
+  }
+
+  private renderPending(): void {
+    for (const kept of this.pending) this.render(kept);
+  }
+}
+
+function bareEntry(summary: JournalSummary, error: unknown): JournalEntry {
+  return {
+    id: summary.id,
+    requestId: summary.requestId,
+    time: summary.time,
+    direction: summary.direction,
+    method: summary.method,
+    path: summary.path,
+    query: {},
+    request: { headers: {}, bodyBytes: 0 },
+    response: { status: summary.status, headers: {}, error: `the journal could not keep this request's details: ${(error as Error)?.message ?? 'unknown error'}` },
+    latencyMs: 0,
+    findings: [],
+  };
 }
 
 /** j-000042 → 42: ids compare as numbers, so j-1000000 comes after j-999999. */
 export const journalSequence = (id: string): number => Number(id.slice(2));
 
-function faultFits(wanted: string, entry: JournalEntry): boolean {
+function faultFits(wanted: string, entry: JournalSummary): boolean {
   if (wanted === 'true') return entry.fault !== undefined;
   if (wanted === 'false') return entry.fault === undefined;
-  return entry.fault?.rule === wanted;
+  return entry.fault === wanted;
 }

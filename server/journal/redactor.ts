@@ -11,6 +11,7 @@ export const REMEMBERED_SIGNATURES = 10_000;
 export class Redactor {
   private readonly signatures = new Set<string>();
   private readonly secrets: string[];
+  private readonly forgetting: Array<() => void> = [];
 
   constructor(partnerKey: string) {
     // The key as it was typed, and as base64 and base64url (a client that encodes it before sending).
@@ -26,7 +27,18 @@ export class Redactor {
     if (signature === undefined || signature.length < 16) return;
     this.signatures.delete(signature);
     this.signatures.add(signature);
-    if (this.signatures.size > REMEMBERED_SIGNATURES) this.signatures.delete(this.signatures.values().next().value as string);
+    if (this.signatures.size > REMEMBERED_SIGNATURES) {
+      for (const listener of this.forgetting) listener();
+      this.signatures.delete(this.signatures.values().next().value as string);
+    }
+  }
+
+  /**
+   * Calls `listener` just before a signature is forgotten: whoever holds text not yet redacted (the journal
+   * renders its entries when they are read) redacts it then, while this redactor still knows every signature.
+   */
+  beforeForgetting(listener: () => void): void {
+    this.forgetting.push(listener);
   }
 
   text(text: string): string {

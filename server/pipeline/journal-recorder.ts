@@ -1,8 +1,9 @@
-/** Records every POS API call in the journal, redacted, as the response leaves. */
+/** Records every POS API call in the journal as the response leaves: captured now, built and redacted when first read. */
 import type { RequestHandler } from 'express';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logger.js';
 import { bodyForJournal, redactHeaders, viewToken, type JournalEntry } from '../journal/journal-entry.js';
+import { journalSummary, type JournalSummary } from '../journal/journal-summary.js';
 import { isCredentialParameter } from '../domain/query-credentials.js';
 import { faultLabel } from '../faults/fault-registry.js';
 
@@ -24,11 +25,12 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
     res.end = ((...args: unknown[]) => {
       const chunk = typeof args[0] === 'function' ? undefined : (args[0] as string | Buffer | undefined);
       recorded = true;
-      keep(() => {
-        const entry = buildEntry(id, started, chunk);
-        if (clientLeftAfterMs !== undefined) entry.response.error = `the client closed the connection after ${clientLeftAfterMs} ms, before this answer`;
-        return entry;
-      });
+      keep(() =>
+        capture(
+          chunk,
+          clientLeftAfterMs === undefined ? undefined : { error: `the client closed the connection after ${clientLeftAfterMs} ms, before this answer` },
+        ),
+      );
       return end(...args);
     }) as typeof res.end;
     // A request a drop or hang fault never answers is still an entry: status 0, and why. A client that leaves
@@ -42,91 +44,125 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         return;
       }
       recorded = true;
-      keep(() => {
-        const entry = buildEntry(id, started, undefined);
-        entry.response = {
-        status: 0,
-        headers: {},
-        error:
-          kind === 'drop'
-            ? `connection dropped without an answer by ${faultLabel(res.locals.fault!)}`
-            : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
-        };
-        return entry;
-      });
+      keep(() =>
+        capture(undefined, {
+          unanswered: true,
+          error:
+            kind === 'drop'
+              ? `connection dropped without an answer by ${faultLabel(res.locals.fault!)}`
+              : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
+        }),
+      );
     });
 
     /**
      * Adds the entry, and never lets the journal fail the answer: by now the state may have changed (a refund
      * stored), and a 500 would make the POS retry what already happened. A failure is logged and kept as a
-     * bare entry instead.
+     * bare entry instead, whether it comes now or when the entry is first read.
      */
-    function keep(build: () => JournalEntry): void {
+    function keep(captured: () => { summary: JournalSummary; build: () => JournalEntry; latencyMs: number }): void {
       try {
-        deps.journal.add(build());
+        const { summary, build, latencyMs } = captured();
+        deps.journal.addCaptured(summary, () => {
+          try {
+            return build();
+          } catch (error) {
+            deps.logger.error({ err: error, requestId: res.locals.requestId, journalId: id }, 'the journal could not keep this request');
+            return bareEntry(id, latencyMs, error);
+          }
+        });
       } catch (error) {
         deps.logger.error({ err: error, requestId: res.locals.requestId, journalId: id }, 'the journal could not keep this request');
         try {
-          deps.journal.add(bareEntry(id, started, error));
+          deps.journal.add(bareEntry(id, deps.clock() - started, error));
         } catch {
           // Nothing more to do: the answer goes out regardless.
         }
       }
     }
 
-    function bareEntry(entryId: string, startedAt: number, error: unknown): JournalEntry {
+    function bareEntry(entryId: string, latencyMs: number, error: unknown): JournalEntry {
       return {
         id: entryId,
         requestId: String(res.locals.requestId),
-        time: new Date(startedAt).toISOString(),
+        time: new Date(started).toISOString(),
         direction: 'inbound',
         method: req.method,
         path: req.path,
         query: {},
         request: { headers: {}, bodyBytes: 0 },
         response: { status: res.statusCode, headers: {}, error: `the journal could not keep this request's details: ${(error as Error)?.message ?? 'unknown error'}` },
-        latencyMs: deps.clock() - startedAt,
+        latencyMs,
         findings: [],
       };
     }
 
-    function buildEntry(entryId: string, startedAt: number, chunk: string | Buffer | undefined): JournalEntry {
+    /**
+     * What the entry needs, taken now (it may not change later): the summary at once, and a build that makes the
+     * whole entry (token view, headers, bodies parsed) when the journal is first read.
+     */
+    function capture(chunk: string | Buffer | undefined, ending?: { unanswered?: true; error: string }) {
       const url = new URL(req.originalUrl, 'http://sandbox.invalid');
-      const query: Record<string, string> = {};
-      for (const [name, value] of url.searchParams) {
-        query[name] = isCredentialParameter(name, value, deps.partnerKey) ? '[redacted]' : value;
-      }
-      const responseText = chunk === undefined ? undefined : chunk.toString();
       const token = res.locals.token;
-      const entry: JournalEntry = {
-        id: entryId,
-        requestId: res.locals.requestId,
-        time: new Date(startedAt).toISOString(),
+      const locals = res.locals;
+      const time = new Date(started).toISOString();
+      const status = ending?.unanswered ? 0 : res.statusCode;
+      const latencyMs = deps.clock() - started;
+      const requestHeaders = req.headers;
+      const responseHeaders = ending?.unanswered ? {} : res.getHeaders();
+      const bodyText = typeof req.body === 'string' ? req.body : undefined;
+      const bodyBytes = locals.body?.bytes ?? Number(req.get('content-length') ?? 0);
+      const locationId = locals.locationId ?? req.get('x-service-locationid')?.trim() ?? undefined;
+      const findings = locals.findings ?? [];
+      const { tokenDefects, menuUpdate, orderId, fault, requestId } = locals;
+      const summary = journalSummary({
+        id,
+        requestId,
+        time,
         direction: 'inbound',
         method: req.method,
         path: url.pathname,
-        query,
-        locationId: res.locals.locationId ?? req.get('x-service-locationid')?.trim() ?? undefined,
-        partner: typeof token?.claims.iss === 'string' ? token.claims.iss : undefined,
-        token: viewToken(authorization),
-        ...(res.locals.tokenDefects ? { tokenDefects: res.locals.tokenDefects } : {}),
-        request: {
-          headers: redactHeaders(req.headers),
-          ...bodyForJournal(typeof req.body === 'string' ? req.body : undefined),
-          bodyBytes: res.locals.body?.bytes ?? Number(req.get('content-length') ?? 0),
-        },
-        response: {
-          status: res.statusCode,
-          headers: Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)])),
-          ...(responseText ? { body: bodyForJournal(responseText).body ?? responseText } : {}),
-        },
-        latencyMs: deps.clock() - startedAt,
-        findings: res.locals.findings ?? [],
-        ...(res.locals.menuUpdate ? { menuUpdate: res.locals.menuUpdate } : {}),
-        ...(res.locals.orderId ? { orderId: res.locals.orderId } : {}),
-        ...(res.locals.fault ? { fault: res.locals.fault } : {}),
+        locationId,
+        orderId: orderId || undefined,
+        response: { status, error: ending?.error },
+        findings,
+        fault,
+      });
+      const build = (): JournalEntry => {
+        const query: Record<string, string> = {};
+        for (const [name, value] of url.searchParams) {
+          query[name] = isCredentialParameter(name, value, deps.partnerKey) ? '[redacted]' : value;
+        }
+        const responseText = chunk === undefined ? undefined : chunk.toString();
+        return {
+          id,
+          requestId,
+          time,
+          direction: 'inbound',
+          method: req.method,
+          path: url.pathname,
+          query,
+          locationId,
+          partner: typeof token?.claims.iss === 'string' ? token.claims.iss : undefined,
+          token: viewToken(authorization),
+          ...(tokenDefects ? { tokenDefects } : {}),
+          request: { headers: redactHeaders(requestHeaders), ...bodyForJournal(bodyText), bodyBytes },
+          response: ending?.unanswered
+            ? { status: 0, headers: {}, error: ending.error }
+            : {
+                status,
+                headers: Object.fromEntries(Object.entries(responseHeaders).map(([name, value]) => [name, String(value)])),
+                ...(responseText ? { body: bodyForJournal(responseText).body ?? responseText } : {}),
+                ...(ending ? { error: ending.error } : {}),
+              },
+          latencyMs,
+          findings,
+          ...(menuUpdate ? { menuUpdate } : {}),
+          ...(orderId ? { orderId } : {}),
+          ...(fault ? { fault } : {}),
+        };
       };
-      return entry;
+      return { summary, build, latencyMs };
     }
     next();
   };

@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import { Journal } from './journal.js';
+import type { JournalEntry } from './journal-entry.js';
+import { journalSummary } from './journal-summary.js';
+import { Redactor, REMEMBERED_SIGNATURES } from './redactor.js';
+import { signHs256, validClaims } from '../test/helpers.js';
+
+const KEY = 'the-partner-key-0123456789abcdef';
+const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);
+const signature = token.split('.')[2]!;
+
+function entry(id: string, note: string, path = '/v2/order/refund'): JournalEntry {
+  return {
+    id,
+    requestId: `req-${id}`,
+    time: '2026-11-21T10:00:00.000Z',
+    direction: 'inbound',
+    method: 'POST',
+    path,
+    query: {},
+    request: { headers: {}, body: { Note: note }, bodyBytes: 10 },
+    response: { status: 200, headers: {} },
+    latencyMs: 1,
+    findings: [],
+  };
+}
+
+describe('Journal', () => {
+  it('builds an entry only when it is first read, and only once', () => {
+    const journal = new Journal(10, new Redactor(KEY));
+    let builds = 0;
+    const raw = entry(journal.nextId(), 'plain');
+    journal.addCaptured(journalSummary(raw), () => {
+      builds += 1;
+      return raw;
+    });
+    expect(builds).toBe(0);
+    expect(journal.get(raw.id)?.request.body).toEqual({ Note: 'plain' });
+    expect(journal.list({})).toHaveLength(1);
+    expect(builds).toBe(1);
+  });
+
+  it('emits and filters by the redacted summary: a filter cannot find the key the journal hides', () => {
+    const journal = new Journal(10, new Redactor(KEY));
+    const emitted: unknown[] = [];
+    journal.on('added', (summary) => emitted.push(summary));
+    journal.add(entry(journal.nextId(), 'x', `/v2/${KEY}`));
+    expect(journal.list({ path: KEY })).toEqual([]);
+    expect(journal.list({ path: '/v2/[redacted]' })).toHaveLength(1);
+    expect(JSON.stringify(emitted)).not.toContain(KEY);
+  });
+
+  it('redacts a signature in an unread entry even after the redactor has forgotten it', () => {
+    const redactor = new Redactor(KEY);
+    const journal = new Journal(10, redactor);
+    redactor.remember(`Bearer ${token}`);
+    const id = journal.nextId();
+    journal.add(entry(id, `s=${signature}`));
+    for (let i = 0; i < REMEMBERED_SIGNATURES; i++) redactor.remember(`a.b.${String(i).padStart(20, 'x')}`);
+    expect(redactor.text(signature)).toBe(signature);
+    expect(journal.get(id)?.request.body).toEqual({ Note: 's=[redacted]' });
+  });
+
+  it('keeps a bare entry saying why when building the entry fails', () => {
+    const journal = new Journal(10, new Redactor(KEY));
+    const raw = entry(journal.nextId(), 'x');
+    journal.addCaptured(journalSummary(raw), () => {
+      throw new Error(`broken by ${KEY}`);
+    });
+    expect(journal.get(raw.id)?.response).toEqual({ status: 200, headers: {}, error: "the journal could not keep this request's details: broken by [redacted]" });
+  });
+});
+
+describe('Redactor.beforeForgetting', () => {
+  it('is told before the oldest signature is forgotten, while it is still redacted', () => {
+    const redactor = new Redactor(KEY);
+    redactor.remember(`Bearer ${token}`);
+    const seen: string[] = [];
+    redactor.beforeForgetting(() => seen.push(redactor.text(signature)));
+    for (let i = 0; i < REMEMBERED_SIGNATURES - 1; i++) redactor.remember(`a.b.${String(i).padStart(20, 'x')}`);
+    expect(seen).toEqual([]);
+    redactor.remember(`a.b.${'y'.repeat(20)}`);
+    expect(seen).toEqual(['[redacted]']);
+  });
+});
