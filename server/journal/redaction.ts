@@ -68,11 +68,17 @@ function patternOf(secret: string): RegExp {
   return pattern;
 }
 
+/** Shorter text cannot hold a JWT signature: a 4-character part that decodes to JSON, a dot, 16 characters. */
+const SHORTEST_SIGNED = 21;
+/** Signatures shorter than this are not remembered (Redactor.remember), nor searched for. */
+const SHORTEST_SIGNATURE = 16;
+
 function scrubPlain(text: string, secrets: readonly string[], signatures: ReadonlySet<string>): string {
   let out = text;
-  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH) out = out.replace(patternOf(secret), REDACTED);
-  out = redactJwtSignatures(out);
-  if (signatures.size > 0) out = out.replace(BASE64URL_RUN, (run) => (signatures.has(run) ? REDACTED : run));
+  // Each search is skipped when the text is too short to hold what it looks for: most strings of a body are.
+  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH && secret.length <= out.length) out = out.replace(patternOf(secret), REDACTED);
+  if (out.length >= SHORTEST_SIGNED) out = redactJwtSignatures(out);
+  if (signatures.size > 0 && out.length >= SHORTEST_SIGNATURE) out = out.replace(BASE64URL_RUN, (run) => (signatures.has(run) ? REDACTED : run));
   return out;
 }
 
@@ -123,11 +129,24 @@ export function scrubValue<T>(value: T, secrets: readonly string[], signatures?:
   while (pending.length > 0) {
     const [source, copy] = pending.pop()!;
     if (typeof source !== 'object' || source === null) continue;
-    const entries: Array<[string, unknown]> = Array.isArray(source) ? source.map((child, index) => [String(index), child]) : Object.entries(source);
-    for (const [key, child] of entries) {
+    if (Array.isArray(source)) {
+      const list = copy as unknown[];
+      for (let index = 0; index < source.length; index++) {
+        const child: unknown = source[index];
+        const childCopy = shell(child);
+        list[index] = childCopy;
+        if (typeof child === 'object' && child !== null) pending.push([child, childCopy]);
+      }
+      continue;
+    }
+    const record = copy as Record<string, unknown>;
+    for (const key of Object.keys(source)) {
+      const child: unknown = (source as Record<string, unknown>)[key];
       const childCopy = shell(child);
-      const name = Array.isArray(source) ? key : scrub(key);
-      Object.defineProperty(copy, name, { value: childCopy, enumerable: true, writable: true, configurable: true });
+      const name = scrub(key);
+      // A plain assignment would set the prototype for `__proto__`: that one key is defined instead.
+      if (name === '__proto__') Object.defineProperty(record, name, { value: childCopy, enumerable: true, writable: true, configurable: true });
+      else record[name] = childCopy;
       if (typeof child === 'object' && child !== null) pending.push([child, childCopy]);
     }
   }

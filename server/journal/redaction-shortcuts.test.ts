@@ -1,0 +1,51 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { REDACTED, redactJwtSignatures, scrubText, scrubValue } from './redaction.js';
+import { signHs256, validClaims } from '../test/helpers.js';
+
+const KEY = 'the-partner-key-0123456789abcdef';
+const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);
+const [header, payload, signature] = token.split('.') as [string, string, string];
+const signatures = new Set([signature]);
+
+/** scrubText as it was before it skipped text too short to hold a secret: every search, every time. */
+function scrubEverything(text: string): string {
+  const escaped = KEY.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  let out = text.replace(new RegExp(escaped, 'gi'), REDACTED);
+  out = redactJwtSignatures(out);
+  return out.replace(/[A-Za-z0-9_-]{16,}/g, (run) => (signatures.has(run) ? REDACTED : run));
+}
+
+describe('the shortcuts of scrubText (text too short to hold a secret is not searched)', () => {
+  it.each([
+    ['the key and nothing else', KEY, REDACTED],
+    ['the key upper-cased', KEY.toUpperCase(), REDACTED],
+    ['a remembered signature alone (43 characters)', signature, REDACTED],
+    ['the shortest signed text: 4 characters of JSON, a dot, 16 characters', `${header.slice(0, 4)}.${'s'.repeat(16)}`, `${header.slice(0, 4)}.${REDACTED}`],
+    ['a detached JWS', `${header}..${signature}`, `${header}..${REDACTED}`],
+  ])('%s is still redacted', (_shape, text, shown) => {
+    expect(scrubText(text, [KEY], signatures)).toBe(shown);
+  });
+
+  it('gives what searching everything gives, for any mix of key, token parts, dots and letters', () => {
+    const piece = fc.constantFrom(KEY, KEY.toUpperCase(), header, payload, signature, '.', '..', 'eyJ', 'a', 'x'.repeat(16), ' ', '-', '_');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.nat(40), (pieces, cut) => {
+        const text = pieces.join('');
+        for (const sample of [text, text.slice(cut), text.slice(0, cut)]) expect(scrubText(sample, [KEY], signatures)).toBe(scrubEverything(sample));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('scrubValue', () => {
+  it('copies arrays, nested objects and keys, redacting each string', () => {
+    const value = { list: [1, null, { [KEY]: `Bearer ${token}` }], nested: { deep: [[KEY]] }, flag: true };
+    expect(scrubValue(value, [KEY], signatures)).toEqual({
+      list: [1, null, { [REDACTED]: `Bearer ${header}.${payload}.${REDACTED}` }],
+      nested: { deep: [[REDACTED]] },
+      flag: true,
+    });
+  });
+});
