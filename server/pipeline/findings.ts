@@ -6,6 +6,8 @@ import { findingKind, strictMessage, type Finding } from '../domain/findings.js'
 export const FINDINGS_HEADER = 'x-sandbox-findings';
 
 export function addFindings(res: Response, found: Finding[]): void {
+  // Most stages find nothing: no new array for them.
+  if (found.length === 0 && res.locals.findings !== undefined) return;
   res.locals.findings = [...(res.locals.findings ?? []), ...found];
 }
 

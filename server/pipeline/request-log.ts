@@ -9,6 +9,9 @@ export function requestLog(logger: Logger, clock: () => number, partnerKey: stri
     const started = clock();
     res.on('finish', () => {
       const findings = res.locals.findings ?? [];
+      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      // Under --log-level warn a clean call writes nothing: nothing to build for it either.
+      if (findings.length === 0 && !logger.isLevelEnabled(level)) return;
       const fields = {
         requestId: res.locals.requestId,
         status: res.statusCode,
@@ -17,9 +20,7 @@ export function requestLog(logger: Logger, clock: () => number, partnerKey: stri
         findings: findings.length,
       };
       const line = `${req.method} ${urlWithoutCredentials(req.originalUrl, partnerKey)} → ${res.statusCode}`;
-      if (res.statusCode >= 500) logger.error(fields, line);
-      else if (res.statusCode >= 400) logger.warn(fields, line);
-      else logger.info(fields, line);
+      logger[level](fields, line);
       for (const f of findings) logger.warn({ requestId: res.locals.requestId, code: f.code, section: f.section }, `finding: ${f.message}`);
     });
     next();
