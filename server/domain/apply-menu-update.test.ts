@@ -50,6 +50,17 @@ describe('applyMenuUpdate', () => {
   });
 });
 
+describe('applyMenuUpdate copies on write', () => {
+  it('copies only the items it changes, and leaves the menu it was given as it was, a rename and a new price included', () => {
+    const before = structuredClone(menu);
+    const { menu: next } = applyMenuUpdate(menu, update(item('b', 'Beta II', [['Delivery', 250]])));
+    expect(menu).toEqual(before);
+    expect(next.Items[0]).toBe(menu.Items[0]);
+    expect(next.Items[1]).not.toBe(menu.Items[1]);
+    expect(next.Items[1]).toEqual({ Id: 'b', Name: 'Beta II', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 200 }, { ServiceType: 'Delivery', Price: 250 }] });
+  });
+});
+
 describe('describeChange', () => {
   it.each([
     [{ itemId: 'a', field: 'Name', from: 'Alpha', to: 'Alpha 2' } as const, 'a name "Alpha" → "Alpha 2"'],

@@ -15,28 +15,41 @@ export interface MenuUpdateOutcome {
   changes: MenuChange[];
 }
 
-/** The menu after the update, and what changed; `menu` is not modified. */
+/**
+ * The menu after the update, and what changed; `menu` is not modified. Copy on write: only the items that change
+ * are copied, the others are shared with `menu` (no one changes a menu in place), so 500 items cost no deep clone.
+ */
 export function applyMenuUpdate(menu: Menu, update: MenuUpdate): { menu: Menu; changes: MenuChange[] } {
-  const next = structuredClone(menu);
-  const byId = new Map(next.Items.map((item) => [item.Id, item]));
+  const items = menu.Items.slice();
+  const indexOf = new Map(items.map((item, index) => [item.Id, index]));
+  const copied = new Set<number>();
+  const writable = (index: number): Menu['Items'][number] => {
+    if (!copied.has(index)) {
+      const item = items[index]!;
+      items[index] = { ...item, Prices: item.Prices.map((price) => ({ ...price })) };
+      copied.add(index);
+    }
+    return items[index]!;
+  };
   const changes: MenuChange[] = [];
   for (const item of update.items) {
-    const stored = byId.get(item.id);
+    const index = indexOf.get(item.id);
     // checkMenuUpdate has already refused Ids that are not on the menu.
-    if (!stored) throw new Error(`item '${item.id}' is not on the menu of '${update.locationId}'`);
-    if (stored.Name !== item.name) {
-      changes.push({ itemId: item.id, field: 'Name', from: stored.Name, to: item.name });
-      stored.Name = item.name;
+    if (index === undefined) throw new Error(`item '${item.id}' is not on the menu of '${update.locationId}'`);
+    if (items[index]!.Name !== item.name) {
+      changes.push({ itemId: item.id, field: 'Name', from: items[index]!.Name, to: item.name });
+      writable(index).Name = item.name;
     }
     for (const price of item.prices) {
-      const current = stored.Prices.find((p) => p.ServiceType === price.slot);
-      if (current?.Price === price.price) continue;
-      changes.push({ itemId: item.id, field: 'Price', serviceType: price.slot, from: current?.Price ?? null, to: price.price });
-      if (current) current.Price = price.price;
-      else stored.Prices.push({ ServiceType: price.slot, Price: price.price });
+      const current = items[index]!.Prices.findIndex((p) => p.ServiceType === price.slot);
+      const from = current < 0 ? undefined : items[index]!.Prices[current]!.Price;
+      if (from === price.price) continue;
+      changes.push({ itemId: item.id, field: 'Price', serviceType: price.slot, from: from ?? null, to: price.price });
+      if (current >= 0) writable(index).Prices[current]!.Price = price.price;
+      else writable(index).Prices.push({ ServiceType: price.slot, Price: price.price });
     }
   }
-  return { menu: next, changes };
+  return { menu: { ...menu, Items: items }, changes };
 }
 
 /** `itm-fries Name "Fries" → "Curly Fries"`, `itm-fries Takeout price 390 → 420`: for logs and the CLI. */

@@ -59,6 +59,8 @@ function unknownLocation(id: string, locations: readonly Location[]): string {
 export function itemProblems(form: MenuForm, items: unknown, target: string | undefined, context: MenuReferenceContext): PathProblem[] {
   if (!Array.isArray(items)) return [];
   const menu = target === undefined ? undefined : context.menuOf(target);
+  // A set, not a search of the menu per item: 500 items against a 500-item menu were 250,000 comparisons.
+  const onMenu = new Set(menu?.Items.map((known) => known.Id));
   const firstIndex = new Map<string, number>();
   const problems: PathProblem[] = [];
   items.forEach((item: unknown, index) => {
@@ -70,7 +72,7 @@ export function itemProblems(form: MenuForm, items: unknown, target: string | un
       const first = firstIndex.get(item.Id);
       if (first === undefined) firstIndex.set(item.Id, index);
       else add(`${path}.Id '${item.Id}' is listed twice (first at Items[${first}]); list each item once`);
-      if (menu && target !== undefined && !menu.Items.some((known) => known.Id === item.Id)) {
+      if (menu && target !== undefined && !onMenu.has(item.Id)) {
         add(`${path}.Id '${item.Id}' is not on the menu of location '${target}' (§4.2 rule 3: check item IDs before sending)${idHint(item.Id, target, context)}`);
       }
     }
