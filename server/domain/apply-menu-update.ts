@@ -21,33 +21,27 @@ export interface MenuUpdateOutcome {
  */
 export function applyMenuUpdate(menu: Menu, update: MenuUpdate): { menu: Menu; changes: MenuChange[] } {
   const items = menu.Items.slice();
-  const indexOf = new Map(items.map((item, index) => [item.Id, index]));
-  const copied = new Set<number>();
-  const writable = (index: number): Menu['Items'][number] => {
-    if (!copied.has(index)) {
-      const item = items[index]!;
-      items[index] = { ...item, Prices: item.Prices.map((price) => ({ ...price })) };
-      copied.add(index);
-    }
-    return items[index]!;
-  };
+  const indexOf = new Map<string, number>();
+  for (let index = 0; index < items.length; index++) indexOf.set(items[index]!.Id, index);
   const changes: MenuChange[] = [];
   for (const item of update.items) {
     const index = indexOf.get(item.id);
     // checkMenuUpdate has already refused Ids that are not on the menu.
     if (index === undefined) throw new Error(`item '${item.id}' is not on the menu of '${update.locationId}'`);
-    if (items[index]!.Name !== item.name) {
-      changes.push({ itemId: item.id, field: 'Name', from: items[index]!.Name, to: item.name });
-      writable(index).Name = item.name;
-    }
+    const stored = items[index]!;
+    let prices = stored.Prices;
+    const before = changes.length;
+    if (stored.Name !== item.name) changes.push({ itemId: item.id, field: 'Name', from: stored.Name, to: item.name });
     for (const price of item.prices) {
-      const current = slotIndex(items[index]!.Prices, price.slot);
-      const from = current < 0 ? undefined : items[index]!.Prices[current]!.Price;
+      const current = slotIndex(prices, price.slot);
+      const from = current < 0 ? undefined : prices[current]!.Price;
       if (from === price.price) continue;
       changes.push({ itemId: item.id, field: 'Price', serviceType: price.slot, from: from ?? null, to: price.price });
-      if (current >= 0) writable(index).Prices[current]!.Price = price.price;
-      else writable(index).Prices.push({ ServiceType: price.slot, Price: price.price });
+      if (prices === stored.Prices) prices = prices.slice();
+      if (current >= 0) prices[current] = { ...prices[current]!, Price: price.price };
+      else prices.push({ ServiceType: price.slot, Price: price.price });
     }
+    if (changes.length > before) items[index] = { ...stored, Name: item.name, Prices: prices };
   }
   return { menu: { ...menu, Items: items }, changes };
 }
