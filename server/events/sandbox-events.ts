@@ -18,6 +18,8 @@ export interface SandboxEvent {
 
 export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
   private recent: SandboxEvent[] = [];
+  /** Held events whose data is redacted when first read. */
+  private readonly unread = new Set<SandboxEvent>();
   private sequence = 0;
   /** The /events clients streaming now, and what waits for the slow ones. */
   readonly streams = new EventStreams();
@@ -31,16 +33,39 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
     super();
     // Every open /events stream is a listener; a dashboard plus a checklist plus curls must not warn.
     this.setMaxListeners(0);
+    // A signature about to be forgotten may sit in data not read yet: redact it all while it is known.
+    redactor.beforeForgetting(() => {
+      for (const event of this.unread) void event.data;
+    });
   }
 
   publish(type: SandboxEventType, data: unknown): SandboxEvent {
-    // Journal summaries come from entries the journal has already redacted.
-    const safe = type === 'journal' ? data : this.redactor.value(data);
-    const event: SandboxEvent = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString(), data: safe };
+    const event = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString() } as SandboxEvent;
+    if (type === 'journal') {
+      // Journal summaries come from entries the journal has already redacted.
+      event.data = data;
+    } else if (type === 'menu' && this.listenerCount('event') === 0) {
+      // A menu outcome (every change of a 500-item update) is made for this event and never changed afterwards:
+      // with no stream to send it to now, it is redacted when first read (Last-Event-ID replay), not here.
+      this.unread.add(event);
+      Object.defineProperty(event, 'data', { enumerable: true, configurable: true, get: () => this.render(event, data) });
+    } else {
+      event.data = this.redactor.value(data);
+    }
     this.recent.push(event);
-    if (this.recent.length > this.keep * 1.1) this.recent = this.recent.slice(-this.keep);
+    if (this.recent.length > this.keep * 1.1) {
+      for (const old of this.recent.slice(0, -this.keep)) this.unread.delete(old);
+      this.recent = this.recent.slice(-this.keep);
+    }
     this.emit('event', event);
     return event;
+  }
+
+  private render(event: SandboxEvent, data: unknown): unknown {
+    const safe = this.redactor.value(data);
+    Object.defineProperty(event, 'data', { value: safe, enumerable: true, configurable: true, writable: true });
+    this.unread.delete(event);
+    return safe;
   }
 
   /** The held events after `lastId`, oldest first (what a reconnecting client missed). */

@@ -1,0 +1,38 @@
+import { describe, expect, it } from '@jest/globals';
+import { SandboxEvents, formatServerSentEvent, type SandboxEvent } from './sandbox-events.js';
+import { Redactor, REMEMBERED_SIGNATURES } from '../journal/redactor.js';
+import { signHs256, validClaims } from '../test/helpers.js';
+
+const KEY = 'the-partner-key-0123456789abcdef';
+const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);
+const signature = token.split('.')[2]!;
+const outcome = (name: string) => ({ form: 'A', locationId: 'loc-std-001', changes: [{ itemId: 'itm-a', field: 'Name', from: 'A', to: name }] });
+
+describe('SandboxEvents', () => {
+  it('redacts a menu outcome published with no stream when it is read, in the replay and in its text', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY));
+    events.publish('menu', outcome(`named ${KEY}`));
+    const [event] = events.since(0);
+    expect(event!.data).toEqual(outcome('named [redacted]'));
+    expect(formatServerSentEvent(event!)).not.toContain(KEY);
+    expect(JSON.stringify(events.since(0))).not.toContain(KEY);
+  });
+
+  it('redacts at once what a listening stream is sent', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY));
+    const sent: string[] = [];
+    events.on('event', (event: SandboxEvent) => sent.push(formatServerSentEvent(event)));
+    events.publish('menu', outcome(KEY));
+    events.publish('refund', { reason: KEY });
+    expect(sent.join('')).not.toContain(KEY);
+  });
+
+  it('redacts an unread menu outcome before the redactor forgets a signature in it', () => {
+    const redactor = new Redactor(KEY);
+    const events = new SandboxEvents(() => 0, redactor);
+    redactor.remember(`Bearer ${token}`);
+    events.publish('menu', outcome(`s=${signature}`));
+    for (let i = 0; i < REMEMBERED_SIGNATURES; i++) redactor.remember(`a.b.${String(i).padStart(20, 'x')}`);
+    expect(events.since(0)[0]!.data).toEqual(outcome('s=[redacted]'));
+  });
+});
