@@ -2,9 +2,8 @@
 import type { RequestHandler } from 'express';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logger.js';
-import { bodyForJournal, redactHeaders, viewToken, type JournalEntry } from '../journal/journal-entry.js';
-import { journalSummary, type JournalSummary } from '../journal/journal-summary.js';
-import { isCredentialParameter } from '../domain/query-credentials.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
+import { bareEntryOf, entryOf, summaryOf, type InboundCapture } from '../journal/inbound-capture.js';
 import { faultLabel } from '../faults/fault-registry.js';
 
 export const JOURNAL_ID_HEADER = 'x-sandbox-journal-id';
@@ -25,12 +24,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
     res.end = ((...args: unknown[]) => {
       const chunk = typeof args[0] === 'function' ? undefined : (args[0] as string | Buffer | undefined);
       recorded = true;
-      keep(() =>
-        capture(
-          chunk,
-          clientLeftAfterMs === undefined ? undefined : { error: `the client closed the connection after ${clientLeftAfterMs} ms, before this answer` },
-        ),
-      );
+      keep(clientLeftAfterMs === undefined ? undefined : { error: `the client closed the connection after ${clientLeftAfterMs} ms, before this answer` }, chunk);
       return end(...args);
     }) as typeof res.end;
     // A request a drop or hang fault never answers is still an entry: status 0, and why. A client that leaves
@@ -44,15 +38,13 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         return;
       }
       recorded = true;
-      keep(() =>
-        capture(undefined, {
-          unanswered: true,
-          error:
-            kind === 'drop'
-              ? `connection dropped without an answer by ${faultLabel(res.locals.fault!)}`
-              : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
-        }),
-      );
+      keep({
+        unanswered: true,
+        error:
+          kind === 'drop'
+            ? `connection dropped without an answer by ${faultLabel(res.locals.fault!)}`
+            : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
+      });
     });
 
     /**
@@ -60,110 +52,61 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
      * stored), and a 500 would make the POS retry what already happened. A failure is logged and kept as a
      * bare entry instead, whether it comes now or when the entry is first read.
      */
-    function keep(captured: () => { summary: JournalSummary; build: () => JournalEntry; latencyMs: number }): void {
+    function keep(ending?: { unanswered?: true; error: string }, chunk?: string | Buffer): void {
       try {
-        const { summary, build, latencyMs } = captured();
-        deps.journal.addCaptured(summary, () => {
-          try {
-            return build();
-          } catch (error) {
-            deps.logger.error({ err: error, requestId: res.locals.requestId, journalId: id }, 'the journal could not keep this request');
-            return bareEntry(id, latencyMs, error);
-          }
-        });
+        const captured = capture(ending, chunk);
+        deps.journal.addCaptured(summaryOf(captured), buildLater(captured, deps.partnerKey, deps.logger));
       } catch (error) {
         deps.logger.error({ err: error, requestId: res.locals.requestId, journalId: id }, 'the journal could not keep this request');
         try {
-          deps.journal.add(bareEntry(id, deps.clock() - started, error));
+          const latencyMs = deps.clock() - started;
+          deps.journal.add(bareEntryOf({ id, requestId: res.locals.requestId, started, latencyMs, method: req.method, status: res.statusCode, path: req.path }, error));
         } catch {
           // Nothing more to do: the answer goes out regardless.
         }
       }
     }
 
-    function bareEntry(entryId: string, latencyMs: number, error: unknown): JournalEntry {
+    /** What the entry needs, as plain values taken now (none of it changes later, and no request object is kept). */
+    function capture(ending: { unanswered?: true; error: string } | undefined, chunk: string | Buffer | undefined): InboundCapture {
+      const { locals } = res;
+      const iss = locals.token?.claims.iss;
       return {
-        id: entryId,
-        requestId: String(res.locals.requestId),
-        time: new Date(started).toISOString(),
-        direction: 'inbound',
-        method: req.method,
-        path: req.path,
-        query: {},
-        request: { headers: {}, bodyBytes: 0 },
-        response: { status: res.statusCode, headers: {}, error: `the journal could not keep this request's details: ${(error as Error)?.message ?? 'unknown error'}` },
-        latencyMs,
-        findings: [],
-      };
-    }
-
-    /**
-     * What the entry needs, taken now (it may not change later): the summary at once, and a build that makes the
-     * whole entry (token view, headers, bodies parsed) when the journal is first read.
-     */
-    function capture(chunk: string | Buffer | undefined, ending?: { unanswered?: true; error: string }) {
-      const url = new URL(req.originalUrl, 'http://sandbox.invalid');
-      const token = res.locals.token;
-      const locals = res.locals;
-      const time = new Date(started).toISOString();
-      const status = ending?.unanswered ? 0 : res.statusCode;
-      const latencyMs = deps.clock() - started;
-      const requestHeaders = req.headers;
-      const responseHeaders = ending?.unanswered ? {} : res.getHeaders();
-      const bodyText = typeof req.body === 'string' ? req.body : undefined;
-      const bodyBytes = locals.body?.bytes ?? Number(req.get('content-length') ?? 0);
-      const locationId = locals.locationId ?? req.get('x-service-locationid')?.trim() ?? undefined;
-      const findings = locals.findings ?? [];
-      const { tokenDefects, menuUpdate, orderId, fault, requestId } = locals;
-      const summary = journalSummary({
         id,
-        requestId,
-        time,
-        direction: 'inbound',
+        requestId: locals.requestId,
+        started,
+        latencyMs: deps.clock() - started,
         method: req.method,
-        path: url.pathname,
-        locationId,
-        orderId: orderId || undefined,
-        response: { status, error: ending?.error },
-        findings,
-        fault,
-      });
-      const build = (): JournalEntry => {
-        const query: Record<string, string> = {};
-        for (const [name, value] of url.searchParams) {
-          query[name] = isCredentialParameter(name, value, deps.partnerKey) ? '[redacted]' : value;
-        }
-        const responseText = chunk === undefined ? undefined : chunk.toString();
-        return {
-          id,
-          requestId,
-          time,
-          direction: 'inbound',
-          method: req.method,
-          path: url.pathname,
-          query,
-          locationId,
-          partner: typeof token?.claims.iss === 'string' ? token.claims.iss : undefined,
-          token: viewToken(authorization),
-          ...(tokenDefects ? { tokenDefects } : {}),
-          request: { headers: redactHeaders(requestHeaders), ...bodyForJournal(bodyText), bodyBytes },
-          response: ending?.unanswered
-            ? { status: 0, headers: {}, error: ending.error }
-            : {
-                status,
-                headers: Object.fromEntries(Object.entries(responseHeaders).map(([name, value]) => [name, String(value)])),
-                ...(responseText ? { body: bodyForJournal(responseText).body ?? responseText } : {}),
-                ...(ending ? { error: ending.error } : {}),
-              },
-          latencyMs,
-          findings,
-          ...(menuUpdate ? { menuUpdate } : {}),
-          ...(orderId ? { orderId } : {}),
-          ...(fault ? { fault } : {}),
-        };
+        url: new URL(req.originalUrl, 'http://sandbox.invalid'),
+        authorization,
+        requestHeaders: req.headers,
+        bodyText: typeof req.body === 'string' ? req.body : undefined,
+        bodyBytes: locals.body?.bytes ?? Number(req.get('content-length') ?? 0),
+        locationId: locals.locationId ?? req.get('x-service-locationid')?.trim() ?? undefined,
+        partner: typeof iss === 'string' ? iss : undefined,
+        tokenDefects: locals.tokenDefects,
+        status: ending?.unanswered ? 0 : res.statusCode,
+        responseHeaders: ending?.unanswered ? {} : res.getHeaders(),
+        responseChunk: chunk,
+        error: ending?.error,
+        findings: locals.findings ?? [],
+        menuUpdate: locals.menuUpdate,
+        orderId: locals.orderId,
+        fault: locals.fault,
       };
-      return { summary, build, latencyMs };
     }
     next();
+  };
+}
+
+/** Builds the entry when the journal is first read; outside the middleware, so it holds the capture and nothing of the request. */
+function buildLater(captured: InboundCapture, partnerKey: string, logger: Logger): () => JournalEntry {
+  return () => {
+    try {
+      return entryOf(captured, partnerKey);
+    } catch (error) {
+      logger.error({ err: error, requestId: captured.requestId, journalId: captured.id }, 'the journal could not keep this request');
+      return bareEntryOf({ ...captured, path: captured.url.pathname }, error);
+    }
   };
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { entryOf, summaryOf, type InboundCapture } from './inbound-capture.js';
+import { journalSummary } from './journal-summary.js';
+
+const KEY = 'the-partner-key-0123456789abcdef';
+
+const capture = (overrides: Partial<InboundCapture> = {}): InboundCapture => ({
+  id: 'j-000001',
+  requestId: 'req-1',
+  started: Date.parse('2026-11-21T10:00:00.000Z'),
+  latencyMs: 3,
+  method: 'POST',
+  url: new URL(`/v2/order/refund?api_key=${KEY}&page=2`, 'http://sandbox.invalid'),
+  requestHeaders: { 'x-api-key': KEY, 'content-type': 'application/json' },
+  bodyText: '{"ExternalId":"POS-1"}',
+  bodyBytes: 22,
+  locationId: 'loc-std-001',
+  status: 200,
+  responseHeaders: { 'x-sandbox-findings': 0 },
+  findings: [],
+  orderId: '',
+  ...overrides,
+});
+
+describe('inbound capture', () => {
+  it('builds the entry with credentials out of the query, the key header hashed and the body parsed', () => {
+    const entry = entryOf(capture(), KEY);
+    expect(entry.query).toEqual({ api_key: '[redacted]', page: '2' });
+    expect(entry.request.headers['x-api-key']).toMatch(/^\[redacted sha256:[0-9a-f]{16}\]$/);
+    expect(entry.request.body).toEqual({ ExternalId: 'POS-1' });
+    expect(entry.response).toEqual({ status: 200, headers: { 'x-sandbox-findings': '0' } });
+    expect(entry).not.toHaveProperty('orderId');
+  });
+
+  it('keeps an unanswered call as status 0 with why, and no headers', () => {
+    const entry = entryOf(capture({ status: 0, responseHeaders: {}, error: 'connection dropped' }), KEY);
+    expect(entry.response).toEqual({ status: 0, headers: {}, error: 'connection dropped' });
+  });
+
+  it.each([
+    ['an answered call', capture()],
+    ['a call the client left', capture({ error: 'the client closed the connection after 5 ms, before this answer', responseChunk: '{"ok":true}' })],
+    ['an unanswered call', capture({ status: 0, error: 'held', fault: { rule: 'r1', kind: 'hang', source: 'api' } })],
+  ])('summarises %s as the summary of the entry it builds', (_name, captured) => {
+    expect(summaryOf(captured)).toEqual(journalSummary(entryOf(captured, KEY)));
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Pure: what the journal takes of an inbound call as its answer leaves (plain values, never the request or
+ * response objects, so 5,000 kept entries hold no sockets), its summary, and the entry built from it when read.
+ */
+import type { Finding } from '../domain/findings.js';
+import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
+import type { TokenDefect } from '../domain/pos-token-rules.js';
+import { isCredentialParameter } from '../domain/query-credentials.js';
+import { bodyForJournal, redactHeaders, viewToken, type JournalEntry, type JournalFault } from './journal-entry.js';
+import { journalSummary, type JournalSummary } from './journal-summary.js';
+
+export interface InboundCapture {
+  id: string;
+  requestId: string;
+  /** When the call started, ms since the epoch. */
+  started: number;
+  latencyMs: number;
+  method: string;
+  /** The URL as sent, parsed against a placeholder origin. */
+  url: URL;
+  authorization?: string;
+  requestHeaders: Record<string, string | string[] | undefined>;
+  bodyText?: string;
+  bodyBytes: number;
+  locationId?: string;
+  partner?: string;
+  tokenDefects?: TokenDefect[];
+  /** 0 when the call was never answered. */
+  status: number;
+  responseHeaders: Record<string, unknown>;
+  responseChunk?: string | Buffer;
+  /** Why the call has no answer, or what happened to the client. */
+  error?: string;
+  findings: Finding[];
+  menuUpdate?: MenuUpdateOutcome;
+  orderId?: string;
+  fault?: JournalFault;
+}
+
+/** The summary of the entry `entryOf(capture)` will be, not yet redacted. */
+export function summaryOf(capture: InboundCapture): JournalSummary {
+  return journalSummary({
+    id: capture.id,
+    requestId: capture.requestId,
+    time: new Date(capture.started).toISOString(),
+    direction: 'inbound',
+    method: capture.method,
+    path: capture.url.pathname,
+    locationId: capture.locationId,
+    orderId: capture.orderId || undefined,
+    response: { status: capture.status, error: capture.error },
+    findings: capture.findings,
+    fault: capture.fault,
+  });
+}
+
+/** The whole entry, not yet redacted (the journal redacts it): token view, hashed headers, parsed bodies. */
+export function entryOf(capture: InboundCapture, partnerKey: string): JournalEntry {
+  const query: Record<string, string> = {};
+  for (const [name, value] of capture.url.searchParams) query[name] = isCredentialParameter(name, value, partnerKey) ? '[redacted]' : value;
+  const responseText = capture.responseChunk === undefined ? undefined : capture.responseChunk.toString();
+  return {
+    id: capture.id,
+    requestId: capture.requestId,
+    time: new Date(capture.started).toISOString(),
+    direction: 'inbound',
+    method: capture.method,
+    path: capture.url.pathname,
+    query,
+    locationId: capture.locationId,
+    partner: capture.partner,
+    token: viewToken(capture.authorization),
+    ...(capture.tokenDefects ? { tokenDefects: capture.tokenDefects } : {}),
+    request: { headers: redactHeaders(capture.requestHeaders), ...bodyForJournal(capture.bodyText), bodyBytes: capture.bodyBytes },
+    response:
+      capture.status === 0
+        ? { status: 0, headers: {}, ...(capture.error === undefined ? {} : { error: capture.error }) }
+        : {
+            status: capture.status,
+            headers: Object.fromEntries(Object.entries(capture.responseHeaders).map(([name, value]) => [name, String(value)])),
+            ...(responseText ? { body: bodyForJournal(responseText).body ?? responseText } : {}),
+            ...(capture.error === undefined ? {} : { error: capture.error }),
+          },
+    latencyMs: capture.latencyMs,
+    findings: capture.findings,
+    ...(capture.menuUpdate ? { menuUpdate: capture.menuUpdate } : {}),
+    ...(capture.orderId ? { orderId: capture.orderId } : {}),
+    ...(capture.fault ? { fault: capture.fault } : {}),
+  };
+}
+
+/** The entry of a call whose details could not be kept: what is known, and why. */
+export function bareEntryOf(capture: Pick<InboundCapture, 'id' | 'requestId' | 'started' | 'latencyMs' | 'method' | 'status'> & { path: string }, error: unknown): JournalEntry {
+  return {
+    id: capture.id,
+    requestId: String(capture.requestId),
+    time: new Date(capture.started).toISOString(),
+    direction: 'inbound',
+    method: capture.method,
+    path: capture.path,
+    query: {},
+    request: { headers: {}, bodyBytes: 0 },
+    response: { status: capture.status, headers: {}, error: `the journal could not keep this request's details: ${(error as Error)?.message ?? 'unknown error'}` },
+    latencyMs: capture.latencyMs,
+    findings: [],
+  };
+}
