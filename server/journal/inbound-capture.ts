@@ -37,16 +37,23 @@ export interface InboundCapture {
   fault?: JournalFault;
 }
 
-/** The summary of the entry `entryOf(capture)` will be, not yet redacted. */
-export function summaryOf(capture: InboundCapture): JournalSummary {
-  return journalSummary({
+/** What the summary and the entry of a capture both begin with: who, when, what. */
+function entryHead(capture: InboundCapture) {
+  return {
     id: capture.id,
     requestId: capture.requestId,
     time: new Date(capture.started).toISOString(),
-    direction: 'inbound',
+    direction: 'inbound' as const,
     method: capture.method,
     path: capture.url.pathname,
     locationId: capture.locationId,
+  };
+}
+
+/** The summary of the entry `entryOf(capture)` will be, not yet redacted. */
+export function summaryOf(capture: InboundCapture): JournalSummary {
+  return journalSummary({
+    ...entryHead(capture),
     orderId: capture.orderId || undefined,
     response: { status: capture.status, error: capture.error },
     findings: capture.findings,
@@ -60,14 +67,8 @@ export function entryOf(capture: InboundCapture, partnerKey: string): JournalEnt
   for (const [name, value] of capture.url.searchParams) query[name] = isCredentialParameter(name, value, partnerKey) ? '[redacted]' : value;
   const responseText = capture.responseChunk === undefined ? undefined : capture.responseChunk.toString();
   return {
-    id: capture.id,
-    requestId: capture.requestId,
-    time: new Date(capture.started).toISOString(),
-    direction: 'inbound',
-    method: capture.method,
-    path: capture.url.pathname,
+    ...entryHead(capture),
     query,
-    locationId: capture.locationId,
     partner: capture.partner,
     token: viewToken(capture.authorization),
     ...(capture.tokenDefects ? { tokenDefects: capture.tokenDefects } : {}),
