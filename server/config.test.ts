@@ -16,6 +16,7 @@ describe('resolveServeConfig', () => {
       freshState: false,
       refundDelayMs: 1000,
       journalLimit: 5000,
+      refundLimit: 20000,
       adminToken: undefined,
       faultsFile: undefined,
       partnerOverride: { name: undefined, nonProdKey: undefined },
@@ -37,9 +38,9 @@ describe('resolveServeConfig', () => {
     );
   });
 
-  it('takes the refund delay, the journal limit, the admin token and the fault file', () => {
-    const config = resolveServeConfig({ refundDelayMs: '0', journalLimit: '10', faults: 'outage.json' }, { SANDBOX_ADMIN_TOKEN: 'a-long-admin-token-123' }, defaults);
-    expect([config.refundDelayMs, config.journalLimit, config.adminToken, config.faultsFile]).toEqual([0, 10, 'a-long-admin-token-123', 'outage.json']);
+  it('takes the refund delay, the journal and refund limits, the admin token and the fault file', () => {
+    const config = resolveServeConfig({ refundDelayMs: '0', journalLimit: '10', refundLimit: '100000', faults: 'outage.json' }, { SANDBOX_ADMIN_TOKEN: 'a-long-admin-token-123' }, defaults);
+    expect([config.refundDelayMs, config.journalLimit, config.refundLimit, config.adminToken, config.faultsFile]).toEqual([0, 10, 100000, 'a-long-admin-token-123', 'outage.json']);
   });
 
   it('takes PORT, SANDBOX_POS_ORDER_URL, SANDBOX_PARTNER and SANDBOX_NONPROD_KEY from the environment', () => {
@@ -64,6 +65,8 @@ describe('resolveServeConfig', () => {
     [{ logLevel: 'loud' }, "log level must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'"],
     [{ refundDelayMs: '-1' }, "--refund-delay-ms must be a whole number from 0, got '-1'"],
     [{ journalLimit: '0' }, "--journal-limit must be a whole number from 1, got '0'"],
+    [{ refundLimit: '0' }, "--refund-limit must be a whole number from 1, got '0'"],
+    [{ refundLimit: '20k' }, "--refund-limit must be a whole number from 1, got '20k'"],
     [{ adminToken: 'short' }, 'the admin token must be at least 16 characters long'],
   ])('refuses %j with a message that says why', (flags, message) => {
     expect(() => resolveServeConfig(flags, {}, defaults)).toThrow(new ConfigError(message));

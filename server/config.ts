@@ -1,4 +1,5 @@
 /** Pure: defaults + environment + flags → the server's configuration. Flags beat the environment. */
+import { DEFAULT_REFUND_LIMIT } from './store/retention.js';
 
 export interface ServeFlags {
   port?: string;
@@ -12,6 +13,7 @@ export interface ServeFlags {
   freshState?: boolean;
   refundDelayMs?: string;
   journalLimit?: string;
+  refundLimit?: string;
   adminToken?: string;
   faults?: string;
 }
@@ -29,6 +31,7 @@ export interface ServeConfig {
   freshState: boolean;
   refundDelayMs: number;
   journalLimit: number;
+  refundLimit: number;
   adminToken: string | undefined;
   /** --faults: a file of fault rules to start with (SANDBOX-SPEC §7). */
   faultsFile: string | undefined;
@@ -75,6 +78,7 @@ export function resolveServeConfig(
     freshState: flags.freshState ?? false,
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
     journalLimit: parseWhole('--journal-limit', flags.journalLimit, 5000, 1),
+    refundLimit: parseWhole('--refund-limit', flags.refundLimit, DEFAULT_REFUND_LIMIT, 1),
     adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),
     faultsFile: nonEmpty(flags.faults),
     partnerOverride: partnerOverrideFromEnv(env),

@@ -27,6 +27,8 @@ export interface SandboxOptions {
   strict?: boolean;
   refundDelayMs?: number;
   journalLimit?: number;
+  /** The most refunds kept (the store's retention). */
+  refundLimit?: number;
   adminToken?: string;
   /** --host: the address the server listens on, a Host the control API takes. */
   listenHost?: string;
@@ -68,7 +70,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const clock = options.clock ?? Date.now;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const refundDelayMs = options.refundDelayMs ?? DEFAULT_REFUND_DELAY_MS;
-  const store = await SandboxStore.open(options.storage, options.fixtures, clock);
+  const store = await SandboxStore.open(options.storage, options.fixtures, clock, { refundLimit: options.refundLimit });
   const refunds = new RefundProcessor({
     store,
     locationIds: new Set(options.fixtures.locations.map((location) => location.id)),

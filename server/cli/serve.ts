@@ -15,6 +15,7 @@ import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
 import { createSandboxServer } from '../http-parser-errors.js';
 import { exitWith } from './exit.js';
+import { DEFAULT_REFUND_LIMIT } from '../store/retention.js';
 
 const SAMPLE_TTL_S = 3600;
 
@@ -35,6 +36,7 @@ export function serveCommand(): Command {
     )
     .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided (default: 1000)')
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
+    .option('--refund-limit <n>', `how many refunds are kept, in memory and on disk; the oldest go first (default: ${DEFAULT_REFUND_LIMIT})`)
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
     .option('--admin-token <token>', 'let non-loopback clients, by any Host name, use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
@@ -69,6 +71,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     strict: config.strict,
     refundDelayMs: config.refundDelayMs,
     journalLimit: config.journalLimit,
+    refundLimit: config.refundLimit,
     adminToken: config.adminToken,
     listenHost: config.host,
     posOrderUrl: config.posOrderUrl,

@@ -48,6 +48,11 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
 
   constructor(private readonly deps: RefundProcessorDeps) {
     super();
+    // A refund dropped by the store's retention no longer draws the duplicate finding: the index stays as bounded as the store.
+    deps.store.refunds.onDrop = (refund) => {
+      const key = refundOrderKey(refund.locationId, refund.externalId);
+      if (this.latestByOrder.get(key)?.id === refund.id) this.latestByOrder.delete(key);
+    };
     this.reload();
   }
 

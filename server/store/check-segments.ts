@@ -32,9 +32,15 @@ export function segmentProblems(stored: Pick<StoredDocuments, 'segmentsFolder' |
   const problems: string[] = [];
   const byCollection = new Map<SegmentedCollectionName, Array<{ number: number; entry: StoredEntry }>>();
   for (const entry of stored.entries) {
+    if (entry.log) {
+      problems.push(...logProblems(entry));
+      continue;
+    }
     const parsed = entry.segment && parseSegmentName(entry.segment.name);
     if (!parsed) {
-      problems.push(`${entry.path}: not a segment of this sandbox (segments are named orders-NNNNNN.json and refunds-NNNNNN.json); move it out of ${stored.segmentsFolder}`);
+      problems.push(
+        `${entry.path}: not a file of this sandbox (it keeps orders-NNNNNN.json, refunds-log-NNNNNN.jsonl and, from earlier versions, refunds-NNNNNN.json); move it out of ${stored.segmentsFolder}`,
+      );
       continue;
     }
     byCollection.set(parsed.collection, [...(byCollection.get(parsed.collection) ?? []), { number: parsed.number, entry }]);
@@ -50,6 +56,26 @@ export function segmentProblems(stored: Pick<StoredDocuments, 'segmentsFolder' |
     }
     problems.push(...recordProblems(collection, segments.map((segment) => segment.entry)));
   }
+  return problems;
+}
+
+let logRecordValidator: ValidateFunction | undefined;
+
+/**
+ * A log's lines are versions of records: an id appears once a version, so ids are not checked for repeats.
+ * A log only ever holds refunds (the one logged collection); its file numbers may have gaps, since the
+ * retention removes old files, and a new file always comes after the last.
+ */
+function logProblems(entry: StoredEntry): string[] {
+  const content = entry.log!.content;
+  if (!content.ok) return [`${entry.path}: ${content.problem}`];
+  logRecordValidator ??= new Ajv({ allErrors: true, verbose: true }).compile(refundRecordSchema);
+  const problems: string[] = [];
+  content.records.forEach((record, index) => {
+    if (logRecordValidator!(record)) return;
+    const what = isObject(record) && !('id' in record) && 'OrderId' in record ? ['is an order record (it has OrderId), not a refund: a refunds log holds refunds only'] : storedSchemaMessages(logRecordValidator!.errors, 'the record');
+    problems.push(...what.map((problem) => `${entry.path}: line ${index + 1}: ${problem}`));
+  });
   return problems;
 }
 

@@ -7,12 +7,12 @@ export function storedStateProblems(stored: StoredDocuments): string[] {
   const { dataFile, segmentsFolder, state, folder } = stored;
   const problems: string[] = [];
   if (typeof folder === 'object') problems.push(`${segmentsFolder}: ${folder.problem}`);
-  const segments = stored.entries.filter((entry) => entry.segment).length;
+  const segments = stored.entries.filter((entry) => entry.segment || entry.log).length;
   if (state === undefined) {
     // Without the data file the start would seed the fixtures, and the first new segment would overwrite an old one.
     if (segments > 0) {
       problems.push(
-        `${dataFile}: missing, but ${segmentsFolder} holds ${segments} segment file${segments === 1 ? '' : 's'} of an earlier run (its orders and refunds); a start without the data file would drop them`,
+        `${dataFile}: missing, but ${segmentsFolder} holds ${segments} file${segments === 1 ? '' : 's'} of an earlier run (its orders and refunds); a start without the data file would drop them`,
       );
     }
   } else if (!state.ok) {

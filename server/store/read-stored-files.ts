@@ -1,12 +1,13 @@
 /** Reads the data file and every segment from disk for the check at start; reads only, never writes. */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeJsonFile, type DecodedFile } from './decode-json-file.js';
-import { parseSegmentName } from './segment-names.js';
+import { decodeJsonFile } from './decode-json-file.js';
+import { decodeLogFile } from './decode-log-file.js';
+import { parseLogName, parseSegmentName } from './segment-names.js';
 import type { StoredDocuments, StoredEntry } from './stored-documents.js';
 
 export async function readStoredFiles(dataFile: string, segmentsFolder: string): Promise<StoredDocuments> {
-  const state = await readStoredFile(dataFile);
+  const state = await readStoredFile(dataFile, decodeJsonFile);
   let folder: StoredDocuments['folder'] = 'present';
   const entries: StoredEntry[] = [];
   try {
@@ -16,12 +17,18 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
       // never acknowledged) and the like; nothing of the sandbox's is hidden.
       if (file.startsWith('.')) continue;
       const path = join(segmentsFolder, file);
+      const logged = file.endsWith('.jsonl') ? file.slice(0, -'.jsonl'.length) : undefined;
+      if (logged !== undefined && parseLogName(logged)) {
+        const content = (await readStoredFile(path, decodeLogFile)) ?? { ok: false, problem: 'vanished while it was being read' };
+        entries.push({ file, path, log: { name: logged, content } });
+        continue;
+      }
       const name = file.endsWith('.json') ? file.slice(0, -'.json'.length) : undefined;
       if (name === undefined || !parseSegmentName(name)) {
         entries.push({ file, path });
         continue;
       }
-      const content = (await readStoredFile(path)) ?? { ok: false, problem: 'vanished while it was being read' };
+      const content = (await readStoredFile(path, decodeJsonFile)) ?? { ok: false, problem: 'vanished while it was being read' };
       entries.push({ file, path, segment: { name, content } });
     }
   } catch (error) {
@@ -32,13 +39,13 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
 }
 
 /**
- * The largest stored file read. A segment holds 100 records and the data file the menus, a few MiB at most;
+ * The largest stored file read. A segment holds 100 records, a log file 10,000 lines and the data file the menus, a few MiB at most;
  * anything near this is not the sandbox's, and reading it whole could exhaust memory (a link to /dev/zero).
  */
 export const MAX_STORED_FILE_BYTES = 64 * 1024 * 1024;
 
 /** A file's content, or undefined when there is no such file. */
-async function readStoredFile(path: string): Promise<DecodedFile | undefined> {
+async function readStoredFile<D>(path: string, decode: (bytes: Uint8Array) => D): Promise<D | { ok: false; problem: string } | undefined> {
   try {
     // Looked at before it is opened: opening a FIFO waits for a writer for ever, and a device never ends.
     const info = await stat(path);
@@ -47,7 +54,7 @@ async function readStoredFile(path: string): Promise<DecodedFile | undefined> {
     if (info.size > MAX_STORED_FILE_BYTES) {
       return { ok: false, problem: `is ${info.size} bytes, more than the ${MAX_STORED_FILE_BYTES} a stored file of the sandbox can be: it is not one of its files` };
     }
-    return decodeJsonFile(await readFile(path));
+    return decode(await readFile(path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;

@@ -1,6 +1,6 @@
 /** The check at start, on real files in a temp folder: a damaged state is refused whole and left as it was; a sound one opens. */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -18,9 +18,10 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Rec
 const writeJson = (path: string, value: unknown) => writeFileSync(path, JSON.stringify(value));
 
 beforeAll(async () => {
-  // One sound state written by the store itself (101 refunds: two refund segments), copied for each test.
+  // One sound state of an earlier version (101 refunds in two refund segments), copied for each test: a start must
+  // check and keep what versions before the refund log stored. The log's own checks are in record-log-files.test.ts.
   template = mkdtempSync(join(tmpdir(), 'state-template-'));
-  await writeGoodState(join(template, 'db.json'), 101);
+  await writeGoodState(join(template, 'db.json'), 101, { earlierVersion: true });
 });
 afterAll(() => rmSync(template, { recursive: true, force: true }));
 beforeEach(() => {
@@ -90,7 +91,7 @@ describe('SandboxStore.open on a damaged state', () => {
     [
       'db.json deleted while segments exist',
       () => rmSync(data),
-      () => [`${data}: missing, but ${segments} holds 3 segment files of an earlier run (its orders and refunds); a start without the data file would drop them`],
+      () => [`${data}: missing, but ${segments} holds 3 files of an earlier run (its orders and refunds); a start without the data file would drop them`],
     ],
     [
       'db.json a folder',
@@ -134,7 +135,7 @@ describe('SandboxStore.open on a damaged state', () => {
     [
       'a file that is not a segment in the folder',
       () => writeFileSync(segment('refunds-2.json'), '[]'),
-      () => [`${segment('refunds-2.json')}: not a segment of this sandbox (segments are named orders-NNNNNN.json and refunds-NNNNNN.json); move it out of ${segments}`],
+      () => [`${segment('refunds-2.json')}: not a file of this sandbox (it keeps orders-NNNNNN.json, refunds-log-NNNNNN.jsonl and, from earlier versions, refunds-NNNNNN.json); move it out of ${segments}`],
     ],
     [
       'a segment that is not UTF-8 (Latin-1)',
@@ -252,13 +253,15 @@ describe('SandboxStore.open on a sound state', () => {
     expect(store.refunds.get('rf-0101')).toEqual(refundRecord(101));
   });
 
-  it('puts the next refund in a new segment after the last one, leaving the others as they were', async () => {
-    const first = readFileSync(segment('refunds-000001.json'));
+  it("moves an earlier version's refunds into the log at the first commit, then removes its segments", async () => {
     const store = await open();
-    for (let n = 102; n <= 201; n++) store.refunds.put(refundRecord(n));
+    store.refunds.put(refundRecord(102));
     await store.commit();
-    expect(readFileSync(segment('refunds-000001.json'))).toEqual(first);
-    expect(readJson(segment('refunds-000003.json'))).toEqual([refundRecord(201)]);
+    expect(existsSync(segment('refunds-000001.json')) || existsSync(segment('refunds-000002.json'))).toBe(false);
+    const lines = readFileSync(segment('refunds-log-000001.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(Array.from({ length: 102 }, (_, n) => refundRecord(n + 1)));
+    const reopened = await open();
+    expect(reopened.refunds.all()).toEqual(Array.from({ length: 102 }, (_, n) => refundRecord(n + 1)));
   });
 
   it.each([

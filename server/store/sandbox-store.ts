@@ -1,6 +1,7 @@
 /**
- * The sandbox's durable state (SANDBOX-SPEC §11): a small lowdb document for bounded state (menus, fault rules),
- * and segmented lowdb collections for what grows with traffic (orders, refunds).
+ * The sandbox's durable state: a small lowdb document for bounded state (menus, fault rules),
+ * segmented lowdb collections for orders (made by people and the checklist, a few hundred), and a record log with a
+ * retention for refunds, which grow with every request (docs/state-file.md).
  */
 import { Low } from 'lowdb';
 import type { Menu } from '../fixtures/fixture-schemas.js';
@@ -12,7 +13,9 @@ import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
 import { storedStateProblems } from './check-stored-state.js';
-import { segmentsOf } from './stored-documents.js';
+import { logsOf, segmentsOf } from './stored-documents.js';
+import { RecordLog } from './record-log.js';
+import { DEFAULT_REFUND_LIMIT } from './retention.js';
 import { damagedStateError } from './store-error.js';
 
 interface StateDocument {
@@ -25,7 +28,7 @@ interface StateDocument {
 
 export class SandboxStore {
   readonly orders: SegmentedCollection<OrderRecord>;
-  readonly refunds: SegmentedCollection<RefundRecord>;
+  readonly refunds: RecordLog<RefundRecord>;
   private readonly state: Low<StateDocument>;
   private readonly committer: GroupCommit;
   private stateDirty = false;
@@ -34,12 +37,16 @@ export class SandboxStore {
     readonly storage: DocumentStorage,
     private readonly fixtures: Fixtures,
     private readonly clock: () => number,
+    refundLimit: number,
   ) {
     this.state = new Low<StateDocument>(storage.open<StateDocument>('state'), this.seedDocument());
     this.orders = new SegmentedCollection<OrderRecord>(storage, 'orders', (order) => order.OrderId, {
       secondaryKeyOf: (order) => order.ExternalId,
     });
-    this.refunds = new SegmentedCollection<RefundRecord>(storage, 'refunds', (refund) => refund.id);
+    this.refunds = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, {
+      limit: refundLimit,
+      droppable: (refund) => refund.status !== 'PENDING',
+    });
     this.committer = new GroupCommit(() => this.flush());
   }
 
@@ -47,11 +54,11 @@ export class SandboxStore {
    * Opens the store; an empty one is seeded from the fixtures. Every stored file is checked first, and any problem
    * throws a StoreError before anything is loaded or written: a start never drops what an earlier run stored.
    */
-  static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number): Promise<SandboxStore> {
+  static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number, options: { refundLimit?: number } = {}): Promise<SandboxStore> {
     const stored = await storage.readAll();
     const problems = storedStateProblems(stored);
     if (problems.length > 0) throw damagedStateError(problems, stored);
-    const store = new SandboxStore(storage, fixtures, clock);
+    const store = new SandboxStore(storage, fixtures, clock, options.refundLimit ?? DEFAULT_REFUND_LIMIT);
     if (stored.state === undefined) {
       await store.reset();
       return store;
@@ -67,7 +74,7 @@ export class SandboxStore {
       }
     }
     store.orders.load(segmentsOf<OrderRecord>(stored, 'orders'));
-    store.refunds.load(segmentsOf<RefundRecord>(stored, 'refunds'));
+    store.refunds.load(segmentsOf<RefundRecord>(stored, 'refunds'), logsOf<RefundRecord>(stored, 'refunds'));
     return store;
   }
 

@@ -1,16 +1,20 @@
 /** Where lowdb documents live: files beside the data file, or memory for --memory and the tests. */
 import { mkdirSync, rmSync } from 'node:fs';
+import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { Memory } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { decodeLogFile } from './decode-log-file.js';
 import { readStoredFiles } from './read-stored-files.js';
-import { parseSegmentName } from './segment-names.js';
+import { parseLogName, parseSegmentName } from './segment-names.js';
 import type { StoredDocuments } from './stored-documents.js';
 
 export interface DocumentStorage {
   /** A lowdb adapter for the document `name` (e.g. `refunds-000001`). */
   open<T>(name: string): Adapter<T>;
+  /** Appends `text` to the record log `name` (e.g. `refunds-log-000001`), made by the first append; resolves once written. */
+  append(name: string, text: string): Promise<void>;
   /** Everything stored, read once at start so it can be checked before any of it is used. */
   readAll(): Promise<StoredDocuments>;
   remove(name: string): Promise<void>;
@@ -29,8 +33,10 @@ export function segmentsFolderOf(dataFile: string): string {
  */
 export function fileStorage(dataFile: string): DocumentStorage {
   const dir = segmentsFolderOf(dataFile);
-  const pathOf = (name: string) => (name === 'state' ? dataFile : join(dir, `${name}.json`));
+  const pathOf = (name: string) => (name === 'state' ? dataFile : join(dir, parseLogName(name) ? `${name}.jsonl` : `${name}.json`));
   const adapters = new Map<string, Adapter<unknown>>();
+  // One handle a log, opened by its first append and kept: opening a file per commit cost more than the write.
+  const logs = new Map<string, Promise<FileHandle>>();
   // The folders are made by the first write, not before: a start refused by the check leaves the disk as it found it.
   let folderMade = false;
   const makeFolder = () => {
@@ -53,9 +59,23 @@ export function fileStorage(dataFile: string): DocumentStorage {
       }
       return adapters.get(name) as Adapter<T>;
     },
+    async append(name: string, text: string): Promise<void> {
+      makeFolder();
+      let handle = logs.get(name);
+      if (!handle) {
+        handle = openFile(pathOf(name), 'a');
+        logs.set(name, handle);
+        // A failed open is not kept: the next append tries again.
+        handle.catch(() => logs.delete(name));
+      }
+      await (await handle).appendFile(text, 'utf8');
+    },
     readAll: () => readStoredFiles(dataFile, dir),
     async remove(name: string): Promise<void> {
       adapters.delete(name);
+      const handle = logs.get(name);
+      logs.delete(name);
+      await handle?.then((opened) => opened.close()).catch(() => undefined);
       rmSync(pathOf(name), { force: true });
     },
   };
@@ -64,8 +84,12 @@ export function fileStorage(dataFile: string): DocumentStorage {
 /** Documents in memory: the same code path as files, nothing on disk. */
 export function memoryStorage(): DocumentStorage {
   const adapters = new Map<string, Memory<unknown>>();
+  const logs = new Map<string, string>();
   return {
     where: 'memory',
+    async append(name: string, text: string): Promise<void> {
+      logs.set(name, (logs.get(name) ?? '') + text);
+    },
     open<T>(name: string): Adapter<T> {
       if (!adapters.has(name)) adapters.set(name, new Memory<unknown>());
       return adapters.get(name) as Adapter<T>;
@@ -81,10 +105,14 @@ export function memoryStorage(): DocumentStorage {
         const content = await read(name);
         if (content) entries.push({ file: `${name}.json`, path: `memory:${name}`, segment: { name, content } });
       }
+      for (const name of [...logs.keys()].sort()) {
+        entries.push({ file: `${name}.jsonl`, path: `memory:${name}`, log: { name, content: decodeLogFile(Buffer.from(logs.get(name)!, 'utf8')) } });
+      }
       return { dataFile: 'memory', segmentsFolder: 'memory', state: await read('state'), folder: 'present', entries };
     },
     async remove(name: string): Promise<void> {
       adapters.delete(name);
+      logs.delete(name);
     },
   };
 }

@@ -1,6 +1,7 @@
 /** What a storage holds at start, read once for the check before anything is loaded (or written). */
 import type { DecodedFile } from './decode-json-file.js';
-import { parseSegmentName, type SegmentedCollectionName } from './segment-names.js';
+import type { DecodedLog } from './decode-log-file.js';
+import { parseLogName, parseSegmentName, type LoggedCollectionName, type SegmentedCollectionName } from './segment-names.js';
 
 /** One entry of the segments folder; only the entries named like segments are read. */
 export interface StoredEntry {
@@ -10,6 +11,8 @@ export interface StoredEntry {
   path: string;
   /** For an entry named like a segment: the document name (`refunds-000001`) and what the file holds. */
   segment?: { name: string; content: DecodedFile };
+  /** For an entry named like a record log: the document name (`refunds-log-000001`) and its records. */
+  log?: { name: string; content: DecodedLog };
 }
 
 export interface StoredDocuments {
@@ -34,4 +37,14 @@ export function segmentsOf<T>(stored: StoredDocuments, collection: SegmentedColl
     })
     .sort((a, b) => a.number - b.number)
     .map(({ name, records }) => ({ name, records }));
+}
+
+/** The log files of one collection in their order, with their records (once the check has passed, every one is readable). */
+export function logsOf<T>(stored: StoredDocuments, collection: LoggedCollectionName): Array<{ number: number; records: T[] }> {
+  return stored.entries
+    .flatMap(({ log }) => {
+      const parsed = log && parseLogName(log.name);
+      return parsed?.collection === collection && log!.content.ok ? [{ number: parsed.number, records: log!.content.records as T[] }] : [];
+    })
+    .sort((a, b) => a.number - b.number);
 }

@@ -30,6 +30,7 @@ export interface TestSandboxOptions {
   adminToken?: string;
   listenHost?: string;
   journalLimit?: number;
+  refundLimit?: number;
   storage?: DocumentStorage;
   posOrderUrl?: string;
   dispatch?: Partial<DispatchPolicy>;
@@ -60,6 +61,7 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     strict: options.strict ?? false,
     refundDelayMs: options.refundDelayMs ?? 0,
     journalLimit: options.journalLimit,
+    refundLimit: options.refundLimit,
     adminToken: options.adminToken,
     listenHost: options.listenHost,
     clock: () => clock.now,

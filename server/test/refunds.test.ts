@@ -103,6 +103,18 @@ describe('refund processing (§4.1 rule 2, SANDBOX-SPEC §4)', () => {
     expect((await request(sandbox.app).get('/_sandbox/refunds')).body).toHaveLength(1);
   });
 
+  it('keeps the newest --refund-limit refunds: one dropped no longer draws DUPLICATE_REFUND, one kept still does', async () => {
+    const sandbox = await testSandbox({ refundLimit: 2 });
+    for (const externalId of ['POS-STD-1001', 'POS-STD-1002', 'POS-STD-1003']) {
+      expect((await postRefund(sandbox.app, { body: refundOf(externalId) })).headers['x-sandbox-findings']).toBe('0');
+      await sandbox.refunds.runDue();
+    }
+    const kept = (await request(sandbox.app).get('/_sandbox/refunds')).body as Array<{ externalId: string }>;
+    expect(kept.map((refund) => refund.externalId)).toEqual(['POS-STD-1003', 'POS-STD-1002']);
+    expect((await postRefund(sandbox.app, { body: refundOf('POS-STD-1001') })).headers['x-sandbox-findings']).toBe('0');
+    expect((await postRefund(sandbox.app, { body: refundOf('POS-STD-1003') })).headers['x-sandbox-findings']).toBe('1');
+  });
+
   it('decides refunds in the order they were accepted', async () => {
     const sandbox = await testSandbox({ refundDelayMs: 50 });
     await postRefund(sandbox.app, { body: refundOf('POS-STD-1001') });

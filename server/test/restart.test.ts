@@ -40,7 +40,9 @@ describe('a refund accepted before a SIGKILL', () => {
 
     const segments = join(dir, 'db.segments');
     const stored = readdirSync(segments).filter((file) => file.startsWith('refunds-'));
-    expect(JSON.parse(readFileSync(join(segments, stored[0]!), 'utf8'))).toEqual([expect.objectContaining({ id: refundId, status: 'PENDING' })]);
+    expect(stored).toEqual(['refunds-log-000001.jsonl']);
+    const lines = readFileSync(join(segments, stored[0]!), 'utf8').trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ id: refundId, status: 'PENDING' })]);
 
     const second = await serve(['--data', data, '--refund-delay-ms', '1500']);
     expect((await refunds(second.baseUrl)).map((r) => r.id)).toEqual([refundId]);

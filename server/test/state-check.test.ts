@@ -41,7 +41,7 @@ describe('pos-sandbox serve on a damaged state', () => {
     [
       'db.json deleted while segments exist',
       (data) => rmSync(data),
-      (data, segments) => `${data}: missing, but ${segments} holds 2 segment files of an earlier run (its orders and refunds); a start without the data file would drop them`,
+      (data, segments) => `${data}: missing, but ${segments} holds 2 files of an earlier run (its orders and refunds); a start without the data file would drop them`,
     ],
     [
       'binary garbage in a segment',
@@ -83,8 +83,8 @@ describe('pos-sandbox serve --fresh-state', () => {
       body: JSON.stringify({ ExternalId: 'POS-STD-1002' }),
     });
     expect(refund.status).toBe(200);
-    expect(JSON.parse(readFileSync(join(segments, 'refunds-000001.json'), 'utf8'))).toEqual([expect.objectContaining({ externalId: 'POS-STD-1002' })]);
-    expect(folderPicture(dir)[`${asideSegments.slice(dir.length + 1)}/refunds-000001.json`]).toBe(before['db.segments/refunds-000001.json']);
+    expect(JSON.parse(readFileSync(join(segments, 'refunds-log-000001.jsonl'), 'utf8'))).toEqual(expect.objectContaining({ externalId: 'POS-STD-1002' }));
+    expect(folderPicture(dir)[`${asideSegments.slice(dir.length + 1)}/refunds-log-000001.jsonl`]).toBe(before['db.segments/refunds-log-000001.jsonl']);
 
     // Its data file was broken, so the pair is refused as it was; mended, it opens with its refunds.
     writeFileSync(asideData, readFileSync(data));

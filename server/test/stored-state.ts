@@ -1,10 +1,10 @@
 /** Test helpers: a real state folder written by the store itself, and a byte-for-byte picture of a folder. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { SandboxStore } from '../store/sandbox-store.js';
-import { fileStorage } from '../store/segment-storage.js';
+import { fileStorage, segmentsFolderOf } from '../store/segment-storage.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 export const storeFixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
@@ -30,12 +30,20 @@ export function refundRecord(n: number, changes: Partial<RefundRecord> = {}): Re
 }
 
 /**
- * Writes a state the way a run does: the fixtures, `refunds` refunds (100 a segment), one fault rule in force,
- * and a changed menu. Resolves once everything is on disk.
+ * Writes a state the way a run does: the fixtures, `refunds` refunds, one fault rule in force, and a changed menu.
+ * Resolves once everything is on disk. The refunds go to the record log, or with `earlierVersion` to segments of
+ * 100 (`refunds-000001.json`, …) as versions before the log wrote them.
  */
-export async function writeGoodState(dataFile: string, refunds = 3): Promise<void> {
+export async function writeGoodState(dataFile: string, refunds = 3, options: { earlierVersion?: boolean } = {}): Promise<void> {
   const store = await SandboxStore.open(fileStorage(dataFile), storeFixtures, STORE_CLOCK);
-  for (let n = 1; n <= refunds; n++) store.refunds.put(refundRecord(n));
+  if (options.earlierVersion) {
+    const folder = segmentsFolderOf(dataFile);
+    mkdirSync(folder, { recursive: true });
+    for (let first = 1; first <= refunds; first += 100) {
+      const records = Array.from({ length: Math.min(100, refunds - first + 1) }, (_, i) => refundRecord(first + i));
+      writeFileSync(join(folder, `refunds-${String(Math.ceil(first / 100)).padStart(6, '0')}.json`), JSON.stringify(records));
+    }
+  } else for (let n = 1; n <= refunds; n++) store.refunds.put(refundRecord(n));
   store.putFaultRules([
     { id: 'outage', description: 'the refund endpoint is down', match: { path: '/order/refund' }, action: { kind: 'status', status: 503 }, times: 2, source: 'api', addedAt: '2026-11-21T10:00:00.000Z', seen: 1, fired: 1 },
   ]);

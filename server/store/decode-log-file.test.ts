@@ -1,0 +1,36 @@
+import { describe, expect, it } from '@jest/globals';
+import { decodeLogFile } from './decode-log-file.js';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+describe('decodeLogFile', () => {
+  it('reads one record a line, in order', () => {
+    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b","n":1}\n{"id":"a","n":2}\n'))).toEqual({ ok: true, records: [{ id: 'a' }, { id: 'b', n: 1 }, { id: 'a', n: 2 }], unfinishedBytes: 0 });
+  });
+
+  it('reads an empty file as no records', () => {
+    expect(decodeLogFile(bytes(''))).toEqual({ ok: true, records: [], unfinishedBytes: 0 });
+  });
+
+  it('leaves out a last line cut short, and counts its bytes', () => {
+    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b","n'))).toEqual({ ok: true, records: [{ id: 'a' }], unfinishedBytes: 12 });
+  });
+
+  it('leaves out a last line without its newline even when it parses: its write never finished', () => {
+    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b"}'))).toEqual({ ok: true, records: [{ id: 'a' }], unfinishedBytes: 10 });
+  });
+
+  it.each([
+    ['a broken line in the middle', '{"id":"a"}\n{"id":\n{"id":"c"}\n', 'line 2 is not a JSON record (byte offset 11)'],
+    ['an empty line', '{"id":"a"}\n\n', 'line 2 is not a JSON record (byte offset 11)'],
+    ['a line of text', 'hello SECRET\n', 'line 1 is not a JSON record (byte offset 0)'],
+    ['a byte that is not UTF-8', '{"id":"caf\xe9"}\n', 'holds 1 byte that is not UTF-8 text (the first at byte offset 10), so it is not a record log'],
+  ])('refuses %s without quoting it', (_name, text, problem) => {
+    const decoded = decodeLogFile(_name.includes('UTF-8') ? Buffer.from(text, 'latin1') : bytes(text));
+    expect(decoded).toEqual({ ok: false, problem });
+  });
+
+  it('counts byte offsets in bytes, not characters', () => {
+    expect(decodeLogFile(bytes('{"id":"é"}\n{x\n'))).toEqual({ ok: false, problem: 'line 2 is not a JSON record (byte offset 12)' });
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Pure: the bytes of a record log (`refunds-log-000001.jsonl`: one JSON record a line, each line a newer version
+ * of its record) → its records in order, or what is wrong with it, in words that never quote the file.
+ *
+ * A last line without its newline is left out and counted: the sandbox answers a change only once the whole line,
+ * newline included, is written, so such a line belongs to a change that was never acknowledged (the machine stopped
+ * while the line was being written). Any other line that is not JSON is damage and makes the file unusable.
+ */
+import { malformedUtf8 } from './decode-json-file.js';
+
+export type DecodedLog = { ok: true; records: unknown[]; unfinishedBytes: number } | { ok: false; problem: string };
+
+const NEWLINE = 0x0a;
+
+export function decodeLogFile(bytes: Uint8Array): DecodedLog {
+  const end = bytes.lastIndexOf(NEWLINE) + 1;
+  const whole = bytes.subarray(0, end);
+  const malformed = malformedUtf8(whole);
+  if (malformed) {
+    const what = malformed.count === 1 ? 'byte that is' : 'bytes that are';
+    return { ok: false, problem: `holds ${malformed.count} ${what} not UTF-8 text (the first at byte offset ${malformed.first}), so it is not a record log` };
+  }
+  const text = Buffer.from(whole.buffer, whole.byteOffset, whole.length).toString('utf8');
+  const records: unknown[] = [];
+  let start = 0;
+  let line = 1;
+  while (start < text.length) {
+    const stop = text.indexOf('\n', start);
+    try {
+      records.push(JSON.parse(text.slice(start, stop)));
+    } catch {
+      // JSON.parse's message would quote the line.
+      return { ok: false, problem: `line ${line} is not a JSON record (byte offset ${Buffer.byteLength(text.slice(0, start), 'utf8')})` };
+    }
+    start = stop + 1;
+    line++;
+  }
+  return { ok: true, records, unfinishedBytes: bytes.length - end };
+}

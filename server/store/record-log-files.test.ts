@@ -1,0 +1,166 @@
+/** The refunds' record log on real files in a temp folder: what a commit appends, what a start reads back, the retention, and the check. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { RefundRecord } from '../domain/refund-outcome.js';
+import { RecordLog } from './record-log.js';
+import { SandboxStore } from './sandbox-store.js';
+import { fileStorage } from './segment-storage.js';
+import { folderPicture, refundRecord, STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
+
+let dir: string;
+let data: string;
+const logFile = (n: number) => join(dir, 'db.segments', `refunds-log-${String(n).padStart(6, '0')}.jsonl`);
+const linesOf = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as RefundRecord);
+const logFiles = () => readdirSync(join(dir, 'db.segments')).filter((name) => name.startsWith('refunds-log-')).sort();
+const open = (refundLimit?: number) => SandboxStore.open(fileStorage(data), storeFixtures, STORE_CLOCK, { refundLimit });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'record-log-'));
+  data = join(dir, 'db.json');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the refunds log on disk', () => {
+  it('appends one line a changed refund at each commit, and a start reads the latest of each, in acceptance order', async () => {
+    const store = await open();
+    store.refunds.put(refundRecord(1, { status: 'PENDING' }));
+    store.refunds.put(refundRecord(2, { status: 'PENDING' }));
+    await store.commit();
+    store.refunds.put(refundRecord(1));
+    await store.commit();
+    expect(linesOf(logFile(1))).toEqual([refundRecord(1, { status: 'PENDING' }), refundRecord(2, { status: 'PENDING' }), refundRecord(1)]);
+    const reopened = await open();
+    expect(reopened.refunds.all()).toEqual([refundRecord(1), refundRecord(2, { status: 'PENDING' })]);
+  });
+
+  it('writes a refund changed twice between commits once, as it last was', async () => {
+    const store = await open();
+    store.refunds.put(refundRecord(1, { status: 'PENDING' }));
+    store.refunds.put(refundRecord(1));
+    await store.commit();
+    expect(linesOf(logFile(1))).toEqual([refundRecord(1)]);
+  });
+
+  it('appends to a new file after each start, and removes a file once none of its lines is needed', async () => {
+    const first = await open();
+    first.refunds.put(refundRecord(1, { status: 'PENDING' }));
+    await first.commit();
+    const second = await open();
+    second.refunds.put(refundRecord(1));
+    await second.commit();
+    // The PENDING line of file 1 is superseded by the line in file 2: file 1 goes.
+    expect(logFiles()).toEqual(['refunds-log-000002.jsonl']);
+    expect((await open()).refunds.all()).toEqual([refundRecord(1)]);
+  });
+
+  it('leaves out a last line whose write never finished, and never appends after it', async () => {
+    const store = await open();
+    store.refunds.put(refundRecord(1));
+    await store.commit();
+    appendFileSync(logFile(1), JSON.stringify(refundRecord(2)).slice(0, 40));
+    const reopened = await open();
+    expect(reopened.refunds.all()).toEqual([refundRecord(1)]);
+    reopened.refunds.put(refundRecord(3));
+    await reopened.commit();
+    expect(linesOf(logFile(2))).toEqual([refundRecord(3)]);
+    expect((await open()).refunds.all()).toEqual([refundRecord(1), refundRecord(3)]);
+  });
+
+  it('reset removes every log file', async () => {
+    const store = await open();
+    store.refunds.put(refundRecord(1));
+    await store.commit();
+    await store.reset();
+    expect(logFiles()).toEqual([]);
+    expect((await open()).refunds.size).toBe(0);
+  });
+});
+
+describe('the retention', () => {
+  it('keeps the newest `limit` refunds, dropping the oldest first, and a start keeps the same ones', async () => {
+    const store = await open(3);
+    for (let n = 1; n <= 5; n++) store.refunds.put(refundRecord(n));
+    await store.commit();
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0003', 'rf-0004', 'rf-0005']);
+    expect(store.refunds.get('rf-0001')).toBeUndefined();
+    expect((await open(3)).refunds.all().map((refund) => refund.id)).toEqual(['rf-0003', 'rf-0004', 'rf-0005']);
+    // A lower limit at start applies at once.
+    expect((await open(1)).refunds.all().map((refund) => refund.id)).toEqual(['rf-0005']);
+  });
+
+  it('never drops a PENDING refund: it is still to be decided', async () => {
+    const store = await open(2);
+    for (let n = 1; n <= 3; n++) store.refunds.put(refundRecord(n, { status: 'PENDING' }));
+    // Over the limit with only PENDING ones older: the oldest refund that may go is the new one.
+    store.refunds.put(refundRecord(4));
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0001', 'rf-0002', 'rf-0003']);
+    // Once decided, the oldest goes at once, the store being over its limit.
+    store.refunds.put(refundRecord(1));
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0002', 'rf-0003']);
+  });
+
+  it('keeps the log files bounded: every refund settled, 10 files of 100 lines at most for a limit of 300', async () => {
+    const log = new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 300, linesPerFile: 100 });
+    let most = 0;
+    for (let n = 1; n <= 3000; n++) {
+      log.put(refundRecord(n, { status: 'PENDING' }));
+      if (n % 7 === 0) await log.flush();
+      log.put(refundRecord(n));
+      if (n % 5 === 0) await log.flush();
+      if (n % 50 === 0) most = Math.max(most, logFiles().length);
+    }
+    await log.flush();
+    expect(log.size).toBe(300);
+    // 300 kept records have their latest line in at most 4 files (100 lines each, some lines older versions),
+    // plus the current one; the rest were removed once nothing in them was kept.
+    expect(most).toBeLessThanOrEqual(10);
+    const onDisk = logFiles().flatMap((name) => linesOf(join(dir, 'db.segments', name)));
+    expect(new Set(onDisk.map((refund) => refund.id)).size).toBeLessThan(1000);
+    expect(onDisk.at(-1)).toEqual(refundRecord(3000));
+  });
+});
+
+describe('the check of a log at start', () => {
+  let before: Record<string, string>;
+  beforeEach(async () => {
+    const store = await open();
+    for (let n = 1; n <= 3; n++) store.refunds.put(refundRecord(n));
+    await store.commit();
+    before = folderPicture(dir);
+  });
+
+  const refusalOf = async () => ((await open().catch((error: unknown) => error)) as Error).message;
+
+  it.each<[string, () => void, () => string]>([
+    [
+      'a broken line before the last',
+      () => writeFileSync(logFile(1), `${JSON.stringify(refundRecord(1))}\n{"id":\n${JSON.stringify(refundRecord(2))}\n`),
+      () => `${logFile(1)}: line 2 is not a JSON record (byte offset ${JSON.stringify(refundRecord(1)).length + 1})`,
+    ],
+    [
+      'a refund of the wrong shape',
+      () => writeFileSync(logFile(1), `${JSON.stringify({ ...refundRecord(1), status: 'DONE' })}\n`),
+      () => `${logFile(1)}: line 1: status must be one of "PENDING", "PROCESSED", "FAILED", got string "DONE"`,
+    ],
+    [
+      'an order in the refunds log',
+      () => writeFileSync(logFile(1), `${JSON.stringify(storeFixtures.orders[0])}\n`),
+      () => `${logFile(1)}: line 1: is an order record (it has OrderId), not a refund: a refunds log holds refunds only`,
+    ],
+    ['bytes that are not UTF-8', () => writeFileSync(logFile(1), Buffer.from('{"id":"caf\xe9"}\n', 'latin1')), () => `${logFile(1)}: holds 1 byte that is not UTF-8 text (the first at byte offset 10), so it is not a record log`],
+  ])('refuses %s, names the file and line, and changes nothing on disk', async (_name, damage, problem) => {
+    damage();
+    const damaged = folderPicture(dir);
+    expect(damaged).not.toEqual(before);
+    expect(await refusalOf()).toContain(`\n  - ${problem()}\n`);
+    expect(folderPicture(dir)).toEqual(damaged);
+  });
+
+  it('refuses a log file where the data file is missing, as it does a segment', async () => {
+    rmSync(data);
+    expect(await refusalOf()).toContain(`${data}: missing, but ${join(dir, 'db.segments')} holds 2 files of an earlier run`);
+    expect(existsSync(logFile(1))).toBe(true);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * A collection that grows with every request (refunds), kept as record logs: each change appends one line (the
+ * record as it now is) to the current log file, whose handle stays open. A commit is one append of the lines
+ * changed since the last one, whatever the number of records stored; no file is rewritten.
+ *
+ * Retention: at most `limit` records are kept; past it the oldest are dropped (never one that `keep` holds on
+ * to, such as a PENDING refund). A log file is removed once none of its lines is the latest version of a kept
+ * record, so the files on disk hold about `limit` records plus one file's worth of older versions.
+ *
+ * Every start appends to a new file, after the last one it found: a file whose last line was cut short (the
+ * machine stopped mid-write) is never appended to, so its unfinished line never runs into a new one.
+ */
+import type { DocumentStorage } from './segment-storage.js';
+import { logName } from './segment-names.js';
+
+/** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
+export const LOG_FILE_LINES = 10_000;
+
+interface Kept<T> {
+  record: T;
+  /** The log file (number) holding the record's latest line; 0 for a record not written to a log yet. */
+  file: number;
+}
+
+export interface RecordLogOptions<T> {
+  /** The most records kept; the oldest beyond it are dropped. */
+  limit: number;
+  /** False for a record that must not be dropped yet (a refund still to be processed). */
+  droppable?: (record: T) => boolean;
+  linesPerFile?: number;
+}
+
+export class RecordLog<T> {
+  /** Every kept record by key, oldest first (a Map keeps the order in which keys first came). */
+  private readonly records = new Map<string, Kept<T>>();
+  /** Log file number → how many kept records have their latest line there. */
+  private readonly live = new Map<number, number>();
+  private readonly changed = new Set<string>();
+  /** Segment files of an earlier version, removed once their records are in a log. */
+  private legacy: string[] = [];
+  private current = 1;
+  private linesInCurrent = 0;
+  /** Called with each record dropped by the retention, so indexes built on the records can forget it. */
+  onDrop: (record: T) => void = () => {};
+
+  constructor(
+    private readonly storage: DocumentStorage,
+    private readonly prefix: string,
+    private readonly keyOf: (record: T) => string,
+    private readonly options: RecordLogOptions<T>,
+  ) {}
+
+  /**
+   * Takes what was read (and checked) at start: the records of an earlier version's segments, then the log files
+   * in their order. Later lines replace earlier ones. Appends go to a new file after the last one read.
+   */
+  load(legacySegments: ReadonlyArray<{ name: string; records: T[] }>, logFiles: ReadonlyArray<{ number: number; records: T[] }>): void {
+    for (const { name, records } of legacySegments) {
+      this.legacy.push(name);
+      for (const record of records) {
+        this.records.set(this.keyOf(record), { record, file: 0 });
+        this.changed.add(this.keyOf(record));
+      }
+    }
+    for (const { number, records } of logFiles) {
+      for (const record of records) {
+        const key = this.keyOf(record);
+        const kept = this.records.get(key);
+        if (kept) {
+          this.changed.delete(key);
+          kept.record = record;
+          kept.file = number;
+        } else this.records.set(key, { record, file: number });
+      }
+      this.live.set(number, 0);
+      this.current = Math.max(this.current, number + 1);
+    }
+    for (const { file } of this.records.values()) if (file > 0) this.live.set(file, this.live.get(file)! + 1);
+    this.dropPastLimit();
+  }
+
+  get(key: string): T | undefined {
+    return this.records.get(key)?.record;
+  }
+
+  /** Every kept record, oldest first. */
+  all(): T[] {
+    return Array.from(this.records.values(), (kept) => kept.record);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Adds a record, or replaces the one with the same key (which keeps its place in the order); the next flush writes it. */
+  put(record: T): void {
+    const key = this.keyOf(record);
+    const kept = this.records.get(key);
+    if (kept) kept.record = record;
+    else this.records.set(key, { record, file: 0 });
+    this.changed.add(key);
+    if (this.records.size > this.options.limit) this.dropPastLimit();
+  }
+
+  /** Appends every record changed since the last flush to the current log file, then removes the files no longer needed. */
+  async flush(): Promise<void> {
+    if (this.changed.size > 0) {
+      const file = this.current;
+      const lines: string[] = [];
+      for (const key of this.changed) {
+        const kept = this.records.get(key)!;
+        lines.push(JSON.stringify(kept.record));
+        this.moveLine(kept, file);
+      }
+      this.changed.clear();
+      this.linesInCurrent += lines.length;
+      // The next flush starts a new file once this one is full; this one's lines are written whatever their number.
+      if (this.linesInCurrent >= (this.options.linesPerFile ?? LOG_FILE_LINES)) {
+        this.current++;
+        this.linesInCurrent = 0;
+      }
+      await this.storage.append(logName(this.prefix, file), `${lines.join('\n')}\n`);
+      // The legacy segments' records are all in the log now (or dropped by the retention).
+      const legacy = this.legacy;
+      this.legacy = [];
+      for (const name of legacy) await this.storage.remove(name);
+    }
+    for (const [file, count] of this.live) {
+      if (count === 0 && file !== this.current) {
+        this.live.delete(file);
+        await this.storage.remove(logName(this.prefix, file));
+      }
+    }
+  }
+
+  /** Empties the collection, removing its files. */
+  async clear(): Promise<void> {
+    for (const file of this.live.keys()) await this.storage.remove(logName(this.prefix, file));
+    for (const name of this.legacy) await this.storage.remove(name);
+    this.legacy = [];
+    this.live.clear();
+    this.records.clear();
+    this.changed.clear();
+    // Every file read or written is in `live`, so none is left: numbering starts again.
+    this.current = 1;
+    this.linesInCurrent = 0;
+  }
+
+  private moveLine(kept: Kept<T>, file: number): void {
+    if (kept.file > 0) this.live.set(kept.file, this.live.get(kept.file)! - 1);
+    kept.file = file;
+    this.live.set(file, (this.live.get(file) ?? 0) + 1);
+  }
+
+  private dropPastLimit(): void {
+    const droppable = this.options.droppable ?? (() => true);
+    for (const [key, kept] of this.records) {
+      if (this.records.size <= this.options.limit) return;
+      // The oldest first; one that must stay is passed over, so a held record costs the bound nothing but itself.
+      if (!droppable(kept.record)) continue;
+      this.records.delete(key);
+      this.changed.delete(key);
+      if (kept.file > 0) this.live.set(kept.file, this.live.get(kept.file)! - 1);
+      this.onDrop(kept.record);
+    }
+  }
+}
