@@ -18,6 +18,26 @@ describe('SandboxEvents', () => {
     expect(JSON.stringify(events.since(0))).not.toContain(KEY);
   });
 
+  it('redacts a refund published with no stream when it is read, and a later refund record does not change it', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY));
+    const pending = { id: 'rf-1', status: 'PENDING', detail: `key ${KEY}` };
+    events.publish('refund', pending);
+    events.publish('refund', { ...pending, status: 'FAILED' });
+    expect(events.since(0).map((event) => event.data)).toEqual([
+      { id: 'rf-1', status: 'PENDING', detail: 'key [redacted]' },
+      { id: 'rf-1', status: 'FAILED', detail: 'key [redacted]' },
+    ]);
+    expect(JSON.stringify(events.since(0))).not.toContain(KEY);
+  });
+
+  it('redacts an order at once even with no stream: a delivery changes the record in place', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY));
+    const order = { OrderId: 'ord-1', Status: 'NEW', Reason: `key ${KEY}` };
+    events.publish('order', order);
+    order.Status = 'ACCEPTED';
+    expect(events.since(0)[0]!.data).toEqual({ OrderId: 'ord-1', Status: 'NEW', Reason: 'key [redacted]' });
+  });
+
   it('redacts at once what a listening stream is sent', () => {
     const events = new SandboxEvents(() => 0, new Redactor(KEY));
     const sent: string[] = [];

@@ -44,9 +44,10 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
     if (type === 'journal') {
       // Journal summaries come from entries the journal has already redacted.
       event.data = data;
-    } else if (type === 'menu' && this.listenerCount('event') === 0) {
-      // A menu outcome (every change of a 500-item update) is made for this event and never changed afterwards:
-      // with no stream to send it to now, it is redacted when first read (Last-Event-ID replay), not here.
+    } else if ((type === 'menu' || type === 'refund') && this.listenerCount('event') === 0) {
+      // A menu outcome (every change of a 500-item update) is made for this event, and a refund record is replaced,
+      // never changed, when its refund is decided: with no stream to send either to now, it is redacted when first
+      // read (Last-Event-ID replay), not here. Orders are changed in place by their delivery, so they are redacted now.
       this.unread.add(event);
       Object.defineProperty(event, 'data', { enumerable: true, configurable: true, get: () => this.render(event, data) });
     } else {
