@@ -1,5 +1,7 @@
 /** What both benches share: a server process started from the package, and the headers of a clean refund. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { mintPosToken } from '../server/domain/mint-pos-token.js';
 
@@ -12,14 +14,20 @@ export function benchPort(): string {
   return String(nextPort === 0 ? 0 : nextPort++);
 }
 
-/** Starts `node ...args` in the package and resolves with the base URL it prints once listening. */
-export function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: benchPort() } });
+/**
+ * Starts `node ...args` in the package and resolves with the base URL it prints once listening (the sandbox's
+ * banner, the bare Express baseline) or Prism's "listening on". `pin` runs it on SERVER_CORE.
+ */
+export function startServer(args: string[], options: { pin?: boolean; env?: Record<string, string> } = {}): Promise<{ url: string; child: ChildProcess }> {
+  // BENCH_NODE_FLAGS: node or V8 flags for the servers, to try one (`--max-semi-space-size=2`) without changing the package.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const [command, argv] = options.pin ? ['taskset', ['-c', SERVER_CORE, process.execPath, ...flags, ...args]] : [process.execPath, [...flags, ...args]];
+  const child = spawn(command, argv, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: benchPort(), ...options.env } });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const url = /listening on (http:\/\/[^\s/]+)/i.exec(out)?.[1];
       if (url) {
         child.stdout?.removeAllListeners('data');
         child.stdout?.resume();
@@ -49,4 +57,48 @@ export function refundHeaders(): Record<string, string> {
 export function uniqueRefund(prefix: string): { path: string; method: 'POST'; body: () => string } {
   let count = 0;
   return { path: '/v2/order/refund', method: 'POST', body: () => JSON.stringify({ ExternalId: `POS-${prefix}-${++count}` }) };
+}
+
+/** Linux clock ticks a second (getconf CLK_TCK). */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU of a process in milliseconds, from fields 14 and 15 of /proc/<pid>/stat (Linux only). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** The resident set of a process in MB (VmRSS of /proc/<pid>/status). */
+export function rssMb(pid: number): number {
+  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line?.[1] ?? 0) / 1024;
+}
+
+/**
+ * The core servers run on, and the one the load runs on: with the two apart, a server's figures do not depend on
+ * how the load generator and the server happen to share two cores. `taskset` (util-linux) pins them.
+ */
+export const SERVER_CORE = '0';
+export const LOAD_CORE = '1';
+
+/** Pins this process (the load generator) to LOAD_CORE. */
+export function pinLoadGenerator(): void {
+  execFileSync('taskset', ['-cp', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Starts `node ...args` on SERVER_CORE, resolving with its URL once it prints the line it listens with. */
+export function startPinnedServer(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  return startServer(args, { pin: true, env });
+}
+
+/** BENCH_PORT's next port when set, else a port the system says is free now (Prism cannot be given 0). */
+export async function freePort(): Promise<string> {
+  const chosen = benchPort();
+  if (chosen !== '0') return chosen;
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return String(port);
 }

@@ -1,26 +1,20 @@
 /**
- * npm run bench:cpu: the server's own CPU time (user + system, from /proc/<pid>/stat, so Linux only) per clean
- * refund and per form A update of a 500-item menu. CPU time, not the journal's latencies: those start after
- * the body is read and miss what runs once the answer has left. The 500-item menu is made in a temp folder.
+ * The server's own CPU time (user + system, from /proc/<pid>/stat, so Linux only) per form A update of a 500-item
+ * menu and per clean refund, at a light load (4 connections). CPU time, not the journal's latencies: those start
+ * after the body is read and miss what runs once the answer has left. `npm run bench` prints it with the rest;
+ * `npm run bench:cpu` runs this part alone.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../server/version.js';
-import { refundHeaders, startServer, uniqueRefund } from './bench-process.js';
+import { cpuMs, freePort, refundHeaders, startPinnedServer, uniqueRefund } from './bench-process.js';
 
 const REFUNDS = Number(process.env.BENCH_REFUNDS ?? 4000);
 const MENU_UPDATES = Number(process.env.BENCH_MENU_UPDATES ?? 200);
-const MENU_ITEMS = 500;
-const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
-
-/** User + system CPU of a process in milliseconds, from fields 14 and 15 of /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
+export const MENU_ITEMS = 500;
 
 /** A copy of fixtures/ whose loc-std-001 menu has `count` items. */
 function fixturesWithBigMenu(dir: string, count: number): void {
@@ -39,12 +33,12 @@ function bigMenuUpdate(round: number): string {
 
 /**
  * `amount` requests over 4 connections; the CPU the server spent on them, per request, in µs. The least of three
- * runs: the load generator shares the two cores, and a run it disturbs only ever costs more.
+ * runs after a warm-up: a run a neighbour disturbs only ever costs more.
  */
 async function cpuPerRequest(url: string, pid: number, amount: number, request: { path: string; method: 'POST' | 'PUT'; body: () => string }): Promise<{ us: number; non2xx: number }> {
   const run = () =>
     autocannon({ url: `${url}${request.path}`, connections: 4, amount, headers: refundHeaders(), requests: [{ method: request.method, setupRequest: (req) => ({ ...req, body: request.body() }) }] });
-  await run(); // warm-up: JIT, first segment, first menu write
+  await run();
   let least = Infinity;
   let non2xx = 0;
   for (let round = 0; round < 3; round++) {
@@ -56,34 +50,47 @@ async function cpuPerRequest(url: string, pid: number, amount: number, request: 
   return { us: least, non2xx };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'pos-sandbox-cpu-'));
-fixturesWithBigMenu(join(dir, 'fixtures'), MENU_ITEMS);
-let round = 0;
-const MENU = { path: '/v2/menu', method: 'PUT', body: () => bigMenuUpdate(round++) } as const;
-try {
-  // The floor: bare Express 5 parsing the same bodies and answering 200.
-  const bare = await startServer([join('bench', 'bare-express.js')]);
+export interface CpuRow {
+  name: string;
+  refundUs: number;
+  menuMs: number;
+  non2xx: number;
+}
+
+/** Bare Express 5 (the floor: parsing the same bodies, answering 200), then the sandbox with each store. */
+export async function serverCpu(): Promise<CpuRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pos-sandbox-cpu-'));
+  fixturesWithBigMenu(join(dir, 'fixtures'), MENU_ITEMS);
+  let round = 0;
+  const menu = { path: '/v2/menu', method: 'PUT', body: () => bigMenuUpdate(round++) } as const;
+  const servers: Array<[string, string[]]> = [
+    ['bare Express 5', [join('bench', 'bare-express.js')]],
+    ['pos-sandbox serve --memory', [join('bin', 'pos-sandbox.js'), 'serve', '--log-level', 'warn', '--fixtures', join(dir, 'fixtures'), '--memory']],
+    ['pos-sandbox serve (data file)', [join('bin', 'pos-sandbox.js'), 'serve', '--log-level', 'warn', '--fixtures', join(dir, 'fixtures'), '--data', join(dir, 'db.json')]],
+  ];
+  const rows: CpuRow[] = [];
   try {
-    const menu = await cpuPerRequest(bare.url, bare.child.pid!, MENU_UPDATES, MENU);
-    const refund = await cpuPerRequest(bare.url, bare.child.pid!, REFUNDS, uniqueRefund('BARE'));
-    console.log(`\nbare Express 5 (baseline): ${refund.us.toFixed(0)} µs per refund, ${(menu.us / 1000).toFixed(2)} ms per ${MENU_ITEMS}-item menu update`);
-  } finally {
-    bare.child.kill('SIGKILL');
-  }
-  for (const store of [['--memory'], ['--data', join(dir, 'db.json')]]) {
-    const server = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--log-level', 'warn', '--fixtures', join(dir, 'fixtures'), ...store]);
-    try {
-      const pid = server.child.pid!;
-      // Menu first: refunds are decided a second after they are accepted, and that work would land in the menu's count.
-      const menu = await cpuPerRequest(server.url, pid, MENU_UPDATES, MENU);
-      const refund = await cpuPerRequest(server.url, pid, REFUNDS, uniqueRefund('CPU'));
-      console.log(`\n${store[0]}: server CPU (user + system), ${MENU_UPDATES} menu updates then ${REFUNDS} refunds, each the least of 3 runs after a warm-up`);
-      console.log(`POST /v2/order/refund (no finding):      ${refund.us.toFixed(0)} µs per refund, non-2xx ${refund.non2xx}`);
-      console.log(`PUT /v2/menu (form A, all ${MENU_ITEMS} items):   ${(menu.us / 1000).toFixed(2)} ms per update, non-2xx ${menu.non2xx}`);
-    } finally {
-      server.child.kill('SIGKILL');
+    for (const [name, args] of servers) {
+      const port = await freePort();
+      const server = await startPinnedServer(args, { PORT: port });
+      try {
+        const pid = server.child.pid!;
+        // Menu first: refunds are decided a second after they are accepted, and that work would land in the menu's count.
+        const menuCost = await cpuPerRequest(server.url, pid, MENU_UPDATES, menu);
+        const refundCost = await cpuPerRequest(server.url, pid, REFUNDS, uniqueRefund(`CPU${rows.length}`));
+        rows.push({ name, refundUs: refundCost.us, menuMs: menuCost.us / 1000, non2xx: menuCost.non2xx + refundCost.non2xx });
+      } finally {
+        server.child.kill('SIGKILL');
+      }
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const row of await serverCpu()) {
+    console.log(`${row.name}: ${row.refundUs.toFixed(0)} µs per refund, ${row.menuMs.toFixed(2)} ms per ${MENU_ITEMS}-item menu update (non-2xx ${row.non2xx})`);
+  }
 }

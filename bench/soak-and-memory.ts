@@ -1,0 +1,100 @@
+/**
+ * The long run: refunds against `serve` with a real data file, first a soak (is the last window as fast as the
+ * first?), then on to `total` refunds; then the server's resident memory, the data folder, and how fast a new
+ * server starts from that folder.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { nextPageLink } from '../server/control/paging.js';
+import { freePort, refundHeaders, rssMb, startPinnedServer } from './bench-process.js';
+
+export interface SoakResult {
+  seconds: number;
+  first: number;
+  last: number;
+  p99: number;
+  non2xx: number;
+  answered: number;
+}
+
+export interface FilledState {
+  sent: number;
+  kept: number;
+  rssMb: number;
+  rssAtStartMb: number;
+  folderMb: number;
+  files: number;
+}
+
+/** Sends refunds with a new ExternalId each (the clean path) for `seconds`, counting each second's answers. */
+async function soak(url: string, seconds: number, counter: { n: number }): Promise<SoakResult> {
+  const window = Math.max(1, Math.min(10, Math.floor(seconds / 4)));
+  const perSecond: number[] = [];
+  let finished: (result: autocannon.Result) => void = () => undefined;
+  const done = new Promise<autocannon.Result>((resolve) => (finished = resolve));
+  const instance = autocannon(
+    {
+      url,
+      connections: 10,
+      duration: seconds,
+      requests: [{ method: 'POST', path: '/v2/order/refund', headers: refundHeaders(), setupRequest: (req) => ({ ...req, body: JSON.stringify({ ExternalId: `SOAK-${++counter.n}` }) }) }],
+    },
+    (_error, result) => finished(result),
+  );
+  (instance as unknown as NodeJS.EventEmitter).on('tick', ({ counter: answered }: { counter: number }) => perSecond.push(answered));
+  const result = await done;
+  // autocannon ticks once more as it stops, with the few requests of that instant: only full seconds count.
+  const loaded = perSecond.slice(0, seconds);
+  const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  return { seconds: window, first: average(loaded.slice(0, window)), last: average(loaded.slice(-window)), p99: result.latency.p99, non2xx: result.non2xx, answered: result.requests.total };
+}
+
+/** Counts every refund the control API lists with `query` (a page at a time). */
+async function countRefunds(url: string, query: string): Promise<number> {
+  let count = 0;
+  for (let next: string | undefined = `/_sandbox/refunds?limit=5000${query}`; next !== undefined; ) {
+    const page: Response = await fetch(new URL(next, url));
+    count += ((await page.json()) as unknown[]).length;
+    next = nextPageLink(page.headers.get('link'));
+  }
+  return count;
+}
+
+function folderSize(dir: string): { mb: number; files: number } {
+  const files = readdirSync(dir);
+  return { mb: files.reduce((sum, file) => sum + statSync(join(dir, file)).size, 0) / 1024 / 1024, files: files.length };
+}
+
+/**
+ * A server on `dataFile` (with `args`): a soak of `soakSeconds` when asked, then refunds until `total` were sent,
+ * every one decided; then its RSS and the folder.
+ */
+export async function fillState(dataFile: string, args: string[], total: number, soakSeconds: number): Promise<{ soak?: SoakResult; state: FilledState }> {
+  const port = await freePort();
+  const server = await startPinnedServer([join('bin', 'pos-sandbox.js'), 'serve', '--data', dataFile, '--log-level', 'warn', ...args], { PORT: port });
+  try {
+    const pid = server.child.pid!;
+    const rssAtStartMb = rssMb(pid);
+    const counter = { n: 0 };
+    const soaked = soakSeconds > 0 ? await soak(server.url, soakSeconds, counter) : undefined;
+    let sent = soaked?.answered ?? 0;
+    if (total > sent) {
+      const filled = await autocannon({
+        url: server.url,
+        connections: 50,
+        amount: total - sent,
+        requests: [{ method: 'POST', path: '/v2/order/refund', headers: refundHeaders(), setupRequest: (req) => ({ ...req, body: JSON.stringify({ ExternalId: `FILL-${++counter.n}` }) }) }],
+      });
+      sent += filled.requests.total;
+    }
+    // Every refund decided (a second after it was accepted) before memory and disk are looked at.
+    for (let waited = 0; waited < 30 && (await countRefunds(server.url, '&status=PENDING')) > 0; waited++) await new Promise((resolve) => setTimeout(resolve, 500));
+    const kept = await countRefunds(server.url, '');
+    const folder = folderSize(join(dataFile.replace(/\.json$/, '.segments')));
+    return { soak: soaked, state: { sent, kept, rssMb: rssMb(pid), rssAtStartMb, folderMb: folder.mb, files: folder.files } };
+  } finally {
+    server.child.kill('SIGKILL');
+    await new Promise((resolve) => (server.child.exitCode !== null ? resolve(undefined) : server.child.once('exit', resolve)));
+  }
+}
