@@ -18,7 +18,8 @@ export function benchPort(): string {
  * Starts `node ...args` in the package and resolves with the base URL it prints once listening (the sandbox's
  * banner, the bare Express baseline) or Prism's "listening on". `pin` runs it on SERVER_CORE.
  */
-export function startServer(args: string[], options: { pin?: boolean; env?: Record<string, string> } = {}): Promise<{ url: string; child: ChildProcess }> {
+export function startServer(args: string[], options: { pin?: boolean; env?: Record<string, string>; silentOn?: string } = {}): Promise<{ url: string; child: ChildProcess }> {
+  if (options.silentOn !== undefined) return startSilentServer(args, options.silentOn, options);
   // BENCH_NODE_FLAGS: node or V8 flags for the servers, to try one (`--max-semi-space-size=2`) without changing the package.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const [command, argv] = options.pin ? ['taskset', ['-c', SERVER_CORE, process.execPath, ...flags, ...args]] : [process.execPath, [...flags, ...args]];
@@ -36,6 +37,20 @@ export function startServer(args: string[], options: { pin?: boolean; env?: Reco
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
+}
+
+/** A server that prints nothing (Prism with `-v silent`): ready once `url` answers anything; resolves with its origin. */
+async function startSilentServer(args: string[], url: string, options: { pin?: boolean; env?: Record<string, string> }): Promise<{ url: string; child: ChildProcess }> {
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const [command, argv] = options.pin ? ['taskset', ['-c', SERVER_CORE, process.execPath, ...flags, ...args]] : [process.execPath, [...flags, ...args]];
+  const child = spawn(command, argv, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...options.env } });
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    if (await fetch(url).then(() => true, () => false)) return { url: new URL(url).origin, child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${args.join(' ')} did not answer at ${url} within 60 s`);
 }
 
 /** The headers of a refund that draws no finding, with a one-hour token for loc-std-001. */
@@ -88,8 +103,8 @@ export function pinLoadGenerator(): void {
 }
 
 /** Starts `node ...args` on SERVER_CORE, resolving with its URL once it prints the line it listens with. */
-export function startPinnedServer(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-  return startServer(args, { pin: true, env });
+export function startPinnedServer(args: string[], env: Record<string, string> = {}, silentOn?: string): Promise<{ url: string; child: ChildProcess }> {
+  return startServer(args, { pin: true, env, silentOn });
 }
 
 /** BENCH_PORT's next port when set, else a port the system says is free now (Prism cannot be given 0). */

@@ -13,6 +13,8 @@ export interface Target {
   name: string;
   args: (dataDir: string, port: string) => string[];
   env?: Record<string, string>;
+  /** For a server that prints nothing: it is ready once this path answers. */
+  silentProbe?: string;
 }
 
 export const PRISM_BIN = join(PACKAGE_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -23,8 +25,13 @@ export const BARE: Target = { name: 'bare Express 5', args: () => [join('bench',
 export function targets(): Target[] {
   const list: Target[] = [];
   if (existsSync(PRISM_BIN)) {
-    // --errors=false: a mock that answers every request from the document's example, as Prism users run it.
-    list.push({ name: 'Prism 5 mock (openapi/openapi.json)', args: (_dir, port) => [PRISM_BIN, 'mock', join('openapi', 'openapi.json'), '--errors=false', '--host', '127.0.0.1', '--port', port] });
+    // --errors=false: a mock that answers every request from the document's example, as Prism users run it;
+    // -v silent: its log line per request would be the largest cost of the comparison.
+    list.push({
+      name: 'Prism 5 mock, silent (openapi/openapi.json)',
+      args: (_dir, port) => [PRISM_BIN, 'mock', join('openapi', 'openapi.json'), '--errors=false', '-v', 'silent', '--host', '127.0.0.1', '--port', port],
+      silentProbe: '/_sandbox/health',
+    });
   }
   list.push({ name: 'pos-sandbox serve --memory', args: () => [join('bin', 'pos-sandbox.js'), 'serve', '--memory', '--log-level', 'warn'] });
   list.push({ name: 'pos-sandbox serve (data file, the default)', args: (dir) => [join('bin', 'pos-sandbox.js'), 'serve', '--data', join(dir, 'db.json'), '--log-level', 'warn'] });
@@ -97,7 +104,8 @@ export async function refundTable(dataDir: (round: number, target: number) => st
 
 async function measure(target: Target, dataDir: string, seconds: number, run: string): Promise<LoadResult> {
   const port = await freePort();
-  const server = await startPinnedServer(target.args(dataDir, port), { ...target.env, PORT: port });
+  const probe = target.silentProbe === undefined ? undefined : `http://127.0.0.1:${port}${target.silentProbe}`;
+  const server = await startPinnedServer(target.args(dataDir, port), { ...target.env, PORT: port }, probe);
   try {
     return await refundLoad(server.url, server.child.pid!, seconds, run);
   } finally {
