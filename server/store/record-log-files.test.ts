@@ -68,6 +68,19 @@ describe('the refunds log on disk', () => {
     expect((await open()).refunds.all()).toEqual([refundRecord(1), refundRecord(3)]);
   });
 
+  it('a reset during a commit waits for its write: neither fails, and nothing is left', async () => {
+    const store = await open();
+    for (let n = 1; n <= 200; n++) store.refunds.put(refundRecord(n));
+    const first = store.commit();
+    // The commit's flush starts on the next turn; the reset comes while its append is under way.
+    await new Promise((resolve) => setImmediate(resolve));
+    const commits = [first, store.reset(), store.commit()];
+    await expect(Promise.all(commits)).resolves.toBeDefined();
+    expect(store.refunds.size).toBe(0);
+    expect(logFiles()).toEqual([]);
+    expect((await open()).refunds.size).toBe(0);
+  });
+
   it('reset removes every log file', async () => {
     const store = await open();
     store.refunds.put(refundRecord(1));

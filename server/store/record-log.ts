@@ -39,6 +39,8 @@ export class RecordLog<T> {
   /** Segment files of an earlier version, removed once their records are in a log. */
   private legacy: string[] = [];
   private current = 1;
+  /** The flush under way, if any: flushes and clears run one after the other. */
+  private writing: Promise<void> = Promise.resolve();
   private linesInCurrent = 0;
   /** Called with each record dropped by the retention, so indexes built on the records can forget it. */
   onDrop: (record: T) => void = () => {};
@@ -103,7 +105,13 @@ export class RecordLog<T> {
   }
 
   /** Appends every record changed since the last flush to the current log file, then removes the files no longer needed. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    const run = this.writing.then(() => this.write());
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(): Promise<void> {
     if (this.changed.size > 0) {
       const file = this.current;
       const lines: string[] = [];
@@ -133,8 +141,9 @@ export class RecordLog<T> {
     }
   }
 
-  /** Empties the collection, removing its files. */
+  /** Empties the collection, removing its files (after the write under way, whose file would otherwise close under it). */
   async clear(): Promise<void> {
+    await this.writing;
     for (const file of this.live.keys()) await this.storage.remove(logName(this.prefix, file));
     for (const name of this.legacy) await this.storage.remove(name);
     this.legacy = [];
