@@ -35,6 +35,16 @@ describe('the refunds log on disk', () => {
     expect(reopened.refunds.all()).toEqual([refundRecord(1), refundRecord(2, { status: 'PENDING' })]);
   });
 
+  it('keeps one line a record whatever its text holds: newlines, line separators, lone surrogates, 256 characters', async () => {
+    const odd = ['a\nb\r\nc', 'x\u2028y\u2029z', 'lone \ud800 surrogate', 'é'.repeat(256), '{"id":"rf-0009"}\n'];
+    const store = await open();
+    odd.forEach((externalId, n) => store.refunds.put(refundRecord(n + 1, { externalId })));
+    await store.commit();
+    expect(readFileSync(logFile(1), 'utf8').split('\n')).toHaveLength(odd.length + 1);
+    // JSON.stringify writes a lone surrogate as an escape, so it reads back as the same string.
+    expect((await open()).refunds.all().map((refund) => refund.externalId)).toEqual(odd);
+  });
+
   it('writes a refund changed twice between commits once, as it last was', async () => {
     const store = await open();
     store.refunds.put(refundRecord(1, { status: 'PENDING' }));
