@@ -9,10 +9,14 @@
  * only the one it runs), and a start reads a few files rather than a hundred. Packages stay in node_modules
  * (`packages: 'external'`). The output is ESM like the sources; server/version.ts finds the package root by looking
  * for package.json, as a bundled module's import.meta.url is its chunk's, not its source's.
+ *
+ * It also writes dist/validators/: the schemas the bins compile at start, compiled once here by ajv
+ * (scripts/build-validators.ts, server/fixtures/compiled-schemas.ts).
  */
+import { Buffer } from 'node:buffer';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -22,7 +26,7 @@ const DIST = join(ROOT, 'dist');
 export async function buildDist() {
   const { outputFiles } = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['server/cli.ts', 'reference-pos/cli.ts'],
+    entryPoints: ['server/cli.ts', 'reference-pos/cli.ts', 'scripts/build-validators.ts'],
     outdir: DIST,
     outbase: '.',
     bundle: true,
@@ -35,19 +39,25 @@ export async function buildDist() {
     sourcemap: true,
     logLevel: 'warning',
     write: false,
+    // The bins load the validators this build writes to dist/validators/ (server/fixtures/compiled-schemas.ts).
+    define: { 'process.env.POS_SANDBOX_BUILT_VALIDATORS': '"dist"' },
   });
   // Only changed files are written, each whole (a rename), and files no longer produced are removed afterwards: a
   // sandbox started from dist/ imports its subcommand's chunk later, and must not find it half written or gone
   // because a test run or `npm start` in the same checkout built again.
   const produced = new Set();
-  for (const file of outputFiles) {
-    produced.add(file.path);
-    if (existsSync(file.path) && readFileSync(file.path).equals(file.contents)) continue;
-    mkdirSync(dirname(file.path), { recursive: true });
-    const partial = `${file.path}.${process.pid}.partial`;
-    writeFileSync(partial, file.contents);
-    renameSync(partial, file.path);
-  }
+  const write = (path, contents) => {
+    produced.add(path);
+    if (existsSync(path) && readFileSync(path).equals(contents)) return;
+    mkdirSync(dirname(path), { recursive: true });
+    const partial = `${path}.${process.pid}.partial`;
+    writeFileSync(partial, contents);
+    renameSync(partial, path);
+  };
+  for (const file of outputFiles) write(file.path, file.contents);
+  // Compiled by the code just built, from the schemas as they are now.
+  const { builtValidators } = await import(`${pathToFileURL(join(DIST, 'scripts', 'build-validators.js')).href}?${Date.now()}`);
+  for (const { file, code } of builtValidators()) write(join(DIST, 'validators', file), Buffer.from(code));
   for (const entry of readdirSync(DIST, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
     if (entry.isFile() && !produced.has(path) && !path.endsWith('.partial')) rmSync(path);
