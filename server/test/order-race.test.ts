@@ -42,9 +42,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: `X-${order.OrderId}` }));
     });
   });
-  // The lost-acknowledgement drill waits out one attempt timeout a round: at 150 ms that was 10 s of this file. The
-  // early status calls leave as the POS reads the delivery, within a few ms, so 50 ms still has them race it.
-  sandbox = await liveSandbox({ posOrderUrl: `${pos}/order`, dispatch: { attemptTimeoutMs: 50, retryDelaysMs: [0] } });
+  sandbox = await liveSandbox({ posOrderUrl: `${pos}/order`, dispatch: { attemptTimeoutMs: 150, retryDelaysMs: [0] } });
 });
 
 afterAll(closeServers);
