@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.sandbox/', '.scratch/', 'reports/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', '.sandbox/', '.scratch/', 'reports/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The sandbox runs from its TypeScript sources: tsx compiles them on load, so there is no build step to forget.
-import { register } from 'tsx/esm/api';
+// The sandbox runs compiled JavaScript from dist/ (npm run build; npm install runs it): compiling the TypeScript
+// sources at each start cost about a second.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../server/cli.ts');
+const entry = new URL('../dist/server/cli.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error(`pos-sandbox: ${fileURLToPath(entry)} is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}`);
+  process.exit(1);
+}
+await import(entry.href);

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The reference POS runs from its TypeScript sources, like the sandbox: one process, so signals reach it.
-import { register } from 'tsx/esm/api';
+// The reference POS runs compiled JavaScript from dist/, like the sandbox (npm run build): one process, so signals
+// reach it.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../reference-pos/cli.ts');
+const entry = new URL('../dist/reference-pos/cli.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error(`reference-pos: ${fileURLToPath(entry)} is missing: run \`npm run build\` in ${fileURLToPath(new URL('..', import.meta.url))}`);
+  process.exit(1);
+}
+await import(entry.href);

@@ -25,6 +25,7 @@ interface DemoFlags {
   bug?: string;
   capabilities: string;
   reportDir: string;
+  windowMs: string;
 }
 
 export function demoCommand(): Command {
@@ -33,12 +34,16 @@ export function demoCommand(): Command {
     .option('--bug <list>', `break the reference POS on purpose, to see items fail: ${Object.keys(BUGS).join(', ')}`)
     .option('--capabilities <list>', 'capabilities the reference POS declares', 'refund,hub,kiosk')
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
+    // As checklist's: four steps each watch this long, so it is most of a demo's time (README, the CLI table).
+    .option('--window-ms <ms>', 'how long to watch for retries after an injected error', '3000')
     .action(async (flags: DemoFlags) => {
       let bugs;
       const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
+      const windowMs = Number(flags.windowMs);
       try {
         bugs = parseBugs(flags.bug);
         if (!capabilities.ok) throw new Error(capabilities.problem);
+        if (!Number.isInteger(windowMs) || windowMs < 0) throw new Error(`--window-ms must be a whole number, got '${flags.windowMs}'`);
       } catch (error) {
         process.stderr.write(`pos-sandbox demo: ${(error as Error).message}\n`);
         process.exit(2);
@@ -71,6 +76,7 @@ export function demoCommand(): Command {
         mode: 'driver' as const,
         driverUrl: posUrl,
         capabilities: capabilities.ok ? capabilities.values : [],
+        windowMs,
         pos: { referencePos: true },
         out: process.stdout,
       };

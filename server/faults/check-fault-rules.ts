@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { schemaMessages } from '../domain/schema-messages.js';
+import { compileSchema } from '../fixtures/compiled-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { FAULT_KINDS, KIND_PARAMETERS, OUTBOUND_ONLY_KINDS, STATUS_FAULT_RANGE, type FaultParameter } from './fault-kinds.js';
 import type { FaultRule } from './fault-rule-types.js';
@@ -14,13 +15,16 @@ export const FAULT_RULE_SCHEMA_FILE = join(PACKAGE_ROOT, 'server', 'faults', 'fa
 
 export type FaultRulesCheck = { ok: true; rules: FaultRule[] } | { ok: false; problems: string[] };
 
+/** How the schema is compiled (`tsType` only tells the type generator that `body` is any JSON); `npm run build` too. */
+export const FAULT_RULE_AJV_OPTIONS: Options = { allErrors: true, verbose: true, keywords: ['tsType'] };
+
 let compiled: { schema: object; validate: ValidateFunction<FaultRule> } | undefined;
 
-/** The schema, parsed once, and its validator (`tsType` only tells the type generator that `body` is any JSON). */
+/** The schema, parsed once, and its validator. */
 export function faultRuleSchema(): { schema: object; validate: ValidateFunction<FaultRule> } {
   if (compiled) return compiled;
   const schema = JSON.parse(readFileSync(FAULT_RULE_SCHEMA_FILE, 'utf8')) as object;
-  compiled = { schema, validate: new Ajv({ allErrors: true, verbose: true, keywords: ['tsType'] }).compile<FaultRule>(schema) };
+  compiled = { schema, validate: compileSchema<FaultRule>(() => new Ajv(FAULT_RULE_AJV_OPTIONS), FAULT_RULE_AJV_OPTIONS, schema) };
   return compiled;
 }
 

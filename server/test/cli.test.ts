@@ -126,3 +126,24 @@ describe('--help', () => {
     for (const option of options) expect(result.stdout).toContain(option);
   });
 });
+
+describe('a checkout that was not built', () => {
+  // The bins run dist/ (npm run build); a copy of them with no dist/ beside is a clone where the build never ran.
+  it.each([
+    ['pos-sandbox.js', 'pos-sandbox', 'dist/server/cli.js'],
+    ['reference-pos.js', 'reference-pos', 'dist/reference-pos/cli.js'],
+  ])('%s exits 1 saying to run npm run build', async (bin, name, entry) => {
+    const dir = mkdtempSync(join(tmpdir(), 'unbuilt-'));
+    try {
+      cpSync(join(PACKAGE_ROOT, 'bin', bin), join(dir, 'bin', bin));
+      const result = await run(process.execPath, [join(dir, 'bin', bin), '--help']).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`${name}: ${join(dir, entry)} is missing: run \`npm run build\` in ${dir}/\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,8 +4,8 @@
  * the server cannot drift apart: a route that answers something new needs the document to say so first.
  * (jest's setupFilesAfterEnv: runs in every test file, before its tests.)
  */
-import { afterAll, afterEach } from '@jest/globals';
-import supertest from 'supertest';
+import { afterAll, afterEach, expect } from '@jest/globals';
+import { mayImport } from './import-graph.js';
 import { readRunOpenApiDocument } from './openapi-document-file.js';
 import { contractCheck, type ObservedExchange } from './response-contract.js';
 
@@ -29,14 +29,21 @@ interface SupertestTest {
 }
 
 // supertest calls assert once per request, answered or not, whether the test awaits it or chains .expect().
-const Test = (supertest as unknown as { Test: { prototype: { assert: (this: SupertestTest, error: unknown, res: SuperagentResponse | undefined, fn: unknown) => unknown } } }).Test;
-const assertAnswer = Test.prototype.assert;
-Test.prototype.assert = function (this: SupertestTest, error: unknown, res: SuperagentResponse | undefined, fn: unknown) {
-  if (res !== undefined) {
-    judge({ method: this.method, path: new URL(this.url).pathname, status: res.status, headers: res.headers, text: typeof res.text === 'string' ? res.text : undefined });
-  }
-  return assertAnswer.call(this, error, res, fn);
-};
+// Loading supertest costs about 0.3 s, and most test files never reach it (their imports, followed, do not lead
+// there): they send no request through it, so only the files that can are made to load it here.
+const testPath = expect.getState().testPath;
+if (testPath === undefined || mayImport(testPath, 'supertest')) patchSupertest((await import('supertest')).default);
+
+function patchSupertest(supertest: unknown): void {
+  const Test = (supertest as { Test: { prototype: { assert: (this: SupertestTest, error: unknown, res: SuperagentResponse | undefined, fn: unknown) => unknown } } }).Test;
+  const assertAnswer = Test.prototype.assert;
+  Test.prototype.assert = function (this: SupertestTest, error: unknown, res: SuperagentResponse | undefined, fn: unknown) {
+    if (res !== undefined) {
+      judge({ method: this.method, path: new URL(this.url).pathname, status: res.status, headers: res.headers, text: typeof res.text === 'string' ? res.text : undefined });
+    }
+    return assertAnswer.call(this, error, res, fn);
+  };
+}
 
 // Tests that start the sandbox as a process talk to it with fetch. Every answer of the sandbox carries an
 // x-request-id (its first middleware sets it); stand-in servers that tests start (a fake sandbox, a POS) do not.

@@ -1,0 +1,33 @@
+/**
+ * The standalone validators `npm run build` writes to dist/validators/ (server/fixtures/compiled-schemas.ts says
+ * why): every schema the sandbox and its CLI compile at start, with the options each is compiled with at run time,
+ * so a built validator is the one ajv would have made. Bundled by scripts/build.js and run by it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type Options } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { builtValidatorFile } from '../server/fixtures/compiled-schemas.js';
+import { locationsSchema, menuSchema, orderTemplateSchema, ordersSchema, partnerSchema } from '../server/fixtures/fixture-schemas.js';
+import { FIXTURE_AJV_OPTIONS } from '../server/fixtures/load-fixtures.js';
+import { MENU_AJV_OPTIONS, MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/fixtures/menu-update-schemas.js';
+import { ORDER_AJV_OPTIONS, ORDER_SCHEMA_FILE } from '../server/fixtures/order-schema.js';
+import { FAULT_RULE_AJV_OPTIONS, FAULT_RULE_SCHEMA_FILE } from '../server/faults/check-fault-rules.js';
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as object;
+
+/** Each validator's file name (a digest of its schema and options) and its CommonJS code. */
+export function builtValidators(): Array<{ file: string; code: string }> {
+  const schemas: Array<[Options, object]> = [
+    ...[partnerSchema, locationsSchema, menuSchema, orderTemplateSchema, ordersSchema].map((schema): [Options, object] => [FIXTURE_AJV_OPTIONS, schema as object]),
+    [ORDER_AJV_OPTIONS, readJson(ORDER_SCHEMA_FILE)],
+    [MENU_AJV_OPTIONS, readJson(join(MENU_SCHEMA_DIR, MENU_SCHEMA_FILES.A))],
+    [MENU_AJV_OPTIONS, readJson(join(MENU_SCHEMA_DIR, MENU_SCHEMA_FILES.B))],
+    [FAULT_RULE_AJV_OPTIONS, readJson(FAULT_RULE_SCHEMA_FILE)],
+  ];
+  return schemas.map(([options, schema]) => {
+    // code.source keeps the generated code, which standaloneCode writes out; it does not change the validator.
+    const ajv = new Ajv({ ...options, code: { source: true } });
+    return { file: builtValidatorFile(options, schema), code: standaloneCode.default(ajv, ajv.compile(schema)) };
+  });
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: compiles what the bins run (server/cli.ts, reference-pos/cli.ts and everything they import) into
+ * dist/, so a CLI start loads plain JavaScript instead of compiling TypeScript through tsx (about 1 s per start).
+ * Run by `prepare` (npm install, npm ci), by jest's globalSetup (tests never spawn stale output) and before the
+ * npm scripts that start a bin.
+ *
+ * One bundle per bin with code splitting: each subcommand stays its own lazily imported chunk (server/cli.ts imports
+ * only the one it runs), and a start reads a few files rather than a hundred. Packages stay in node_modules
+ * (`packages: 'external'`). The output is ESM like the sources; server/version.ts finds the package root by looking
+ * for package.json, as a bundled module's import.meta.url is its chunk's, not its source's.
+ *
+ * It also writes dist/validators/: the schemas the bins compile at start, compiled once here by ajv
+ * (scripts/build-validators.ts, server/fixtures/compiled-schemas.ts).
+ */
+import { Buffer } from 'node:buffer';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
+
+/** Builds dist/; resolves once it is written. Safe while a process runs from dist/, if the sources did not change. */
+export async function buildDist() {
+  const { outputFiles } = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['server/cli.ts', 'reference-pos/cli.ts', 'scripts/build-validators.ts'],
+    outdir: DIST,
+    outbase: '.',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    // Stack traces can point at the TypeScript sources (node --enable-source-maps).
+    sourcemap: true,
+    logLevel: 'warning',
+    write: false,
+    // The bins load the validators this build writes to dist/validators/ (server/fixtures/compiled-schemas.ts).
+    define: { 'process.env.POS_SANDBOX_BUILT_VALIDATORS': '"dist"' },
+  });
+  // Only changed files are written, each whole (a rename), and files no longer produced are removed afterwards: a
+  // sandbox started from dist/ imports its subcommand's chunk later, and must not find it half written or gone
+  // because a test run or `npm start` in the same checkout built again.
+  const produced = new Set();
+  const write = (path, contents) => {
+    produced.add(path);
+    if (existsSync(path) && readFileSync(path).equals(contents)) return;
+    mkdirSync(dirname(path), { recursive: true });
+    const partial = `${path}.${process.pid}.partial`;
+    writeFileSync(partial, contents);
+    renameSync(partial, path);
+  };
+  for (const file of outputFiles) write(file.path, file.contents);
+  // Compiled by the code just built, from the schemas as they are now.
+  const { builtValidators } = await import(`${pathToFileURL(join(DIST, 'scripts', 'build-validators.js')).href}?${Date.now()}`);
+  for (const { file, code } of builtValidators()) write(join(DIST, 'validators', file), Buffer.from(code));
+  for (const entry of readdirSync(DIST, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && !produced.has(path) && !path.endsWith('.partial')) rmSync(path);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildDist();
