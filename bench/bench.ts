@@ -13,7 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_REFUND_LIMIT } from '../server/store/retention.js';
 import { pinLoadGenerator } from './bench-process.js';
-import { coldStartMs } from './cold-start.js';
+import { coldStartMs, helpMs } from './cold-start.js';
 import { refundTable } from './refund-table.js';
 import { MENU_ITEMS, serverCpu } from './server-cpu.js';
 import { fillState } from './soak-and-memory.js';
@@ -60,6 +60,7 @@ try {
   progress('cold start, empty…');
   const emptyMemory = await coldStartMs(['--memory']);
   const emptyFile = await coldStartMs(['--data', join(dir, 'empty', 'db.json')]);
+  const help = helpMs();
 
   progress(`soak ${SOAK_SECONDS} s, then ${TOTAL} refunds in all (default retention)…`);
   const defaultData = join(dir, 'default', 'db.json');
@@ -84,6 +85,8 @@ try {
     `| ${label} | ${state.sent} | ${state.kept} | ${state.rssMb.toFixed(0)} | ${state.folderMb.toFixed(1)} MB in ${state.files} files | ${start.toFixed(0)} |`;
   print(row(`after the soak and more, default retention (${DEFAULT_REFUND_LIMIT})`, filled.state, filledStart));
   print(row(`all kept, \`--refund-limit ${TOTAL}\``, all.state, allStart));
+  print();
+  print(`\`pos-sandbox --help\` exits after ${help.toFixed(0)} ms (median of 7).`);
 
   const data = table.find((t) => t.name.includes('data file'))!;
   const memory = table.find((t) => t.name.includes('--memory'))!;

@@ -6,9 +6,9 @@
  * npm scripts that start a bin.
  *
  * One bundle per bin with code splitting: each subcommand stays its own lazily imported chunk (server/cli.ts imports
- * only the one it runs), and a start reads a few files rather than a hundred. Packages stay in node_modules
- * (`packages: 'external'`). The output is ESM like the sources; server/version.ts finds the package root by looking
- * for package.json, as a bundled module's import.meta.url is its chunk's, not its source's.
+ * only the one it runs), and a start reads a few files rather than a hundred. The packages it uses are bundled too,
+ * but for pino's (see below). The output is ESM like the sources; server/version.ts finds the package root by
+ * looking for package.json, as a bundled module's import.meta.url is its chunk's, not its source's.
  *
  * It also writes dist/validators/: the schemas the bins compile at start, compiled once here by ajv
  * (scripts/build-validators.ts, server/fixtures/compiled-schemas.ts).
@@ -34,7 +34,12 @@ export async function buildDist() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    // Packages are bundled too, but for pino and its transports, which start worker threads from their own files:
+    // resolving and wrapping a few hundred CommonJS files of node_modules cost about 90 ms of every start
+    // (453 → 363 ms to the first health answer, bench/cold-start.ts, 2026-11-23).
+    external: ['pino', 'pino-pretty'],
+    // Bundled CommonJS code calls require for Node's own modules; an ES module has none of its own.
+    banner: { js: "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);" },
     // Stack traces can point at the TypeScript sources (node --enable-source-maps).
     sourcemap: true,
     logLevel: 'warning',
