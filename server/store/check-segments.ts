@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { storedSchemaMessages } from './stored-schema-messages.js';
-import { orderRecordSchema, refundRecordSchema } from './stored-state-schemas.js';
+import { compileSchema } from '../fixtures/compiled-schemas.js';
+import { orderSegmentSchema, refundRecordSchema, refundSegmentSchema, STORED_AJV_OPTIONS } from './stored-state-schemas.js';
 import { parseSegmentName, segmentName, SEGMENTED_COLLECTIONS, type SegmentedCollectionName } from './segment-names.js';
 import type { StoredDocuments, StoredEntry } from './stored-documents.js';
 
@@ -18,9 +19,9 @@ let validators: Record<SegmentedCollectionName, ValidateFunction<Array<Record<st
 
 function validatorOf(collection: SegmentedCollectionName): ValidateFunction<Array<Record<string, string>>> {
   if (!validators) {
-    const ajv = new Ajv({ allErrors: true, verbose: true });
-    const compile = (schema: object) => ajv.compile<Array<Record<string, string>>>({ type: 'array', items: schema });
-    validators = { orders: compile(orderRecordSchema), refunds: compile(refundRecordSchema) };
+    let ajv: Ajv | undefined;
+    const compile = (schema: object) => compileSchema<Array<Record<string, string>>>(() => (ajv ??= new Ajv(STORED_AJV_OPTIONS)), STORED_AJV_OPTIONS, schema);
+    validators = { orders: compile(orderSegmentSchema), refunds: compile(refundSegmentSchema) };
   }
   return validators[collection];
 }
@@ -69,7 +70,7 @@ let logRecordValidator: ValidateFunction | undefined;
 function logProblems(entry: StoredEntry): string[] {
   const content = entry.log!.content;
   if (!content.ok) return [`${entry.path}: ${content.problem}`];
-  logRecordValidator ??= new Ajv({ allErrors: true, verbose: true }).compile(refundRecordSchema);
+  logRecordValidator ??= compileSchema(() => new Ajv(STORED_AJV_OPTIONS), STORED_AJV_OPTIONS, refundRecordSchema);
   const problems: string[] = [];
   content.records.forEach((record, index) => {
     if (logRecordValidator!(record)) return;

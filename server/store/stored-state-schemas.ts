@@ -133,6 +133,12 @@ type Item<List> = NonNullable<List> extends ReadonlyArray<infer T> ? T : never;
  * Compile-time only: `npm run typecheck` fails here when a record type and its schema drift apart. An order's `Order`
  * and its finding codes are typed more loosely in the schema on purpose (see above), so those fit one way.
  */
+/** How the stored files' schemas are compiled, at start or by `npm run build` (server/fixtures/compiled-schemas.ts). */
+export const STORED_AJV_OPTIONS = { allErrors: true, verbose: true };
+/** A segment file: a list of records. */
+export const orderSegmentSchema = { type: 'array', items: orderRecordSchema };
+export const refundSegmentSchema = { type: 'array', items: refundRecordSchema };
+
 export const STORED_TYPES_AGREE: [
   Agree<RefundRecord, FromSchema<typeof refundRecordSchema>>,
   Agree<Omit<OrderRecord, 'Order' | 'Findings'>, Omit<StoredOrder, 'Order' | 'Findings'>>,
