@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decodeJsonFile, malformedUtf8 } from './decode-json-file.js';
+import { decodeJsonFile, malformedUtf8, scanMalformedUtf8 } from './decode-json-file.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -54,7 +54,8 @@ describe('malformedUtf8', () => {
       } catch {
         wellFormed = false;
       }
-      expect({ input: [...input], wellFormed: malformedUtf8(input) === undefined }).toEqual({ input: [...input], wellFormed });
+      expect({ input: [...input], wellFormed: scanMalformedUtf8(input) === undefined }).toEqual({ input: [...input], wellFormed });
+      expect(malformedUtf8(input)).toEqual(scanMalformedUtf8(input));
     }
   });
 });
