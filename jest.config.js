@@ -3,11 +3,10 @@
 export default {
   preset: 'ts-jest/presets/default-esm',
   testEnvironment: 'node',
-  // Three workers on the 2-core development machine: the slowest files wait on child processes and timers, and a
-  // third file runs in that time. With the validators built once (setupFiles) a run is ~127 CPU-s, and 3 workers
-  // took it from 88 s to 74 s (README, Development). Before, when each file compiled every schema, 3 workers
-  // timed out plain 5 s tests on a busy machine.
-  maxWorkers: '150%',
+  // One worker per core (2 on the 2-core development machine; jest's default would be 1): the slow files mostly
+  // wait on child processes and timers, so another file runs in that time. A third worker took a warm run from
+  // 88 s to 74 s, but on a fresh clone, where ts-jest first compiles every file, it timed out 28 tests (CI).
+  maxWorkers: '100%',
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
   testMatch: ['**/*.test.ts'],
