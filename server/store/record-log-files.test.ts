@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import { RecordLog } from './record-log.js';
 import { SandboxStore } from './sandbox-store.js';
-import { fileStorage } from './segment-storage.js';
+import { fileStorage, type DocumentStorage } from './segment-storage.js';
 import { folderPicture, refundRecord, STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
 
 let dir: string;
@@ -98,6 +98,28 @@ describe('the refunds log on disk', () => {
     await store.reset();
     expect(logFiles()).toEqual([]);
     expect((await open()).refunds.size).toBe(0);
+  });
+});
+
+describe('a write that fails', () => {
+  it('fails its commit, keeps the records to write, and the next commit writes them', async () => {
+    // The disk's answer is the one thing faked: the real file storage, whose first append reports a full disk.
+    const real = fileStorage(data);
+    let failures = 1;
+    const storage: DocumentStorage = {
+      ...real,
+      append: (name, text) => (failures-- > 0 ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })) : real.append(name, text)),
+      readAll: () => real.readAll(),
+      remove: (name) => real.remove(name),
+      open: (name) => real.open(name),
+    };
+    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100 });
+    log.put(refundRecord(1));
+    log.put(refundRecord(2));
+    await expect(log.flush()).rejects.toThrow('ENOSPC');
+    log.put(refundRecord(3));
+    await log.flush();
+    expect(linesOf(logFile(1))).toEqual([refundRecord(1), refundRecord(2), refundRecord(3)]);
   });
 });
 

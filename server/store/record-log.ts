@@ -114,20 +114,26 @@ export class RecordLog<T> {
   private async write(): Promise<void> {
     if (this.changed.size > 0) {
       const file = this.current;
-      const lines: string[] = [];
-      for (const key of this.changed) {
-        const kept = this.records.get(key)!;
-        lines.push(JSON.stringify(kept.record));
-        this.moveLine(kept, file);
-      }
+      const keys = [...this.changed];
       this.changed.clear();
+      const lines = keys.map((key) => JSON.stringify(this.records.get(key)!.record));
+      try {
+        await this.storage.append(logName(this.prefix, file), `${lines.join('\n')}\n`);
+      } catch (error) {
+        // Not written: the next commit tries these records again (those still kept), and the files stay as they were.
+        for (const key of keys) if (this.records.has(key)) this.changed.add(key);
+        throw error;
+      }
+      for (const key of keys) {
+        const kept = this.records.get(key);
+        if (kept) this.moveLine(kept, file);
+      }
       this.linesInCurrent += lines.length;
       // The next flush starts a new file once this one is full; this one's lines are written whatever their number.
       if (this.linesInCurrent >= (this.options.linesPerFile ?? LOG_FILE_LINES)) {
         this.current++;
         this.linesInCurrent = 0;
       }
-      await this.storage.append(logName(this.prefix, file), `${lines.join('\n')}\n`);
       // The legacy segments' records are all in the log now (or dropped by the retention).
       const legacy = this.legacy;
       this.legacy = [];
