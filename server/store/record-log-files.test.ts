@@ -138,12 +138,32 @@ describe('the retention', () => {
   it('never drops a PENDING refund: it is still to be decided', async () => {
     const store = await open(2);
     for (let n = 1; n <= 3; n++) store.refunds.put(refundRecord(n, { status: 'PENDING' }));
-    // Over the limit with only PENDING ones older: the oldest refund that may go is the new one.
     store.refunds.put(refundRecord(4));
+    await store.commit();
+    // Over the limit with only PENDING ones older: the oldest refund that may go is the newest.
     expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0001', 'rf-0002', 'rf-0003']);
-    // Once decided, the oldest goes at once, the store being over its limit.
+    // Once decided and written, the oldest goes, the store being over its limit.
     store.refunds.put(refundRecord(1));
+    await store.commit();
     expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0002', 'rf-0003']);
+  });
+
+  it('drops a refund only once its decided version is written, so a start keeps the same ones, none PENDING again', async () => {
+    const store = await open(2);
+    for (let n = 1; n <= 5; n++) store.refunds.put(refundRecord(n, { status: 'PENDING' }));
+    await store.commit();
+    // Decided one by one, as the refund processor does, and written together.
+    for (let n = 1; n <= 5; n++) store.refunds.put(refundRecord(n));
+    await store.commit();
+    expect(store.refunds.all().map((refund) => [refund.id, refund.status])).toEqual([
+      ['rf-0004', 'PROCESSED'],
+      ['rf-0005', 'PROCESSED'],
+    ]);
+    const reopened = await open(2);
+    expect(reopened.refunds.all().map((refund) => [refund.id, refund.status])).toEqual([
+      ['rf-0004', 'PROCESSED'],
+      ['rf-0005', 'PROCESSED'],
+    ]);
   });
 
   it('keeps the log files bounded: every refund settled, 10 files of 100 lines at most for a limit of 300', async () => {

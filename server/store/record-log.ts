@@ -3,8 +3,9 @@
  * record as it now is) to the current log file, whose handle stays open. A commit is one append of the lines
  * changed since the last one, whatever the number of records stored; no file is rewritten.
  *
- * Retention: at most `limit` records are kept; past it the oldest are dropped (never one that `keep` holds on
- * to, such as a PENDING refund). A log file is removed once none of its lines is the latest version of a kept
+ * Retention: at most `limit` records are kept; past it the oldest are dropped (never one that `droppable` holds
+ * on to, such as a PENDING refund, nor one whose latest version is not written yet: until the next commit the
+ * bound can be passed by what changed since the last). A log file is removed once none of its lines is the latest version of a kept
  * record, so the files on disk hold about `limit` records plus one file's worth of older versions.
  *
  * Every start appends to a new file, after the last one it found: a file whose last line was cut short (the
@@ -138,6 +139,8 @@ export class RecordLog<T> {
       const legacy = this.legacy;
       this.legacy = [];
       for (const name of legacy) await this.storage.remove(name);
+      // Records held back until their latest version was written may go now.
+      if (this.records.size > this.options.limit) this.dropPastLimit();
     }
     for (const [file, count] of this.live) {
       if (count === 0 && file !== this.current) {
@@ -172,7 +175,9 @@ export class RecordLog<T> {
     for (const [key, kept] of this.records) {
       if (this.records.size <= this.options.limit) return;
       // The oldest first; one that must stay is passed over, so a held record costs the bound nothing but itself.
-      if (!droppable(kept.record)) continue;
+      // Nor is one whose latest version is not written yet: its line on disk may be an older one the `droppable`
+      // test would refuse (a refund still PENDING there), which a start would bring back. It goes after the write.
+      if (!droppable(kept.record) || this.changed.has(key)) continue;
       this.records.delete(key);
       this.changed.delete(key);
       if (kept.file > 0) this.live.set(kept.file, this.live.get(kept.file)! - 1);

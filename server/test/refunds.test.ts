@@ -1,6 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cleanHeaders, posToken, postRefund, testSandbox } from './helpers.js';
+import { fileStorage } from '../store/segment-storage.js';
 
 const refundOf = (ExternalId: string) => JSON.stringify({ ExternalId });
 
@@ -113,6 +117,25 @@ describe('refund processing (§4.1 rule 2, SANDBOX-SPEC §4)', () => {
     expect(kept.map((refund) => refund.externalId)).toEqual(['POS-STD-1003', 'POS-STD-1002']);
     expect((await postRefund(sandbox.app, { body: refundOf('POS-STD-1001') })).headers['x-sandbox-findings']).toBe('0');
     expect((await postRefund(sandbox.app, { body: refundOf('POS-STD-1003') })).headers['x-sandbox-findings']).toBe('1');
+  });
+
+  it('keeps the same newest refunds across a restart, none decided twice, when all were accepted before any was decided', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refund-limit-'));
+    try {
+      const storage = () => fileStorage(join(dir, 'db.json'));
+      const first = await testSandbox({ refundLimit: 2, storage: storage() });
+      for (let n = 1; n <= 5; n++) await postRefund(first.app, { body: refundOf(`POS-LIMIT-${n}`) });
+      await first.refunds.runDue();
+      const ids = async (app: typeof first.app) => ((await request(app).get('/_sandbox/refunds')).body as Array<{ externalId: string; status: string }>).map((r) => `${r.externalId} ${r.status}`);
+      expect(await ids(first.app)).toEqual(['POS-LIMIT-5 FAILED', 'POS-LIMIT-4 FAILED']);
+      first.refunds.stop();
+      const second = await testSandbox({ refundLimit: 2, storage: storage() });
+      expect(await ids(second.app)).toEqual(['POS-LIMIT-5 FAILED', 'POS-LIMIT-4 FAILED']);
+      expect(await second.refunds.runDue()).toEqual([]);
+      second.refunds.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('decides refunds in the order they were accepted', async () => {
