@@ -5,7 +5,8 @@
  *
  *   BENCH_SECONDS (10)  measured seconds of each refund-table run, after 3 s of warm-up
  *   BENCH_ROUNDS (3)    refund-table rounds (the median is kept)
- *   BENCH_SOAK_SECONDS (60), BENCH_TOTAL (100000): the long run
+ *   BENCH_SOAK_SECONDS (60), BENCH_TOTAL (100000): the long run (refunds sent in all, the soak's included)
+ *   BENCH_REFUNDS (4000), BENCH_MENU_UPDATES (200): the requests of each server-CPU run
  *   BENCH_PORT          first port to use, on machines where ports are shared out
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,7 +39,7 @@ try {
   const table = await refundTable((round, target) => join(dir, `table-${round}-${target}`, 'db.json'), SECONDS, ROUNDS, progress);
   const bare = table[0]!.bare;
   print();
-  print(`**POST /v2/order/refund**, a clean refund with a new ExternalId each, 50 connections, ${SECONDS} s after 3 s of warm-up, median of ${ROUNDS} rounds, each target paired with a fresh bare Express 5 run:`);
+  print(`**POST /v2/order/refund**, a clean refund with a new ExternalId each, 50 connections, ${SECONDS} s after 3 s of warm-up, median of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, each target paired with a fresh bare Express 5 run:`);
   print();
   print('| server | req/s | p99 ms | server CPU µs / request | × bare Express 5 |');
   print('|---|---|---|---|---|');
@@ -79,7 +80,7 @@ try {
   print();
   print('| state | refunds sent | kept | RSS MB | data folder | cold start ms |');
   print('|---|---|---|---|---|---|');
-  print(`| empty, \`--memory\` | 0 | 0 | – | – | ${emptyMemory.toFixed(0)} |`);
+  print(`| empty, \`--memory\` | 0 | 0 | (not measured) | – | ${emptyMemory.toFixed(0)} |`);
   print(`| empty, data file | 0 | 0 | ${filled.state.rssAtStartMb.toFixed(0)} | – | ${emptyFile.toFixed(0)} |`);
   const row = (label: string, state: typeof filled.state, start: number) =>
     `| ${label} | ${state.sent} | ${state.kept} | ${state.rssMb.toFixed(0)} | ${state.folderMb.toFixed(1)} MB in ${state.files} files | ${start.toFixed(0)} |`;
@@ -101,11 +102,12 @@ try {
   if (prism) print(`| refund, data file ahead of Prism's mock | ${data.rps.toFixed(0)} vs ${prism.rps.toFixed(0)} req/s | ${mark(data.rps > prism.rps)} |`);
   print(`| refund, data file p99 < 30 ms at 50 connections | ${data.p99} ms | ${mark(data.p99 < 30)} |`);
   print(`| refund, \`--memory\` ≥ 0.6× | ${memory.ratio.toFixed(2)}× | ${mark(memory.ratio >= 0.6)} |`);
-  print(`| RSS < 200 MB after ${TOTAL} refunds (default retention / all kept) | ${filled.state.rssMb.toFixed(0)} / ${all.state.rssMb.toFixed(0)} MB | ${mark(filled.state.rssMb < 200)} / ${mark(all.state.rssMb < 200)} |`);
+  print(`| RSS < 200 MB after ${filled.state.sent} / ${all.state.sent} refunds (default retention / all kept) | ${filled.state.rssMb.toFixed(0)} / ${all.state.rssMb.toFixed(0)} MB | ${mark(filled.state.rssMb < 200)} / ${mark(all.state.rssMb < 200)} |`);
   print(`| cold start < 500 ms empty | ${emptyFile.toFixed(0)} ms | ${mark(emptyFile < 500)} |`);
-  print(`| cold start < 1 s after ${TOTAL} refunds (default retention / all kept) | ${filledStart.toFixed(0)} / ${allStart.toFixed(0)} ms | ${mark(filledStart < 1000)} / ${mark(allStart < 1000)} |`);
+  print(`| cold start < 1 s after ${filled.state.sent} / ${all.state.sent} refunds (default retention / all kept) | ${filledStart.toFixed(0)} / ${allStart.toFixed(0)} ms | ${mark(filledStart < 1000)} / ${mark(allStart < 1000)} |`);
   print(`| ${MENU_ITEMS}-item menu update < 5 ms of server CPU (data file) | ${menu.menuMs.toFixed(2)} ms | ${mark(menu.menuMs < 5)} |`);
-  print(`| soak: last ${soak.seconds} s within 10% of the first | ${(soak.last / soak.first).toFixed(2)} | ${mark(soak.last / soak.first >= 0.9)} |`);
+  // Within 10% either way: a first window much slower than the last (warm-up) is no more a steady run than the reverse.
+  print(`| soak: last ${soak.seconds} s within 10% of the first | ${(soak.last / soak.first).toFixed(2)} | ${mark(Math.abs(soak.last / soak.first - 1) <= 0.1)} |`);
   print();
   print(`The whole run took ${((Date.now() - started.getTime()) / 60_000).toFixed(1)} min.`);
   process.stdout.write(`${out.join('\n')}\n`);

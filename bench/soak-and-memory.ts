@@ -15,7 +15,6 @@ export interface SoakResult {
   last: number;
   p99: number;
   non2xx: number;
-  answered: number;
 }
 
 export interface FilledState {
@@ -47,7 +46,7 @@ async function soak(url: string, seconds: number, counter: { n: number }): Promi
   // autocannon ticks once more as it stops, with the few requests of that instant: only full seconds count.
   const loaded = perSecond.slice(0, seconds);
   const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-  return { seconds: window, first: average(loaded.slice(0, window)), last: average(loaded.slice(-window)), p99: result.latency.p99, non2xx: result.non2xx, answered: result.requests.total };
+  return { seconds: window, first: average(loaded.slice(0, window)), last: average(loaded.slice(-window)), p99: result.latency.p99, non2xx: result.non2xx };
 }
 
 /** Counts every refund the control API lists with `query` (a page at a time). */
@@ -78,16 +77,17 @@ export async function fillState(dataFile: string, args: string[], total: number,
     const rssAtStartMb = rssMb(pid);
     const counter = { n: 0 };
     const soaked = soakSeconds > 0 ? await soak(server.url, soakSeconds, counter) : undefined;
-    let sent = soaked?.answered ?? 0;
-    if (total > sent) {
-      const filled = await autocannon({
+    // Requests sent, counted as they are made: autocannon's own total leaves out those in flight when it stops,
+    // which the server still accepts.
+    if (total > counter.n) {
+      await autocannon({
         url: server.url,
         connections: 50,
-        amount: total - sent,
+        amount: total - counter.n,
         requests: [{ method: 'POST', path: '/v2/order/refund', headers: refundHeaders(), setupRequest: (req) => ({ ...req, body: JSON.stringify({ ExternalId: `FILL-${++counter.n}` }) }) }],
       });
-      sent += filled.requests.total;
     }
+    const sent = counter.n;
     // Every refund decided (a second after it was accepted) before memory and disk are looked at.
     for (let waited = 0; waited < 30 && (await countRefunds(server.url, '&status=PENDING')) > 0; waited++) await new Promise((resolve) => setTimeout(resolve, 500));
     const kept = await countRefunds(server.url, '');
