@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideRefund } from './refund-outcome.js';
+import { decidedRecord, decideRefund, type RefundRecord } from './refund-outcome.js';
 import type { OrderRecord } from './order-record.js';
 
 const order = (OrderId: string, LocationId: string, ExternalId: string, Status: OrderRecord['Status']): OrderRecord => ({
@@ -28,5 +28,34 @@ describe('decideRefund', () => {
     ['a refunded order', 'loc-b', 'EXT-3', { status: 'FAILED', reason: 'ALREADY_REFUNDED', detail: 'order o3 was already refunded' }],
   ])('decides %s', (_case, locationId, externalId, decision) => {
     expect(decideRefund({ locationId, externalId }, locations, orders)).toEqual(decision);
+  });
+});
+
+describe('decidedRecord', () => {
+  const pending: RefundRecord = {
+    id: 'rf-1',
+    externalId: 'EXT-1',
+    locationId: 'loc-a',
+    partner: 'demo-pos',
+    requestId: 'req-1',
+    journalId: 'j-000001',
+    status: 'PENDING',
+    acceptedAt: '2026-11-01T00:00:00.000Z',
+    dueAt: '2026-11-01T00:00:01.000Z',
+  };
+
+  // What is stored and served is JSON: the same text, in the same order, as the spread it replaces.
+  it.each([
+    ['processed', { status: 'PROCESSED', detail: 'order o1 refunded', orderId: 'o1' }],
+    ['failed', { status: 'FAILED', reason: 'ORDER_NOT_FOUND', detail: "no order with ExternalId 'EXT-1' at location 'loc-a'" }],
+  ] as const)('writes a %s refund as the pending one plus its decision', (_case, decision) => {
+    const done = decidedRecord(pending, decision, '2026-11-01T00:00:01.000Z');
+    expect(JSON.stringify(done)).toBe(JSON.stringify({ ...pending, ...decision, processedAt: '2026-11-01T00:00:01.000Z' }));
+  });
+
+  it('leaves the pending record as it was', () => {
+    const before = structuredClone(pending);
+    decidedRecord(pending, { status: 'PROCESSED', detail: 'order o1 refunded', orderId: 'o1' }, '2026-11-01T00:00:01.000Z');
+    expect(pending).toEqual(before);
   });
 });

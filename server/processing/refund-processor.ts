@@ -3,7 +3,7 @@
  * Time and timers are injected, so tests move the clock instead of sleeping.
  */
 import { EventEmitter } from 'node:events';
-import { decideRefund, type RefundRecord } from '../domain/refund-outcome.js';
+import { decideRefund, decidedRecord, type RefundRecord } from '../domain/refund-outcome.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
 /** The key that groups the refunds of one order: its location and its ExternalId. */
@@ -107,7 +107,7 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     const settled: RefundRecord[] = [];
     for (const refund of due) {
       const decision = decideRefund(refund, this.deps.locationIds, this.deps.store.orders.lookup(refund.externalId));
-      const done: RefundRecord = { ...refund, ...decision, processedAt: new Date(now).toISOString() };
+      const done = decidedRecord(refund, decision, new Date(now).toISOString());
       if (decision.orderId) {
         const order = this.deps.store.orders.get(decision.orderId);
         const at = new Date(now).toISOString();
