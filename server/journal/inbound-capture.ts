@@ -37,23 +37,20 @@ export interface InboundCapture {
   fault?: JournalFault;
 }
 
-/** What the summary and the entry of a capture both begin with: who, when, what. */
-function entryHead(capture: InboundCapture) {
-  return {
+/**
+ * The summary of the entry `entryOf(capture)` will be, not yet redacted. Its fields are written out rather than
+ * spread from a shared head: on Node 20 an object literal that starts with a spread gets a hidden class of its
+ * own, one more allocation per request and a miss in V8's inline caches wherever the object is read.
+ */
+export function summaryOf(capture: InboundCapture): JournalSummary {
+  return journalSummary({
     id: capture.id,
     requestId: capture.requestId,
     time: new Date(capture.started).toISOString(),
-    direction: 'inbound' as const,
+    direction: 'inbound',
     method: capture.method,
     path: capture.url.pathname,
     locationId: capture.locationId,
-  };
-}
-
-/** The summary of the entry `entryOf(capture)` will be, not yet redacted. */
-export function summaryOf(capture: InboundCapture): JournalSummary {
-  return journalSummary({
-    ...entryHead(capture),
     orderId: capture.orderId || undefined,
     response: { status: capture.status, error: capture.error },
     findings: capture.findings,
@@ -67,7 +64,13 @@ export function entryOf(capture: InboundCapture, partnerKey: string): JournalEnt
   for (const [name, value] of capture.url.searchParams) query[name] = isCredentialParameter(name, value, partnerKey) ? '[redacted]' : value;
   const responseText = capture.responseChunk === undefined ? undefined : capture.responseChunk.toString();
   return {
-    ...entryHead(capture),
+    id: capture.id,
+    requestId: capture.requestId,
+    time: new Date(capture.started).toISOString(),
+    direction: 'inbound',
+    method: capture.method,
+    path: capture.url.pathname,
+    locationId: capture.locationId,
     query,
     partner: capture.partner,
     token: viewToken(capture.authorization),

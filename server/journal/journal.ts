@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
-import { journalSummary, type JournalSummary } from './journal-summary.js';
+import { journalSummary, scrubSummary, type JournalSummary } from './journal-summary.js';
 import { Redactor } from './redactor.js';
 
 /** One kept request: its redacted summary, and either the rendered (redacted) entry or what builds it. */
@@ -71,7 +71,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
    * returns), not yet redacted; `build` must not depend on anything that changes after this call.
    */
   addCaptured(summary: JournalSummary, build: () => JournalEntry): void {
-    const kept: Kept = { summary: this.redactor.value(summary), build };
+    const kept: Kept = { summary: scrubSummary(summary, (text) => this.redactor.text(text)), build };
     this.entries.push(kept);
     this.byId.set(summary.id, kept);
     this.pending.add(kept);

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { REDACTED, redactJwtSignatures, scrubText, scrubValue } from './redaction.js';
 import { signHs256, validClaims } from '../test/helpers.js';
+import { journalSummary, scrubSummary, type SummarySource } from './journal-summary.js';
 
 const KEY = 'the-partner-key-0123456789abcdef';
 const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);
@@ -47,5 +48,36 @@ describe('scrubValue', () => {
       nested: { deep: [[REDACTED]] },
       flag: true,
     });
+  });
+});
+
+describe('scrubSummary (a journal summary redacted field by field)', () => {
+  it('gives what the generic walk gives, for any summary journalSummary can make', () => {
+    const text = fc.oneof(
+      fc.constantFrom(KEY, `Bearer ${token}`, signature, `/v2/menu/${KEY}`, `${header}.${payload}.${signature}`, ''),
+      fc.string({ maxLength: 30 }),
+    );
+    const maybe = fc.option(text, { nil: undefined });
+    const source = fc.record({
+      id: text,
+      time: text,
+      direction: fc.constantFrom('inbound' as const, 'outbound' as const),
+      method: text,
+      path: text,
+      locationId: maybe,
+      orderId: maybe,
+      requestId: text,
+      response: fc.record({ status: fc.integer({ min: 0, max: 599 }), error: maybe }),
+      findings: fc.array(fc.record({ code: text }), { maxLength: 3 }),
+      fault: fc.option(fc.record({ rule: text }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(source, (entry) => {
+        const summary = journalSummary(entry as SummarySource);
+        const scrub = (value: string) => scrubText(value, [KEY], signatures);
+        expect(scrubSummary(summary, scrub)).toStrictEqual(scrubValue(summary, [KEY], signatures));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
