@@ -46,6 +46,8 @@ export interface PosTokenContext {
   key: KeyObject;
   posName: string;
   nowSeconds: number;
+  /** Where the time-independent part of each check is remembered; every check is made in full without it. */
+  reads?: TokenReads;
 }
 
 const STRING_CLAIMS = ['sub', 'jti', 'iss', 'aud'] as const;
@@ -71,6 +73,19 @@ export function checkAuthorizationHeader(value: string | undefined, context: Pos
 
 /** Checks a bare JWT against §5: HS256 with the partner's key, the six claims, their types and values. */
 export function checkPosToken(token: string, context: PosTokenContext): PosTokenCheck {
+  const read = context.reads?.get(token) ?? readPosToken(token, context);
+  context.reads?.set(token, read);
+  if (!read.ok) return read;
+  const defects = [...checkClaimTypes(read.token.claims), ...checkClaimValues(read.token.claims, context)];
+  if (defects.length > 0) return { ok: false, defects };
+  return read;
+}
+
+/**
+ * What does not depend on the time: the token's parts decoded and its signature judged. A POS sends one token for
+ * many calls (until it expires), so `checkPosToken` remembers this part (`TokenReads`) and judges only the claims again.
+ */
+function readPosToken(token: string, context: PosTokenContext): PosTokenCheck {
   const parts = token.split('.');
   if (parts.length !== 3) {
     return fail('authorization', `token is not a JWT: expected header.payload.signature (three base64url parts separated by dots), got ${parts.length} part(s)`);
@@ -86,13 +101,39 @@ export function checkPosToken(token: string, context: PosTokenContext): PosToken
 
   const signatureDefect = checkSignature(token, context);
   if (signatureDefect) return fail('signature', signatureDefect);
-
-  const defects = [...checkClaimTypes(payload), ...checkClaimValues(payload, context)];
-  if (defects.length > 0) return { ok: false, defects };
+  // Frozen: one read is shared by every call that sends the token.
   return {
     ok: true,
-    token: { header, claims: payload as PosTokenClaims, sha256: createHash('sha256').update(token).digest('hex') },
+    token: Object.freeze({ header: Object.freeze(header), claims: Object.freeze(payload) as PosTokenClaims, sha256: createHash('sha256').update(token).digest('hex') }),
   };
+}
+
+/**
+ * The reads of the tokens seen last, by token. Bounded in count and in token length, so a client sending a new
+ * (or a huge) token on every call costs at most a few MB; the oldest read is forgotten first.
+ */
+export class TokenReads {
+  private readonly reads = new Map<string, PosTokenCheck>();
+
+  constructor(
+    private readonly most = 256,
+    private readonly longestToken = 4096,
+  ) {}
+
+  get(token: string): PosTokenCheck | undefined {
+    return this.reads.get(token);
+  }
+
+  set(token: string, read: PosTokenCheck): void {
+    if (token.length > this.longestToken || this.reads.has(token)) return;
+    if (this.reads.size >= this.most) this.reads.delete(this.reads.keys().next().value as string);
+    if (!read.ok) for (const defect of Object.freeze(read.defects)) Object.freeze(defect);
+    this.reads.set(token, Object.freeze(read));
+  }
+
+  get size(): number {
+    return this.reads.size;
+  }
 }
 
 function checkAlgorithm(alg: unknown): string | undefined {

@@ -3,7 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { lifetimeFindings, finding } from '../domain/findings.js';
-import { checkAuthorizationHeader, type TokenDefect } from '../domain/pos-token-rules.js';
+import { checkAuthorizationHeader, TokenReads, type TokenDefect } from '../domain/pos-token-rules.js';
 import { findCredentialInQuery, queryCredentialMessage } from '../domain/query-credentials.js';
 import type { JtiRegistry } from '../domain/jti-registry.js';
 import { addFindings } from './findings.js';
@@ -17,6 +17,7 @@ export interface AuthenticateDeps {
 }
 
 export function authenticate({ key, posName, nonProdKey, clock, jtis }: AuthenticateDeps): RequestHandler {
+  const reads = new TokenReads();
   return (req, res, next) => {
     // Most calls have no query string: no URL to parse for them.
     if (req.originalUrl.includes('?')) {
@@ -25,7 +26,7 @@ export function authenticate({ key, posName, nonProdKey, clock, jtis }: Authenti
     }
 
     const nowSeconds = Math.floor(clock() / 1000);
-    const check = checkAuthorizationHeader(req.get('authorization'), { key, posName, nowSeconds });
+    const check = checkAuthorizationHeader(req.get('authorization'), { key, posName, nowSeconds, reads });
     if (!check.ok) refuse(res, check.defects);
 
     const { claims, sha256 } = check.token;
