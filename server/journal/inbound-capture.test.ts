@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { entryOf, summaryOf, type InboundCapture } from './inbound-capture.js';
+import fc from 'fast-check';
+import { entryOf, pathOfTarget, summaryOf, type InboundCapture } from './inbound-capture.js';
 import { journalSummary } from './journal-summary.js';
 
 const KEY = 'the-partner-key-0123456789abcdef';
@@ -10,7 +11,7 @@ const capture = (overrides: Partial<InboundCapture> = {}): InboundCapture => ({
   started: Date.parse('2026-11-21T10:00:00.000Z'),
   latencyMs: 3,
   method: 'POST',
-  url: new URL(`/v2/order/refund?api_key=${KEY}&page=2`, 'http://sandbox.invalid'),
+  target: `/v2/order/refund?api_key=${KEY}&page=2`,
   requestHeaders: { 'x-api-key': KEY, 'content-type': 'application/json' },
   bodyText: '{"ExternalId":"POS-1"}',
   bodyBytes: 22,
@@ -43,5 +44,26 @@ describe('inbound capture', () => {
     ['an unanswered call', capture({ status: 0, error: 'held', fault: { rule: 'r1', kind: 'hang', source: 'api' } })],
   ])('summarises %s as the summary of the entry it builds', (_name, captured) => {
     expect(summaryOf(captured)).toEqual(journalSummary(entryOf(captured, KEY)));
+  });
+});
+
+describe('pathOfTarget', () => {
+  it('reads any target as the URL parser does, plain or not, refusing what it refuses', () => {
+    const piece = fc.constantFrom('/', '//', 'v2', 'order', 'refund', '.', '..', '%2F', '%41', '?', '#', '\\', ' ', 'é', '_', '-', 'A', '@', ':', 'http:');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), fc.boolean(), (pieces, slashFirst) => {
+        const target = `${slashFirst ? '/' : ''}${pieces.join('')}`;
+        // Both throw on what the parser refuses (`//`, an empty host): the journal then keeps a bare entry.
+        const read = (parse: () => string) => {
+          try {
+            return parse();
+          } catch (error) {
+            return `throws ${(error as Error).name}`;
+          }
+        };
+        expect(read(() => pathOfTarget(target))).toBe(read(() => new URL(target, 'http://sandbox.invalid').pathname));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -58,17 +58,18 @@ describe('scrubSummary (a journal summary redacted field by field)', () => {
       fc.string({ maxLength: 30 }),
     );
     const maybe = fc.option(text, { nil: undefined });
+    // The id, time, method and finding codes are the sandbox's or Node's, never a client's text.
     const source = fc.record({
-      id: text,
-      time: text,
+      id: fc.nat(999_999).map((n) => `j-${String(n).padStart(6, '0')}`),
+      time: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((date) => date.toISOString()),
       direction: fc.constantFrom('inbound' as const, 'outbound' as const),
-      method: text,
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
       path: text,
       locationId: maybe,
       orderId: maybe,
       requestId: text,
       response: fc.record({ status: fc.integer({ min: 0, max: 599 }), error: maybe }),
-      findings: fc.array(fc.record({ code: text }), { maxLength: 3 }),
+      findings: fc.array(fc.record({ code: fc.constantFrom('DUPLICATE_REFUND', 'JTI_REUSED', 'MISSING_API_KEY') }), { maxLength: 3 }),
       fault: fc.option(fc.record({ rule: text }), { nil: undefined }),
     });
     fc.assert(

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logger.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { bareEntryOf, entryOf, summaryOf, type InboundCapture } from '../journal/inbound-capture.js';
+import { bareEntryOf, entryOf, pathOfTarget, summaryOf, type InboundCapture } from '../journal/inbound-capture.js';
 import { faultLabel } from '../faults/fault-registry.js';
 
 export const JOURNAL_ID_HEADER = 'x-sandbox-journal-id';
@@ -77,7 +77,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         started,
         latencyMs: deps.clock() - started,
         method: req.method,
-        url: new URL(req.originalUrl, 'http://sandbox.invalid'),
+        target: req.originalUrl,
         authorization,
         requestHeaders: req.headers,
         bodyText: typeof req.body === 'string' ? req.body : undefined,
@@ -106,7 +106,7 @@ function buildLater(captured: InboundCapture, partnerKey: string, logger: Logger
       return entryOf(captured, partnerKey);
     } catch (error) {
       logger.error({ err: error, requestId: captured.requestId, journalId: captured.id }, 'the journal could not keep this request');
-      return bareEntryOf({ ...captured, path: captured.url.pathname }, error);
+      return bareEntryOf({ ...captured, path: pathOfTarget(captured.target) }, error);
     }
   };
 }
