@@ -12,6 +12,8 @@ export class Redactor {
   private readonly signatures = new Set<string>();
   private readonly secrets: string[];
   private readonly forgetting: Array<() => void> = [];
+  /** The token remembered last: a POS sends one token call after call, and nothing can have been added since. */
+  private last: string | undefined;
 
   constructor(partnerKey: string) {
     // The key as it was typed, and as base64 and base64url (a client that encodes it before sending).
@@ -23,6 +25,8 @@ export class Redactor {
 
   /** Remembers a token's signature, so the signature sent alone later (`?s=<signature>`) is redacted too. */
   remember(token: string | undefined): void {
+    if (token === this.last) return;
+    this.last = token;
     const signature = token?.replace(/^\s*bearer\s+/i, '').trim().split('.')[2];
     if (signature === undefined || signature.length < 16) return;
     this.signatures.delete(signature);
