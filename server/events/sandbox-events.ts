@@ -35,21 +35,20 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
     this.setMaxListeners(0);
     // A signature about to be forgotten may sit in data not read yet: redact it all while it is known.
     redactor.beforeForgetting(() => {
-      for (const event of this.unread) void event.data;
+      for (const event of this.unread) this.render(event);
     });
   }
 
   publish(type: SandboxEventType, data: unknown): SandboxEvent {
-    const event = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString() } as SandboxEvent;
+    const event: SandboxEvent = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString(), data };
     if (type === 'journal') {
       // Journal summaries come from entries the journal has already redacted.
-      event.data = data;
     } else if ((type === 'menu' || type === 'refund') && this.listenerCount('event') === 0) {
       // A menu outcome (every change of a 500-item update) is made for this event, and a refund record is replaced,
       // never changed, when its refund is decided: with no stream to send either to now, it is redacted when first
       // read (Last-Event-ID replay), not here. Orders are changed in place by their delivery, so they are redacted now.
+      // The data stays a plain field until then (a getter per event gave each its own hidden class).
       this.unread.add(event);
-      Object.defineProperty(event, 'data', { enumerable: true, configurable: true, get: () => this.render(event, data) });
     } else {
       event.data = this.redactor.value(data);
     }
@@ -62,20 +61,22 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
     return event;
   }
 
-  private render(event: SandboxEvent, data: unknown): unknown {
-    const safe = this.redactor.value(data);
-    Object.defineProperty(event, 'data', { value: safe, enumerable: true, configurable: true, writable: true });
-    this.unread.delete(event);
-    return safe;
+  /** Redacts a held event's data, once. */
+  private render(event: SandboxEvent): SandboxEvent {
+    if (this.unread.delete(event)) event.data = this.redactor.value(event.data);
+    return event;
   }
 
-  /** The held events after `lastId`, oldest first (what a reconnecting client missed). */
+  /** The held events after `lastId`, oldest first (what a reconnecting client missed), redacted. */
   since(lastId: number): SandboxEvent[] {
-    return this.recent.filter((event) => event.id > lastId).slice(-this.keep);
+    return this.recent
+      .filter((event) => event.id > lastId)
+      .slice(-this.keep)
+      .map((event) => this.render(event));
   }
 }
 
 /** One event in the text/event-stream format. */
 export function formatServerSentEvent(event: SandboxEvent): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event })}\n\n`;
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
