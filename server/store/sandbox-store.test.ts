@@ -280,4 +280,14 @@ describe('SandboxStore.open on a sound state', () => {
     const store = await SandboxStore.open(memoryStorage(), storeFixtures, STORE_CLOCK);
     expect(store.orders.size).toBe(storeFixtures.orders.length);
   });
+
+  it('keeps refunds in memory storage without rendering their log lines, which nothing would read', async () => {
+    const storage = memoryStorage();
+    const store = await SandboxStore.open(storage, storeFixtures, STORE_CLOCK);
+    for (let n = 1; n <= 3; n++) store.refunds.put(refundRecord(n));
+    await store.commit();
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual([1, 2, 3].map((n) => refundRecord(n).id));
+    const logged = (await storage.readAll()).entries.flatMap((entry) => (entry.log?.content.ok ? entry.log.content.records : []));
+    expect(logged).toEqual([]);
+  });
 });

@@ -20,6 +20,8 @@ export interface DocumentStorage {
   remove(name: string): Promise<void>;
   /** Where the documents are, for people: a folder, or "memory". */
   readonly where: string;
+  /** False when nothing outlives the process (memory): a record log then renders no lines, since none is read back. */
+  readonly persistent: boolean;
 }
 
 /** The segments folder of a data file: `.sandbox/db.json` → `.sandbox/db.segments`. */
@@ -45,6 +47,7 @@ export function fileStorage(dataFile: string): DocumentStorage {
   };
   return {
     where: dataFile,
+    persistent: true,
     open<T>(name: string): Adapter<T> {
       // One adapter a file: its writer serializes the writes to that file.
       if (!adapters.has(name)) {
@@ -89,6 +92,7 @@ export function memoryStorage(): DocumentStorage {
   const logs = new Map<string, string>();
   return {
     where: 'memory',
+    persistent: false,
     async append(name: string, text: string): Promise<void> {
       logs.set(name, (logs.get(name) ?? '') + text);
     },
