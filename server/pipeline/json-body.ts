@@ -7,6 +7,7 @@
  */
 import express, { type RequestHandler } from 'express';
 import { parseJsonBody } from '../domain/parse-json-body.js';
+import { readPlainBody } from './read-plain-body.js';
 
 /** Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -14,11 +15,12 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 const readText = express.text({ type: () => true, limit: BODY_LIMIT_BYTES, defaultCharset: 'utf-8' });
 
 export const readBodyText: RequestHandler = (req, res, next) => {
-  readText(req, res, (error?: unknown) => {
-    // Authentication is judged first (a bad token is 401 whatever the body): the problem is raised by parseBody.
+  // Authentication is judged first (a bad token is 401 whatever the body): the problem is raised by parseBody.
+  const settle = (error?: unknown) => {
     if (error) res.locals.bodyError = error;
     next();
-  });
+  };
+  if (!readPlainBody(req, BODY_LIMIT_BYTES, settle)) readText(req, res, settle);
 };
 
 export const parseBody: RequestHandler = (req, res, next) => {
