@@ -48,7 +48,7 @@ export async function sandboxAndPos(bugs: Bug[] = [], options: { disguised?: boo
 /** Runs the checklist in driver mode against the pair, quietly; `lines` holds what it printed. */
 export async function runAgainst(
   pair: { sandboxUrl: string; posUrl: string },
-  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos'] } = {},
+  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos']; startWaitMs?: number } = {},
 ): Promise<RunResult & { lines: string[]; statusOf(id: string): ItemStatus }> {
   const lines: string[] = [];
   const mode = options.mode ?? 'driver';
@@ -60,6 +60,7 @@ export async function runAgainst(
     capabilities: options.capabilities ?? ['refund', 'hub', 'kiosk'],
     ...(options.only ? { only: options.only } : {}),
     ...(options.pos ? { pos: options.pos } : {}),
+    ...(options.startWaitMs !== undefined ? { startWaitMs: options.startWaitMs } : {}),
     waitMs: 1500,
     windowMs: 300,
     out: { write: (text: string) => (lines.push(text), options.onWrite?.(text)) },
