@@ -13,8 +13,11 @@ import { runChecklist, type RunOptions, type RunResult } from '../runner.js';
 /** The delivery timeout of the test sandbox; --bug slow-ack is set to 60 % of it. */
 export const ACK_TIMEOUT_MS = 1000;
 
-/** A sandbox whose refunds, retries and timeouts are quick, on a loopback port; `retryDelaysMs` and `attemptTimeoutMs` are its delivery tries'. */
-export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = ACK_TIMEOUT_MS) {
+/**
+ * A sandbox whose refunds, retries and timeouts are quick, on a loopback port; `retryDelaysMs` and `attemptTimeoutMs`
+ * are its delivery tries', `raceWaitMs` how long a status call waits for its order's unread reply (default 2 s).
+ */
+export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = ACK_TIMEOUT_MS, raceWaitMs?: number) {
   const sandbox = await createSandbox({
     fixtures,
     partner: PARTNER,
@@ -22,6 +25,7 @@ export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = 
     logger: silentLogger(),
     refundDelayMs: 20,
     dispatch: { attemptTimeoutMs, retryDelaysMs },
+    ...(raceWaitMs !== undefined ? { raceWaitMs } : {}),
   });
   return { sandbox, sandboxUrl: await listen(sandbox.app) };
 }
