@@ -36,6 +36,8 @@ export interface RunOptions {
   waitMs?: number;
   /** How long to watch for retries after an injected error (default 3 s). */
   windowMs?: number;
+  /** How often a wait reads the sandbox again (default 100 ms); tests shorten it, since most waits end at a read. */
+  pollMs?: number;
   /** How long the start checks wait for the driver's /health and the order endpoint to answer (default 3 s); tests shorten it. */
   startWaitMs?: number;
   /** Where the live lines go; `live` lets the countdown rewrite its line (a terminal). */
@@ -101,7 +103,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const runTag = randomBytes(3).toString('hex');
   const runId = `${startedAt.toISOString().replace(/[:.]/g, '-')}-${runTag}`;
-  const sandbox = new SandboxControl(options.sandboxUrl);
+  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs);
   const { health, referencePos } = await startChecks(sandbox, options);
   const pos: PosUnderTest = {
     name: options.pos?.name ?? health.partner,

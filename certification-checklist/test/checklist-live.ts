@@ -67,6 +67,9 @@ export async function runAgainst(
     ...(options.startWaitMs !== undefined ? { startWaitMs: options.startWaitMs } : {}),
     waitMs: 1500,
     windowMs: 300,
+    // Most waits end at the first read after the POS acted: at the default 100 ms a whole run spent about 1.5 s
+    // between reads, and the in-process POS acts within milliseconds.
+    pollMs: 20,
     out: { write: (text: string) => (lines.push(text), options.onWrite?.(text)) },
     live: options.live ?? false,
   });
