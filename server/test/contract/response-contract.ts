@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 
 export interface ObservedExchange {
   method: string;
@@ -40,16 +41,54 @@ export type ContractCheck = ((exchange: ObservedExchange) => string[]) & {
   templateFor(path: string): string | undefined;
 };
 
-/** Reads `paths` and `components` of an OpenAPI 3.1 document. */
-export function contractCheck(document: OpenApiDocument): ContractCheck {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+/** The ajv every body is judged with: the whole document under one id, so every #/components/… reference resolves. */
+function documentAjv(document: OpenApiDocument, options: { source?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, ...(options.source ? { code: { source: true } } : {}) });
   addFormats.default(ajv);
-  // The whole document under one id, so every #/components/… reference resolves from any schema in it. Not checked
-  // against the JSON Schema meta-schema (the last argument): `paths` and `components` are not keywords, so that
-  // check looked at nothing under them, yet compiling the meta-schema cost every test file about 0.1 s. Each schema
-  // the checks use is still compiled, which fails on a broken one; openapi-contract.test.ts validates the document.
+  // Not checked against the JSON Schema meta-schema (the last argument): `paths` and `components` are not keywords,
+  // so that check looked at nothing under them, yet compiling the meta-schema cost every test file about 0.1 s. Each
+  // schema the checks use is still compiled, which fails on a broken one; openapi-contract.test.ts validates the document.
   ajv.addSchema({ paths: document.paths, components: document.components }, 'openapi', undefined, false);
-  const validators = new Map<string, ValidateFunction>();
+  return ajv;
+}
+
+/** The schema of each JSON answer the document declares, by the pointer `check` names it with. */
+export function bodySchemaPointers(document: OpenApiDocument): string[] {
+  const pointers: string[] = [];
+  for (const [template, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!METHODS.includes(method)) continue;
+      for (const [key, response] of Object.entries(operation.responses ?? {})) {
+        for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+          if (media.schema !== undefined && mediaType.endsWith('json')) pointers.push(bodySchemaPointer(template, method, key, mediaType));
+        }
+      }
+    }
+  }
+  return pointers;
+}
+
+/**
+ * Every body validator of the document as one CommonJS module (ajv's standalone code), each exported under its
+ * pointer: compiled once per run by the global setup, instead of in each of the ~100 test files that meet the same
+ * answers (about 4 s of CPU a run). ajv's own modules are required by their absolute paths: the module is written
+ * to a temporary folder, where a bare `require("ajv/…")` would find nothing.
+ */
+export function bodyValidatorsModule(document: OpenApiDocument, resolve: (specifier: string) => string): string {
+  const ajv = documentAjv(document, { source: true });
+  const pointers = bodySchemaPointers(document);
+  for (const pointer of pointers) ajv.getSchema(pointer);
+  const code = standaloneCode.default(ajv, Object.fromEntries(pointers.map((pointer) => [pointer, pointer])));
+  return code.replace(/require\("((?:ajv|ajv-formats)\/[^"]+)"\)/g, (_whole, specifier: string) => `require(${JSON.stringify(resolve(specifier))})`);
+}
+
+/**
+ * Reads `paths` and `components` of an OpenAPI 3.1 document. `compiled`: validators built from this very document
+ * by bodyValidatorsModule, by pointer; a pointer it lacks is compiled here.
+ */
+export function contractCheck(document: OpenApiDocument, compiled: Readonly<Record<string, ValidateFunction>> = {}): ContractCheck {
+  let ajv: Ajv2020 | undefined;
+  const validators = new Map<string, ValidateFunction>(Object.entries(compiled));
   const templates = Object.keys(document.paths).map((template) => ({ template, pattern: templatePattern(template) }));
   // A literal path wins over a template that also matches it (/_sandbox/journal.har, not /_sandbox/journal/{id}).
   templates.sort((a, b) => countParameters(a.template) - countParameters(b.template));
@@ -87,9 +126,10 @@ export function contractCheck(document: OpenApiDocument): ContractCheck {
     } catch {
       return [`${at}: labelled ${mediaType} but not JSON: ${describeText(exchange.text!)}`];
     }
-    const pointer = `openapi#/paths/${escapePointer(template)}/${method}/responses/${escapePointer(key)}/content/${escapePointer(mediaType)}/schema`;
+    const pointer = bodySchemaPointer(template, method, key, mediaType);
     let validate = validators.get(pointer);
     if (validate === undefined) {
+      ajv ??= documentAjv(document);
       validate = ajv.getSchema(pointer)!;
       validators.set(pointer, validate);
     }
@@ -108,5 +148,7 @@ function templatePattern(template: string): RegExp {
 }
 
 const countParameters = (template: string) => (template.match(/\{/g) ?? []).length;
+const bodySchemaPointer = (template: string, method: string, key: string, mediaType: string) =>
+  `openapi#/paths/${escapePointer(template)}/${method}/responses/${escapePointer(key)}/content/${escapePointer(mediaType)}/schema`;
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const describeText = (text: string) => (text.length > 80 ? `${JSON.stringify(text.slice(0, 80))}… (${text.length} characters)` : JSON.stringify(text));
