@@ -3,9 +3,21 @@
  * status among those the operation declares, the media type, and the body against the declared schema. Pure: the
  * caller says what was asked and what came back, and gets the violations as sentences (none: it conforms).
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
+import type AjvFormats from 'ajv-formats';
+import type Standalone from 'ajv/dist/standalone/index.js';
+
+// ajv is loaded when a schema is to be compiled, and by Node's own require: every test file runs this contract
+// check, most with the validators the global setup compiled, and loading ajv into each file's module registry was
+// paid even by unit tests that send no request (34 such files: 0.6 s less CPU in-band). Node loads it once per worker.
+const load = createRequire(import.meta.url);
+const ajvModules = () => ({
+  Ajv: (load('ajv/dist/2020.js') as typeof Ajv2020Module).Ajv2020,
+  addFormats: (load('ajv-formats') as typeof AjvFormats).default,
+  standaloneCode: (load('ajv/dist/standalone/index.js') as typeof Standalone).default,
+});
 
 export interface ObservedExchange {
   method: string;
@@ -43,8 +55,9 @@ export type ContractCheck = ((exchange: ObservedExchange) => string[]) & {
 
 /** The ajv every body is judged with: the whole document under one id, so every #/components/… reference resolves. */
 function documentAjv(document: OpenApiDocument, options: { source?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, ...(options.source ? { code: { source: true } } : {}) });
-  addFormats.default(ajv);
+  const { Ajv, addFormats } = ajvModules();
+  const ajv = new Ajv({ strict: false, allErrors: true, ...(options.source ? { code: { source: true } } : {}) });
+  addFormats(ajv);
   // Not checked against the JSON Schema meta-schema (the last argument): `paths` and `components` are not keywords,
   // so that check looked at nothing under them, yet compiling the meta-schema cost every test file about 0.1 s. Each
   // schema the checks use is still compiled, which fails on a broken one; openapi-contract.test.ts validates the document.
@@ -78,7 +91,7 @@ export function bodyValidatorsModule(document: OpenApiDocument, resolve: (specif
   const ajv = documentAjv(document, { source: true });
   const pointers = bodySchemaPointers(document);
   for (const pointer of pointers) ajv.getSchema(pointer);
-  const code = standaloneCode.default(ajv, Object.fromEntries(pointers.map((pointer) => [pointer, pointer])));
+  const code = ajvModules().standaloneCode(ajv, Object.fromEntries(pointers.map((pointer) => [pointer, pointer])));
   return code.replace(/require\("((?:ajv|ajv-formats)\/[^"]+)"\)/g, (_whole, specifier: string) => `require(${JSON.stringify(resolve(specifier))})`);
 }
 
