@@ -36,6 +36,10 @@ export interface RunOptions {
   waitMs?: number;
   /** How long to watch for retries after an injected error (default 3 s). */
   windowMs?: number;
+  /** How often a wait reads the sandbox again (default 100 ms); tests shorten it, since most waits end at a read. */
+  pollMs?: number;
+  /** How long the start checks wait for the driver's /health and the order endpoint to answer (default 3 s); tests shorten it. */
+  startWaitMs?: number;
   /** Where the live lines go; `live` lets the countdown rewrite its line (a terminal). */
   out: { write(text: string): unknown };
   live?: boolean;
@@ -99,7 +103,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const runTag = randomBytes(3).toString('hex');
   const runId = `${startedAt.toISOString().replace(/[:.]/g, '-')}-${runTag}`;
-  const sandbox = new SandboxControl(options.sandboxUrl);
+  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs);
   const { health, referencePos } = await startChecks(sandbox, options);
   const pos: PosUnderTest = {
     name: options.pos?.name ?? health.partner,
@@ -274,12 +278,13 @@ async function startChecks(sandbox: SandboxControl, options: RunOptions): Promis
  * blocked). Answers the JSON it got, if any.
  */
 async function reachable(url: string, what: string, options: RunOptions, ok2xx = false): Promise<unknown> {
+  const waitMs = options.startWaitMs ?? DEFAULT_START_WAIT_MS;
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(3_000) });
+    response = await fetch(url, { signal: AbortSignal.timeout(waitMs) });
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') {
-      options.out.write(`  note: ${what} at ${url} accepted the connection but did not answer within 3 s; going on\n`);
+      options.out.write(silentNote(what, url, waitMs));
       return undefined;
     }
     throw new StartError(`cannot reach ${what} at ${url}: ${causeOf(error)}`);
@@ -287,5 +292,11 @@ async function reachable(url: string, what: string, options: RunOptions, ok2xx =
   if (ok2xx && !response.ok) throw new StartError(`${what} at ${url} answered ${response.status}, not 2xx: is the URL the driver's base URL (the one serving GET /health, POST /decide …)?`);
   return await response.json().catch(() => undefined);
 }
+
+/** How long a start check waits for an answer unless told otherwise. */
+export const DEFAULT_START_WAIT_MS = 3_000;
+
+/** The line a start check prints for a server that accepted the connection and stayed silent for `waitMs`. */
+export const silentNote = (what: string, url: string, waitMs: number) => `  note: ${what} at ${url} accepted the connection but did not answer within ${waitMs / 1000} s; going on\n`;
 
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);

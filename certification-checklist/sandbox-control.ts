@@ -18,10 +18,14 @@ export class ControlError extends Error {}
 
 const FINAL_ORDER_STATES = ['ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'];
 
+/** How often a wait reads the sandbox again, unless told otherwise. */
+export const DEFAULT_POLL_MS = 100;
+
 export class SandboxControl {
   constructor(
     readonly baseUrl: string,
     private readonly timeoutMs = 30_000,
+    private readonly pollMs = DEFAULT_POLL_MS,
   ) {}
 
   health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
@@ -60,7 +64,7 @@ export class SandboxControl {
   }
 
   /** Calls `read` until `done` holds or the time is up; the last value either way. */
-  async poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, tick?: (secondsLeft: number) => void, intervalMs = 100): Promise<T> {
+  async poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, tick?: (secondsLeft: number) => void, intervalMs = this.pollMs): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let lastTick = -1;
     for (;;) {

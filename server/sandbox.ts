@@ -41,6 +41,8 @@ export interface SandboxOptions {
   posOrderUrl?: string;
   /** Tries, timeout and backoff of order delivery (SANDBOX-SPEC §5: 3 tries, 10 s). */
   dispatch?: Partial<DispatchPolicy>;
+  /** How long a status call that races its order's unread reply waits for the delivery (default 2 s); tests shorten it. */
+  raceWaitMs?: number;
   /** The wait between delivery tries; tests pass one that does not sleep. */
   sleep?: (ms: number) => Promise<void>;
   /** --faults: the fault rules of the start, in place of any stored ones. */
@@ -83,7 +85,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, redactor);
   const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
-  const orders = new OrderDesk({ store, locations: options.fixtures.locations, templates: options.fixtures.templates, clock, newId, posOrderUrl: options.posOrderUrl });
+  const orders = new OrderDesk({ store, locations: options.fixtures.locations, templates: options.fixtures.templates, clock, newId, posOrderUrl: options.posOrderUrl, raceWaitMs: options.raceWaitMs });
   orders.useDelivery(
     orderDelivery({
       desk: orders,

@@ -13,8 +13,11 @@ import { runChecklist, type RunOptions, type RunResult } from '../runner.js';
 /** The delivery timeout of the test sandbox; --bug slow-ack is set to 60 % of it. */
 export const ACK_TIMEOUT_MS = 1000;
 
-/** A sandbox whose refunds, retries and timeouts are quick, on a loopback port; `retryDelaysMs` and `attemptTimeoutMs` are its delivery tries'. */
-export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = ACK_TIMEOUT_MS) {
+/**
+ * A sandbox whose refunds, retries and timeouts are quick, on a loopback port; `retryDelaysMs` and `attemptTimeoutMs`
+ * are its delivery tries', `raceWaitMs` how long a status call waits for its order's unread reply (default 2 s).
+ */
+export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = ACK_TIMEOUT_MS, raceWaitMs?: number) {
   const sandbox = await createSandbox({
     fixtures,
     partner: PARTNER,
@@ -22,6 +25,7 @@ export async function quickSandbox(retryDelaysMs = [50, 50], attemptTimeoutMs = 
     logger: silentLogger(),
     refundDelayMs: 20,
     dispatch: { attemptTimeoutMs, retryDelaysMs },
+    ...(raceWaitMs !== undefined ? { raceWaitMs } : {}),
   });
   return { sandbox, sandboxUrl: await listen(sandbox.app) };
 }
@@ -48,7 +52,7 @@ export async function sandboxAndPos(bugs: Bug[] = [], options: { disguised?: boo
 /** Runs the checklist in driver mode against the pair, quietly; `lines` holds what it printed. */
 export async function runAgainst(
   pair: { sandboxUrl: string; posUrl: string },
-  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos'] } = {},
+  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos']; startWaitMs?: number; waitMs?: number } = {},
 ): Promise<RunResult & { lines: string[]; statusOf(id: string): ItemStatus }> {
   const lines: string[] = [];
   const mode = options.mode ?? 'driver';
@@ -60,8 +64,12 @@ export async function runAgainst(
     capabilities: options.capabilities ?? ['refund', 'hub', 'kiosk'],
     ...(options.only ? { only: options.only } : {}),
     ...(options.pos ? { pos: options.pos } : {}),
-    waitMs: 1500,
+    ...(options.startWaitMs !== undefined ? { startWaitMs: options.startWaitMs } : {}),
+    waitMs: options.waitMs ?? 1500,
     windowMs: 300,
+    // Most waits end at the first read after the POS acted: at the default 100 ms a whole run spent about 1.5 s
+    // between reads, and the in-process POS acts within milliseconds.
+    pollMs: 20,
     out: { write: (text: string) => (lines.push(text), options.onWrite?.(text)) },
     live: options.live ?? false,
   });

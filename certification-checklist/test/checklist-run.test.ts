@@ -7,8 +7,8 @@ import { renderReportFiles } from '../report/render-report-files.js';
 import { verifyReport } from '../report/verify-report.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
 import { rejudgeReport } from '../report/rejudge.js';
-import { runChecklist, type RunResult } from '../runner.js';
-import { runAgainst, sandboxAndPos } from './checklist-live.js';
+import { DEFAULT_START_WAIT_MS, runChecklist, silentNote, type RunResult } from '../runner.js';
+import { quickSandbox, runAgainst, sandboxAndPos } from './checklist-live.js';
 import { expectKnockOnsRooted } from './expect-broken.js';
 
 afterEach(closeServers);
@@ -82,15 +82,20 @@ describe('a checklist run', () => {
   });
 
   it('marks the items of a POS that answers nothing blocked, never passed, and exits 1', async () => {
-    const { sandboxUrl } = await sandboxAndPos();
+    // Silence costs every wait in full: at 3 s per start check, 1 s per delivery try and 1.5 s per driver call this
+    // test took 12 s, so the start checks and the tries wait 300 ms here, the driver 500 ms (the wording at the
+    // default 3 s is held below). The order is waited for until its tries are over (?wait=true) whatever waitMs is.
+    const { sandboxUrl } = await quickSandbox([50, 50], 300);
     const held: IncomingMessage[] = [];
     const silent = await listen((req: IncomingMessage) => void held.push(req));
     const only = ['ORDER-01', 'ORDER-02', 'MENU-01', 'REFUND-01', 'AUTH-01'];
-    const run = await runAgainst({ sandboxUrl, posUrl: silent }, { only });
+    const run = await runAgainst({ sandboxUrl, posUrl: silent }, { only, startWaitMs: 300, waitMs: 500 });
     expect(Object.fromEntries(only.map((id) => [id, run.statusOf(id)]))).toEqual({ 'ORDER-01': 'blocked', 'ORDER-02': 'blocked', 'MENU-01': 'blocked', 'REFUND-01': 'blocked', 'AUTH-01': 'blocked' });
-    expect(run.results.find((result) => result.item.id === 'ORDER-01')!.message).toMatch(/^the POS answered none of the 3 deliveries: no answer within 1000 ms$/);
+    expect(run.results.find((result) => result.item.id === 'ORDER-01')!.message).toMatch(/^the POS answered none of the 3 deliveries: no answer within 300 ms$/);
     expect(run.results.find((result) => result.item.id === 'REFUND-01')).toMatchObject({ blockedBy: 'ORDER-01', message: 'the POS answered none of the orders sent to it in this run, so there is no order to refund' });
-    expect(run.lines.join('')).toContain("note: the POS driver at " + `${silent}/health accepted the connection but did not answer within 3 s; going on`);
+    expect(run.lines.join('')).toContain("note: the POS driver at " + `${silent}/health accepted the connection but did not answer within 0.3 s; going on`);
+    expect(run.lines.join('')).toContain("note: the POS's order endpoint at " + `${silent}/order accepted the connection but did not answer within 0.3 s; going on`);
+    expect(silentNote('the POS driver', `${silent}/health`, DEFAULT_START_WAIT_MS)).toBe(`  note: the POS driver at ${silent}/health accepted the connection but did not answer within 3 s; going on\n`);
     expect(outcomeOf(run)).toMatchObject({ verdict: 'failed', exitCode: 1 });
   }, 30_000);
 

@@ -11,8 +11,8 @@ import type { Capability } from '../checklist-types.js';
 
 afterEach(closeServers);
 
-async function runWith(quirks: Quirks, only: string[], capabilities: Capability[] = ['refund'], retryDelaysMs?: number[], attemptTimeoutMs?: number) {
-  const { sandboxUrl } = await quickSandbox(retryDelaysMs, attemptTimeoutMs);
+async function runWith(quirks: Quirks, only: string[], capabilities: Capability[] = ['refund'], retryDelaysMs?: number[], attemptTimeoutMs?: number, raceWaitMs?: number) {
+  const { sandboxUrl } = await quickSandbox(retryDelaysMs, attemptTimeoutMs, raceWaitMs);
   const pos = await otherPos(sandboxUrl, quirks);
   const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { only, capabilities });
   expectKnockOnsRooted(run);
@@ -49,8 +49,9 @@ describe('the checklist against another POS', () => {
   }, 30_000);
 
   it('fails ORDER-02 once for a status call the reply waits for, and makes ORDER-03 its knock-on: one failure, not two', async () => {
-    // A delivery timeout over the sandbox's 2 s wait for a status call that races its reply, as the default 10 s is.
-    const { said } = await runWith({ statusTiming: 'awaited-before-reply' }, ['ORDER-02', 'ORDER-03'], ['refund'], undefined, 4_000);
+    // A delivery timeout over the sandbox's wait for a status call that races its reply, as the default 10 s is over
+    // the default 2 s. The wait is 300 ms here: each of the two orders waits it out, 4 s of this test at 2 s.
+    const { said } = await runWith({ statusTiming: 'awaited-before-reply' }, ['ORDER-02', 'ORDER-03'], ['refund'], undefined, 1_000, 300);
     expect(said('ORDER-02')).toEqual({ status: 'fail', message: expect.stringMatching(/refused 400: no order with ExternalId 'OP-1' at location 'loc-std-001'.*The sandbox has not read the reply to order chk-\w+-01 yet/) });
     expect(said('ORDER-03')).toEqual({ status: 'blocked by ORDER-02', message: expect.stringMatching(/refused 400: no order with ExternalId 'OP-2'.*; the same as ORDER-02$/) });
   }, 30_000);

@@ -16,7 +16,7 @@ import { partnerOverrideFromEnv, resolvePartner } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { silentLogger } from '../logger.js';
 import { createSandboxServer } from '../http-parser-errors.js';
-import { createSandbox } from '../sandbox.js';
+import { createSandbox, DEFAULT_REFUND_DELAY_MS } from '../sandbox.js';
 import { memoryStorage } from '../store/segment-storage.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { DEFAULT_REPORT_DIR, runAndReport } from './checklist.js';
@@ -26,6 +26,7 @@ interface DemoFlags {
   capabilities: string;
   reportDir: string;
   windowMs: string;
+  refundDelayMs: string;
 }
 
 export function demoCommand(): Command {
@@ -36,21 +37,25 @@ export function demoCommand(): Command {
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
     // As checklist's: four steps each watch this long, so it is most of a demo's time (README, the CLI table).
     .option('--window-ms <ms>', 'how long to watch for retries after an injected error', '3000')
+    // As serve's: the refund steps wait for their refunds (four in all) to be decided, so a quick demo needs it short too.
+    .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided', String(DEFAULT_REFUND_DELAY_MS))
     .action(async (flags: DemoFlags) => {
       let bugs;
       const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
       const windowMs = Number(flags.windowMs);
+      const refundDelayMs = Number(flags.refundDelayMs);
       try {
         bugs = parseBugs(flags.bug);
         if (!capabilities.ok) throw new Error(capabilities.problem);
         if (!Number.isInteger(windowMs) || windowMs < 0) throw new Error(`--window-ms must be a whole number, got '${flags.windowMs}'`);
+        if (!Number.isInteger(refundDelayMs) || refundDelayMs < 0) throw new Error(`--refund-delay-ms must be a whole number, got '${flags.refundDelayMs}'`);
       } catch (error) {
         process.stderr.write(`pos-sandbox demo: ${(error as Error).message}\n`);
         process.exit(2);
       }
       const fixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
       const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
-      const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger() });
+      const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs });
       const servers: Server[] = [];
       const listen = async (app: Express) => {
         const server = createSandboxServer(app);

@@ -16,8 +16,8 @@ import { canMove, posStatusProblem, resendProblem, type OrderStatus } from '../d
 import type { OrderStatusRequest } from '../domain/order-status-request.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
-/** How long a POS call that races its own reply waits for the delivery under way. */
-const RACE_WAIT_MS = 2_000;
+/** How long a POS call that races its own reply waits for the delivery under way, unless told otherwise. */
+export const DEFAULT_RACE_WAIT_MS = 2_000;
 
 export interface OrderDeskDeps {
   store: SandboxStore;
@@ -28,6 +28,8 @@ export interface OrderDeskDeps {
   newId: () => string;
   /** --pos-order-url / SANDBOX_POS_ORDER_URL; an order may name its own. */
   posOrderUrl: string | undefined;
+  /** Default DEFAULT_RACE_WAIT_MS; tests of a POS whose reply stays unread shorten it, so they do not wait 2 s each. */
+  raceWaitMs?: number;
 }
 
 /** Delivers one dispatch of an order (up to its retries) and returns the order as it ended. */
@@ -164,7 +166,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     // Unknown yet, or known from an earlier delivery and being resent: the reply under way decides what the call is about.
     const pending = candidates.length === 0 ? [...this.inFlight.values()] : candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []);
     if (pending.length > 0) {
-      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => setTimeout(resolve, RACE_WAIT_MS).unref())]);
+      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => setTimeout(resolve, this.deps.raceWaitMs ?? DEFAULT_RACE_WAIT_MS).unref())]);
       candidates = this.deps.store.orders.lookup(externalId);
     }
     const order = candidates.find((o) => o.LocationId === locationId);

@@ -34,6 +34,7 @@ export interface TestSandboxOptions {
   storage?: DocumentStorage;
   posOrderUrl?: string;
   dispatch?: Partial<DispatchPolicy>;
+  raceWaitMs?: number;
   /** Default: a sleep that returns at once (the delays are recorded in `sleeps`). */
   sleep?: (ms: number) => Promise<void>;
   /** Fault rules of the start, as --faults gives them. */
@@ -69,6 +70,7 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     setTimer: () => () => undefined,
     posOrderUrl: options.posOrderUrl,
     dispatch: { attemptTimeoutMs: 2_000, ...options.dispatch },
+    raceWaitMs: options.raceWaitMs,
     faults: options.faults,
     random: options.random,
     sleep:

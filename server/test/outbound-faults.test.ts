@@ -1,9 +1,10 @@
 /** Outbound faults (SANDBOX-SPEC §7) on order delivery, against the reference POS and a scripted one over real HTTP. */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { FaultRule } from '../faults/fault-rule-types.js';
-import { sleeps } from './helpers.js';
+import { DEFAULT_RACE_WAIT_MS } from '../processing/order-desk.js';
+import { sleeps, testSandbox } from './helpers.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches, scriptedPos } from './live.js';
 
@@ -155,8 +156,9 @@ describe('outbound network faults', () => {
   it('hang with the status sent afterwards: the early status is refused with the reason, and the POS sends it again on the retry', async () => {
     const HANG_MS = 1_234;
     // The withheld reply is waited out for real (longer than a status call waits for a delivery), the backoff is not.
-    const sleep = (ms: number) => (ms === HANG_MS ? new Promise<void>((resolve) => setTimeout(resolve, 2_300)) : Promise.resolve());
-    const sandbox = await liveSandbox({ dispatch: { attemptTimeoutMs: HANG_MS }, sleep });
+    // The status call waits 250 ms, not the default 2 s, so the hang is 800 ms, not 2.3 s: the same order of events.
+    const sleep = (ms: number) => (ms === HANG_MS ? new Promise<void>((resolve) => setTimeout(resolve, 800)) : Promise.resolve());
+    const sandbox = await liveSandbox({ dispatch: { attemptTimeoutMs: HANG_MS }, sleep, raceWaitMs: 250 });
     const pos = await liveReferencePos(sandbox.url, () => sandbox.clock.now);
     await addFaults(sandbox.app, [{ match: { direction: 'outbound' }, action: { kind: 'hang' }, times: 1 }]);
     const created = await createOrder(sandbox.app, { template: 'standard', posOrderUrl: pos.orderUrl, orderId: 'ord-lost-ack' });
@@ -242,5 +244,26 @@ describe('outbound network faults', () => {
     await addFaults(sandbox.app, [{ match: { direction: 'outbound' }, action: { kind: 'status', status: 502 }, times: 1 }]);
     const resent = await request(sandbox.app).post(`/_sandbox/orders/${kiosk.body.OrderId}/resend?wait=true`);
     expect(resent.body.Deliveries.filter((d: { dispatch: number }) => d.dispatch === 2).map((d: { httpStatus: number }) => d.httpStatus)).toEqual([502, 200]);
+  });
+});
+
+describe('a status call racing an unread reply', () => {
+  // The tests above shorten the wait; this holds the default, on fake timers, so it costs no 2 s.
+  it('waits 2 s by default for the delivery under way, then answers with that delivery named', async () => {
+    const sandbox = await testSandbox({ posOrderUrl: 'http://127.0.0.1:9/order' });
+    sandbox.orders.useDelivery(() => new Promise(() => undefined)); // a reply never read
+    const created = (await request(sandbox.app).post('/_sandbox/orders').send({ template: 'standard', locationId: 'loc-std-001' }).expect(202)).body as { OrderId: string; LocationId: string };
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      let answered = false;
+      const lookup = sandbox.orders.lookupForCall('REF-UNREAD', created.LocationId).finally(() => (answered = true));
+      await jest.advanceTimersByTimeAsync(DEFAULT_RACE_WAIT_MS - 1);
+      expect(answered).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await lookup).toEqual({ elsewhere: undefined, delivering: [created.OrderId] });
+      expect(DEFAULT_RACE_WAIT_MS).toBe(2_000);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

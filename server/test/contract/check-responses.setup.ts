@@ -6,12 +6,13 @@
  */
 import { afterAll, afterEach, expect } from '@jest/globals';
 import { mayImport } from './import-graph.js';
-import { readRunOpenApiDocument } from './openapi-document-file.js';
+import { readRunBodyValidators, readRunOpenApiDocument } from './openapi-document-file.js';
 import { contractCheck, type ObservedExchange } from './response-contract.js';
 
 // The document is built once per run by openapi-document.global-setup.ts; built here only if that did not run.
 const document = readRunOpenApiDocument() ?? (await import('../../control/sandbox-openapi.js')).sandboxOpenApi();
-const check = contractCheck(document as Parameters<typeof contractCheck>[0]);
+// Its body validators too, compiled once per run from the same document.
+const check = contractCheck(document as Parameters<typeof contractCheck>[0], readRunBodyValidators());
 const violations: string[] = [];
 
 function judge(exchange: ObservedExchange): void {

@@ -2,14 +2,16 @@
  * Builds dist/ (npm run build), which every spawned pos-sandbox and reference-pos runs, so no test runs output older
  * than the sources. Then builds the sandbox's OpenAPI document once per jest run and leaves it in a temporary file for
  * check-responses.setup.ts: building it (its schemas compiled, its examples made) costs about half a second, and
- * every test file paid that when each built its own.
+ * every test file paid that when each built its own. The validators of its answer bodies are compiled here too.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import type * as SandboxOpenApiModule from '../../control/sandbox-openapi.js';
 import type * as DocumentFileModule from './openapi-document-file.js';
+import type * as ResponseContractModule from './response-contract.js';
 
 // jest runs this file outside its module registry, where `.js` does not name the `.ts` source: tsx loads the sources.
 
@@ -19,8 +21,15 @@ export default async function buildOpenApiDocumentOnce(): Promise<void> {
   await ((await import(buildScript)) as { buildDist: () => Promise<void> }).buildDist();
   const { sandboxOpenApi } = (await tsImport('../../control/sandbox-openapi.ts', import.meta.url)) as typeof SandboxOpenApiModule;
   const { OPENAPI_DOCUMENT_ENV } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as typeof DocumentFileModule;
-  const file = join(mkdtempSync(join(tmpdir(), 'pos-sandbox-openapi-')), 'openapi.json');
-  writeFileSync(file, JSON.stringify(sandboxOpenApi()));
+  const { bodyValidatorsModule } = (await tsImport('./response-contract.ts', import.meta.url)) as typeof ResponseContractModule;
+  const { BODY_VALIDATORS_FILE } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as typeof DocumentFileModule;
+  const document = sandboxOpenApi();
+  const dir = mkdtempSync(join(tmpdir(), 'pos-sandbox-openapi-'));
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(document));
+  // And its body validators, compiled once here rather than in every test file (response-contract.ts says how).
+  const { resolve } = createRequire(import.meta.url);
+  writeFileSync(join(dir, BODY_VALIDATORS_FILE), bodyValidatorsModule(document as Parameters<typeof bodyValidatorsModule>[0], resolve));
   // Workers inherit the environment of the process that runs globalSetup.
   process.env[OPENAPI_DOCUMENT_ENV] = file;
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { contractCheck, type ObservedExchange } from './response-contract.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import { bodySchemaPointers, bodyValidatorsModule, contractCheck, type ObservedExchange } from './response-contract.js';
 
 const envelope = { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } };
 const document = {
@@ -80,5 +85,34 @@ describe('contractCheck', () => {
     expect(check(answer({ path: '/nothing', status: 404, headers: { 'content-type': 'text/html' }, text: 'x' }))).toEqual([]);
     expect(check(answer({ method: 'GET', status: 405, headers: { 'content-type': 'text/html' }, text: 'x' }))).toEqual([]);
     expect(check(answer({ method: 'GET', path: '/_sandbox/journal/j-1', headers: json, text: undefined }))).toEqual([]);
+  });
+
+  it('judges with the body validators compiled once per run (bodyValidatorsModule) as it judges with its own', () => {
+    const { resolve } = createRequire(import.meta.url);
+    const dir = mkdtempSync(join(tmpdir(), 'response-contract-'));
+    try {
+      writeFileSync(join(dir, 'validators.cjs'), bodyValidatorsModule(document, resolve));
+      const compiled = createRequire(import.meta.url)(join(dir, 'validators.cjs')) as Record<string, ValidateFunction>;
+      expect(Object.keys(compiled).sort()).toEqual(bodySchemaPointers(document).sort());
+      expect(Object.keys(compiled)).toHaveLength(6);
+      const prebuilt = contractCheck(document, compiled);
+      const answers = [
+        answer({ status: 503, headers: json, text: '{"errors":[]}' }),
+        answer({ status: 400, headers: json, text: '{"errors":[{"code":"X","message":"y"}]}' }),
+        answer({ method: 'GET', path: '/_sandbox/journal/j-1', headers: json, text: '{"ID":"j-1"}' }),
+        answer({ method: 'GET', path: '/_sandbox/health', headers: json, text: '{"startedAt":"yesterday"}' }),
+        answer({ method: 'GET', path: '/_sandbox/health', headers: json, text: '{"startedAt":"2026-11-23T10:00:00Z"}' }),
+      ];
+      expect(answers.map(prebuilt)).toEqual(answers.map(check));
+      expect(answers.map(prebuilt).filter((found) => found.length > 0)).toHaveLength(3);
+      // A validator it is handed is the one it judges by: none is compiled again.
+      const health = bodySchemaPointers(document).find((pointer) => pointer.includes('health'))!;
+      const refuseAll = Object.assign(() => false, { errors: [{ instancePath: '', message: 'is refused by the handed validator', schemaPath: '#/handed' }] });
+      expect(contractCheck(document, { ...compiled, [health]: refuseAll as unknown as ValidateFunction })(answers[4]!)).toEqual([
+        'GET /_sandbox/health → 200: body is refused by the handed validator (schema #/handed)',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

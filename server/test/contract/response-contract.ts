@@ -3,8 +3,21 @@
  * status among those the operation declares, the media type, and the body against the declared schema. Pure: the
  * caller says what was asked and what came back, and gets the violations as sentences (none: it conforms).
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
+import type AjvFormats from 'ajv-formats';
+import type Standalone from 'ajv/dist/standalone/index.js';
+
+// ajv is loaded when a schema is to be compiled, and by Node's own require: every test file runs this contract
+// check, most with the validators the global setup compiled, and loading ajv into each file's module registry was
+// paid even by unit tests that send no request (34 such files: 0.6 s less CPU in-band). Node loads it once per worker.
+const load = createRequire(import.meta.url);
+const ajvModules = () => ({
+  Ajv: (load('ajv/dist/2020.js') as typeof Ajv2020Module).Ajv2020,
+  addFormats: (load('ajv-formats') as typeof AjvFormats).default,
+  standaloneCode: (load('ajv/dist/standalone/index.js') as typeof Standalone).default,
+});
 
 export interface ObservedExchange {
   method: string;
@@ -40,16 +53,55 @@ export type ContractCheck = ((exchange: ObservedExchange) => string[]) & {
   templateFor(path: string): string | undefined;
 };
 
-/** Reads `paths` and `components` of an OpenAPI 3.1 document. */
-export function contractCheck(document: OpenApiDocument): ContractCheck {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  // The whole document under one id, so every #/components/… reference resolves from any schema in it. Not checked
-  // against the JSON Schema meta-schema (the last argument): `paths` and `components` are not keywords, so that
-  // check looked at nothing under them, yet compiling the meta-schema cost every test file about 0.1 s. Each schema
-  // the checks use is still compiled, which fails on a broken one; openapi-contract.test.ts validates the document.
+/** The ajv every body is judged with: the whole document under one id, so every #/components/… reference resolves. */
+function documentAjv(document: OpenApiDocument, options: { source?: boolean } = {}): Ajv2020 {
+  const { Ajv, addFormats } = ajvModules();
+  const ajv = new Ajv({ strict: false, allErrors: true, ...(options.source ? { code: { source: true } } : {}) });
+  addFormats(ajv);
+  // Not checked against the JSON Schema meta-schema (the last argument): `paths` and `components` are not keywords,
+  // so that check looked at nothing under them, yet compiling the meta-schema cost every test file about 0.1 s. Each
+  // schema the checks use is still compiled, which fails on a broken one; openapi-contract.test.ts validates the document.
   ajv.addSchema({ paths: document.paths, components: document.components }, 'openapi', undefined, false);
-  const validators = new Map<string, ValidateFunction>();
+  return ajv;
+}
+
+/** The schema of each JSON answer the document declares, by the pointer `check` names it with. */
+export function bodySchemaPointers(document: OpenApiDocument): string[] {
+  const pointers: string[] = [];
+  for (const [template, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!METHODS.includes(method)) continue;
+      for (const [key, response] of Object.entries(operation.responses ?? {})) {
+        for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+          if (media.schema !== undefined && mediaType.endsWith('json')) pointers.push(bodySchemaPointer(template, method, key, mediaType));
+        }
+      }
+    }
+  }
+  return pointers;
+}
+
+/**
+ * Every body validator of the document as one CommonJS module (ajv's standalone code), each exported under its
+ * pointer: compiled once per run by the global setup, instead of in each of the ~100 test files that meet the same
+ * answers (about 4 s of CPU a run). ajv's own modules are required by their absolute paths: the module is written
+ * to a temporary folder, where a bare `require("ajv/…")` would find nothing.
+ */
+export function bodyValidatorsModule(document: OpenApiDocument, resolve: (specifier: string) => string): string {
+  const ajv = documentAjv(document, { source: true });
+  const pointers = bodySchemaPointers(document);
+  for (const pointer of pointers) ajv.getSchema(pointer);
+  const code = ajvModules().standaloneCode(ajv, Object.fromEntries(pointers.map((pointer) => [pointer, pointer])));
+  return code.replace(/require\("((?:ajv|ajv-formats)\/[^"]+)"\)/g, (_whole, specifier: string) => `require(${JSON.stringify(resolve(specifier))})`);
+}
+
+/**
+ * Reads `paths` and `components` of an OpenAPI 3.1 document. `compiled`: validators built from this very document
+ * by bodyValidatorsModule, by pointer; a pointer it lacks is compiled here.
+ */
+export function contractCheck(document: OpenApiDocument, compiled: Readonly<Record<string, ValidateFunction>> = {}): ContractCheck {
+  let ajv: Ajv2020 | undefined;
+  const validators = new Map<string, ValidateFunction>(Object.entries(compiled));
   const templates = Object.keys(document.paths).map((template) => ({ template, pattern: templatePattern(template) }));
   // A literal path wins over a template that also matches it (/_sandbox/journal.har, not /_sandbox/journal/{id}).
   templates.sort((a, b) => countParameters(a.template) - countParameters(b.template));
@@ -87,9 +139,10 @@ export function contractCheck(document: OpenApiDocument): ContractCheck {
     } catch {
       return [`${at}: labelled ${mediaType} but not JSON: ${describeText(exchange.text!)}`];
     }
-    const pointer = `openapi#/paths/${escapePointer(template)}/${method}/responses/${escapePointer(key)}/content/${escapePointer(mediaType)}/schema`;
+    const pointer = bodySchemaPointer(template, method, key, mediaType);
     let validate = validators.get(pointer);
     if (validate === undefined) {
+      ajv ??= documentAjv(document);
       validate = ajv.getSchema(pointer)!;
       validators.set(pointer, validate);
     }
@@ -108,5 +161,7 @@ function templatePattern(template: string): RegExp {
 }
 
 const countParameters = (template: string) => (template.match(/\{/g) ?? []).length;
+const bodySchemaPointer = (template: string, method: string, key: string, mediaType: string) =>
+  `openapi#/paths/${escapePointer(template)}/${method}/responses/${escapePointer(key)}/content/${escapePointer(mediaType)}/schema`;
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const describeText = (text: string) => (text.length > 80 ? `${JSON.stringify(text.slice(0, 80))}… (${text.length} characters)` : JSON.stringify(text));
