@@ -74,7 +74,7 @@ try {
 
   const soak = filled.soak!;
   print();
-  print(`**Soak**: ${SOAK_SECONDS} s of clean refunds, 10 connections, data file: first ${soak.seconds} s ${soak.first.toFixed(0)} req/s, last ${soak.seconds} s ${soak.last.toFixed(0)} req/s, ratio last/first **${(soak.last / soak.first).toFixed(2)}** (p99 ${soak.p99} ms, non-2xx ${soak.non2xx}).`);
+  print(`**Soak**: ${SOAK_SECONDS} s of clean refunds after 5 s of warm-up, 10 connections, data file: first ${soak.seconds} s ${soak.first.toFixed(0)} req/s, last ${soak.seconds} s ${soak.last.toFixed(0)} req/s, ratio last/first **${(soak.last / soak.first).toFixed(2)}** (p99 ${soak.p99} ms, non-2xx ${soak.non2xx}).`);
   print();
   print(`**Memory, disk and start** (\`serve --data\`, every refund decided before measuring; start = spawn to the first answer of GET /_sandbox/health, median of 5):`);
   print();
