@@ -16,6 +16,7 @@ import { startupBanner } from './banner.js';
 import { createSandboxServer } from '../http-parser-errors.js';
 import { exitWith } from './exit.js';
 import { DEFAULT_REFUND_LIMIT } from '../store/retention.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 const SAMPLE_TTL_S = 3600;
 
@@ -51,6 +52,7 @@ export function serveCommand(): Command {
 }
 
 async function serve(flags: ServeFlags): Promise<void> {
+  limitHeapGrowth();
   const config = resolveServeConfig(flags, process.env, { fixturesDir: join(PACKAGE_ROOT, 'fixtures') });
   const fixtures = loadFixtures(config.fixturesDir);
   const partner = resolvePartner(fixtures.partner, config.partnerOverride);
