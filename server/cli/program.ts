@@ -1,0 +1,96 @@
+/**
+ * The pos-sandbox program: which subcommands it builds for one command line. Each subcommand's file is imported
+ * only when it is the one run: loading all of them (Express, ajv, the checklist) costs ~200 ms of every start,
+ * which `pos-sandbox --help` paid, as did `token` and every test that spawns the CLI. The others are stand-ins that
+ * carry only what the top-level help prints (program.test.ts holds them to the real commands).
+ */
+import { Command, Help } from 'commander';
+import { VERSION } from '../version.js';
+
+export interface Subcommand {
+  name: string;
+  /** How the top-level help names it, as commander would from the loaded command: `name [options] <args>`. */
+  term: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+export const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: 'serve',
+    term: 'serve [options]',
+    summary: 'start the sandbox (defaults: 127.0.0.1:4100, the fixtures in fixtures/)',
+    load: async () => (await import('./serve.js')).serveCommand(),
+  },
+  {
+    name: 'token',
+    term: 'token [options]',
+    summary: 'print a POS → service token (HS256, the partner key, the six §5 claims) on stdout',
+    load: async () => (await import('./token.js')).tokenCommand(),
+  },
+  {
+    name: 'validate-menu',
+    term: 'validate-menu [options] <file>',
+    summary: 'check a PUT /menu payload offline: the same checks and messages as the server; exit 1 on errors',
+    load: async () => (await import('./validate-menu.js')).validateMenuCommand(),
+  },
+  {
+    name: 'checklist',
+    term: 'checklist [options]',
+    summary: 'run the certification checklist against a POS through a running sandbox, and write the report',
+    load: async () => (await import('./checklist.js')).checklistCommand(),
+  },
+  {
+    name: 'verify-report',
+    term: 'verify-report [options] <dir>',
+    summary: 'check that a report folder is as the checklist wrote it: every sha256, and each rendering against report.json',
+    load: async () => (await import('./verify-report.js')).verifyReportCommand(),
+  },
+  {
+    name: 'demo',
+    term: 'demo [options]',
+    summary: 'start a sandbox and the reference POS, run the whole checklist in driver mode, write the report',
+    load: async () => (await import('./demo.js')).demoCommand(),
+  },
+  {
+    name: 'export',
+    term: 'export',
+    summary: 'write files that let another tool use the sandbox (postman)',
+    load: async () => (await import('./export.js')).exportCommand(),
+  },
+];
+
+/** The subcommand a command line runs (`pos-sandbox NAME …` or `pos-sandbox help NAME`), if it names one. */
+export function namedSubcommand(argv: readonly string[]): Subcommand | undefined {
+  const name = argv[2] === 'help' ? argv[3] : argv[2];
+  return SUBCOMMANDS.find((subcommand) => subcommand.name === name);
+}
+
+/** A subcommand that is not run: its name and summary, for the help, a typo's suggestion and --version. */
+function standIn(subcommand: Subcommand): Command {
+  return new Command(subcommand.name).description(subcommand.summary);
+}
+
+/** The program for `argv`: the subcommand it names loaded, or every one a stand-in. `loadAll` loads them all. */
+export async function buildProgram(argv: readonly string[], options: { loadAll?: boolean } = {}): Promise<Command> {
+  const named = namedSubcommand(argv);
+  const terms = new Map<Command, string>();
+  // One after another: jest's ES module loader fails imports that run side by side and share a module.
+  const commands: Command[] = [];
+  for (const subcommand of SUBCOMMANDS) {
+    if (options.loadAll === true || subcommand === named) {
+      commands.push(await subcommand.load());
+      continue;
+    }
+    const command = standIn(subcommand);
+    terms.set(command, subcommand.term);
+    commands.push(command);
+  }
+  const program = new Command('pos-sandbox')
+    .description('A laptop sandbox of the POS integration interface (Open API v2)')
+    .version(VERSION)
+    .showHelpAfterError()
+    .configureHelp({ subcommandTerm: (command) => terms.get(command) ?? new Help().subcommandTerm(command) });
+  for (const command of commands) program.addCommand(command);
+  return program;
+}
