@@ -2,7 +2,7 @@
  * Cold start: from spawning `pos-sandbox serve` to its first answer of GET /_sandbox/health, polled every 5 ms.
  * The median of `runs` starts, each a new process on the server core; the store is whatever the arguments name.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { freePort, SERVER_CORE } from './bench-process.js';
@@ -35,17 +35,4 @@ export async function coldStartMs(args: string[], runs = 5): Promise<number> {
   const times: number[] = [];
   for (let run = 0; run < runs; run++) times.push(await once(args));
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
-
-/** The median wall time of `pos-sandbox --help` over `runs` (what every command costs before it does anything). */
-export function helpMs(runs = 7): number {
-  const times: number[] = [];
-  for (let run = 0; run <= runs; run++) {
-    const started = performance.now();
-    const done = spawnSync('taskset', ['-c', SERVER_CORE, process.execPath, join('bin', 'pos-sandbox.js'), '--help'], { cwd: PACKAGE_ROOT, stdio: 'ignore' });
-    if (done.status !== 0) throw new Error(`pos-sandbox --help exited with ${done.status}`);
-    // The first run warms the disk cache and is not counted.
-    if (run > 0) times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 }
