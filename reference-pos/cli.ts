@@ -1,12 +1,10 @@
-/** `npm run reference-pos`: starts the reference POS (SANDBOX-SPEC §10). The only place with env, argv and listen. */
+/** `npm run reference-pos`: starts the reference POS. The only place with env, argv and listen. */
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { loadFixtures } from '../server/fixtures/load-fixtures.js';
 import { resolvePartner, partnerOverrideFromEnv } from '../server/config.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { BUGS, parseBugs } from './bugs.js';
-import { createReferencePos } from './app.js';
 
 interface Flags {
   port: string;
@@ -19,7 +17,7 @@ interface Flags {
 }
 
 const program = new Command('reference-pos')
-  .description('a correct POS side for the sandbox: the order endpoint (POST /order) and the driver contract of SANDBOX-SPEC §9')
+  .description('a correct POS side for the sandbox: the order endpoint (POST /order) and the driver contract of the certification checklist')
   .option('--port <port>', 'port to listen on; 0 picks a free one', process.env.REFERENCE_POS_PORT ?? '4200')
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--sandbox <url>', "the sandbox's base URL, where status calls go", process.env.SANDBOX_URL ?? 'http://127.0.0.1:4100')
@@ -35,6 +33,8 @@ const program = new Command('reference-pos')
       const slowAckMs = Number(flags.slowAckMs);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got '${flags.port}'`);
       if (!Number.isInteger(slowAckMs) || slowAckMs < 0) throw new Error(`--slow-ack-ms must be a whole number, got '${flags.slowAckMs}'`);
+      // Imported only to run: `--help` need not load Express and the fixtures' validators.
+      const [{ loadFixtures }, { createReferencePos }] = [await import('../server/fixtures/load-fixtures.js'), await import('./app.js')];
       const fixtures = loadFixtures(flags.fixtures);
       const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
       const app = createReferencePos({

@@ -33,7 +33,7 @@ export interface ServeConfig {
   journalLimit: number;
   refundLimit: number;
   adminToken: string | undefined;
-  /** --faults: a file of fault rules to start with (SANDBOX-SPEC §7). */
+  /** --faults: a file of fault rules to start with. */
   faultsFile: string | undefined;
   /** SANDBOX_PARTNER and SANDBOX_NONPROD_KEY: the partner's own POS name and key, so a POS build needs no change. */
   partnerOverride: PartnerOverride;
@@ -52,6 +52,8 @@ export interface PartnerIdentity {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4100;
+export const DEFAULT_REFUND_DELAY_MS = 1000;
+export const DEFAULT_JOURNAL_LIMIT = 5000;
 export const DEFAULT_DATA_FILE = '.sandbox/db.json';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

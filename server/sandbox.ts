@@ -1,4 +1,5 @@
 /** Builds a whole sandbox (store, refund processor, order desk, journal, events, app) from its options: what serve and the tests start. */
+import { DEFAULT_JOURNAL_LIMIT, DEFAULT_REFUND_DELAY_MS } from './config.js';
 import { createSecretKey } from 'node:crypto';
 import type { Express } from 'express';
 import type { PartnerIdentity } from './config.js';
@@ -39,7 +40,7 @@ export interface SandboxOptions {
   menuSchemas?: MenuUpdateValidators;
   /** --pos-order-url: where orders are delivered unless an order names its own. */
   posOrderUrl?: string;
-  /** Tries, timeout and backoff of order delivery (SANDBOX-SPEC §5: 3 tries, 10 s). */
+  /** Tries, timeout and backoff of order delivery (3 tries, 10 s). */
   dispatch?: Partial<DispatchPolicy>;
   /** How long a status call that races its order's unread reply waits for the delivery (default 2 s); tests shorten it. */
   raceWaitMs?: number;
@@ -65,8 +66,8 @@ export interface Sandbox {
   close(): void;
 }
 
-export const DEFAULT_REFUND_DELAY_MS = 1000;
-export const DEFAULT_JOURNAL_LIMIT = 5000;
+// In config.ts, which the commands' options read without loading the sandbox.
+export { DEFAULT_JOURNAL_LIMIT, DEFAULT_REFUND_DELAY_MS } from './config.js';
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const clock = options.clock ?? Date.now;

@@ -1,25 +1,13 @@
 /**
- * `npm run demo` (`pos-sandbox demo`): a sandbox and the reference POS in this process, on free loopback ports,
- * and the whole checklist in driver mode against them; the summary and the report folder are printed.
+ * `npm run demo` (`pos-sandbox demo`): its options and their checks; demo-run.ts runs it, imported only then, so
+ * `demo --help` does not load the sandbox, the reference POS and Express.
  */
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Command } from 'commander';
-import type { Express } from 'express';
-import { createReferencePos } from '../../reference-pos/app.js';
 import { BUGS, parseBugs } from '../../reference-pos/bugs.js';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
 import { parseList } from '../../certification-checklist/scope.js';
-import { partnerOverrideFromEnv, resolvePartner } from '../config.js';
-import { loadFixtures } from '../fixtures/load-fixtures.js';
-import { silentLogger } from '../logger.js';
-import { createSandboxServer } from '../http-parser-errors.js';
-import { createSandbox, DEFAULT_REFUND_DELAY_MS } from '../sandbox.js';
-import { memoryStorage } from '../store/segment-storage.js';
-import { PACKAGE_ROOT } from '../version.js';
-import { DEFAULT_REPORT_DIR, runAndReport } from './checklist.js';
+import { DEFAULT_REFUND_DELAY_MS } from '../config.js';
+import { DEFAULT_REPORT_DIR } from './checklist.js';
 
 interface DemoFlags {
   bug?: string;
@@ -53,42 +41,8 @@ export function demoCommand(): Command {
         process.stderr.write(`pos-sandbox demo: ${(error as Error).message}\n`);
         process.exit(2);
       }
-      const fixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
-      const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
-      const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs });
-      const servers: Server[] = [];
-      const listen = async (app: Express) => {
-        const server = createSandboxServer(app);
-        servers.push(server);
-        server.listen(0, '127.0.0.1');
-        await once(server, 'listening');
-        return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      };
-      const sandboxUrl = await listen(sandbox.app);
-      const pos = createReferencePos({ identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey }, sandboxUrl, menus: fixtures.menus, locations: fixtures.locations, bugs });
-      const posUrl = await listen(pos);
-      process.stdout.write(
-        [
-          'POS Sandbox demo',
-          `  sandbox:        ${sandboxUrl}  (in memory, partner ${partner.name})`,
-          `  reference POS:  ${posUrl}  (bugs: ${bugs.size > 0 ? [...bugs].join(', ') : 'none, a correct POS'})`,
-          '',
-        ].join('\n'),
-      );
-      const options = {
-        sandboxUrl,
-        posOrderUrl: `${posUrl}/order`,
-        mode: 'driver' as const,
-        driverUrl: posUrl,
-        capabilities: capabilities.ok ? capabilities.values : [],
-        windowMs,
-        pos: { referencePos: true },
-        out: process.stdout,
-      };
-      const code = await runAndReport(options, flags.reportDir);
-      sandbox.close();
-      for (const server of servers) server.closeAllConnections();
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      const { runDemo } = await import('./demo-run.js');
+      const code = await runDemo({ bugs, capabilities: capabilities.ok ? capabilities.values : [], windowMs, refundDelayMs, reportDir: flags.reportDir });
       process.exit(code);
     });
 }

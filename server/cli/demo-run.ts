@@ -1,0 +1,69 @@
+/**
+ * What `pos-sandbox demo` runs once its options are checked (demo.ts): a sandbox and the reference POS in this
+ * process, on free loopback ports, and the whole checklist in driver mode against them; the summary and the report
+ * folder are printed. Resolves with the exit code.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { createReferencePos } from '../../reference-pos/app.js';
+import type { Bug } from '../../reference-pos/bugs.js';
+import type { Capability } from '../../certification-checklist/checklist-types.js';
+import { partnerOverrideFromEnv, resolvePartner } from '../config.js';
+import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { silentLogger } from '../logger.js';
+import { createSandboxServer } from '../http-parser-errors.js';
+import { createSandbox } from '../sandbox.js';
+import { memoryStorage } from '../store/segment-storage.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { runAndReport } from './checklist.js';
+
+export interface DemoRun {
+  bugs: Set<Bug>;
+  capabilities: Capability[];
+  windowMs: number;
+  refundDelayMs: number;
+  reportDir: string;
+}
+
+export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, reportDir }: DemoRun): Promise<number> {
+  const fixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
+  const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
+  const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs });
+  const servers: Server[] = [];
+  const listen = async (app: Express) => {
+    const server = createSandboxServer(app);
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const sandboxUrl = await listen(sandbox.app);
+  const pos = createReferencePos({ identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey }, sandboxUrl, menus: fixtures.menus, locations: fixtures.locations, bugs });
+  const posUrl = await listen(pos);
+  process.stdout.write(
+    [
+      'POS Sandbox demo',
+      `  sandbox:        ${sandboxUrl}  (in memory, partner ${partner.name})`,
+      `  reference POS:  ${posUrl}  (bugs: ${bugs.size > 0 ? [...bugs].join(', ') : 'none, a correct POS'})`,
+      '',
+    ].join('\n'),
+  );
+  const options = {
+    sandboxUrl,
+    posOrderUrl: `${posUrl}/order`,
+    mode: 'driver' as const,
+    driverUrl: posUrl,
+    capabilities,
+    windowMs,
+    pos: { referencePos: true },
+    out: process.stdout,
+  };
+  const code = await runAndReport(options, reportDir);
+  sandbox.close();
+  for (const server of servers) server.closeAllConnections();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return code;
+}

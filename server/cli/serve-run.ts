@@ -1,0 +1,106 @@
+/**
+ * What `pos-sandbox serve` runs (serve.ts defines its options): loads the fixtures, starts the app, prints the
+ * banner. The only place with env and listen. Its own module, imported once serve runs, so `serve --help` does not
+ * load Express, ajv and the store.
+ */
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createSandbox } from '../sandbox.js';
+import { fileStorage, memoryStorage } from '../store/segment-storage.js';
+import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
+import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
+import { loadFixtures } from '../fixtures/load-fixtures.js';
+import { loadFaultFile } from '../faults/load-fault-file.js';
+import { mintPosToken } from '../domain/mint-pos-token.js';
+import { createLogger } from '../logger.js';
+import { Redactor } from '../journal/redactor.js';
+import { PACKAGE_ROOT, VERSION } from '../version.js';
+import { startupBanner } from './banner.js';
+import { createSandboxServer } from '../http-parser-errors.js';
+import { limitHeapGrowth } from './heap-growth.js';
+
+const SAMPLE_TTL_S = 3600;
+
+export async function serve(flags: ServeFlags): Promise<void> {
+  const config = resolveServeConfig(flags, process.env, { fixturesDir: join(PACKAGE_ROOT, 'fixtures') });
+  const fixtures = loadFixtures(config.fixturesDir);
+  const partner = resolvePartner(fixtures.partner, config.partnerOverride);
+  const faults = config.faultsFile === undefined ? undefined : loadFaultFile(config.faultsFile, join(PACKAGE_ROOT, 'fixtures', 'faults'));
+  // One redactor for the log and the journal: both hide the key and the signatures of the tokens seen.
+  const redactor = new Redactor(partner.nonProdKey);
+  const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, redactor });
+  if (config.freshState && config.dataFile !== undefined) {
+    process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
+  }
+  const storage = config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile);
+  const sandbox = await createSandbox({
+    fixtures,
+    partner,
+    storage,
+    logger,
+    redactor,
+    strict: config.strict,
+    refundDelayMs: config.refundDelayMs,
+    journalLimit: config.journalLimit,
+    refundLimit: config.refundLimit,
+    adminToken: config.adminToken,
+    listenHost: config.host,
+    posOrderUrl: config.posOrderUrl,
+    faults,
+  });
+  sandbox.refunds.on('settled', (refund) => {
+    const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
+    logger.info({ refundId: refund.id, externalId: refund.externalId, location: refund.locationId }, `refund ${outcome}`);
+  });
+  sandbox.orders.on('changed', (order) => {
+    const last = order.History?.at(-1);
+    if (last?.status !== order.Status) return;
+    const detail = order.Reason ? `: ${order.Reason}` : order.ExternalId ? ` (ExternalId ${order.ExternalId})` : '';
+    logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
+  });
+  sandbox.orders.on('deliveryError', (orderId, error) => logger.error({ orderId, err: error }, 'order delivery stopped by an internal error'));
+  const app = sandbox.app;
+
+  const server = createSandboxServer(app);
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  // Only now: the stored state is read at start with V8's own growth, which a 100,000-refund start needs (10% quicker).
+  limitHeapGrowth();
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund.
+  const orders = sandbox.store.orders.all();
+  const refundable = (o: (typeof orders)[number]) =>
+    o.Status === 'ACCEPTED' && o.ExternalId !== undefined && !sandbox.refunds.latestRefund(o.ExternalId, o.LocationId);
+  const sampleOrder = orders.find(refundable) ?? orders.find((o) => o.ExternalId) ?? fixtures.orders[0];
+  const locationId = sampleOrder?.LocationId ?? fixtures.locations[0]?.id ?? 'loc';
+  const { token } = mintPosToken({
+    posName: partner.name,
+    key: partner.nonProdKey,
+    locationId,
+    ttlSeconds: SAMPLE_TTL_S,
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });
+  process.stdout.write(
+    startupBanner({
+      version: VERSION,
+      baseUrl: `http://${host}:${port}`,
+      partner,
+      locations: fixtures.locations,
+      posOrderUrl: config.posOrderUrl,
+      strict: config.strict,
+      fixturesDir: config.fixturesDir,
+      state: storage.where,
+      faults: { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith },
+      sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
+    }) + '\n',
+  );
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close(() => process.exit(0));
+      // A request held by a hang fault would keep the server open for ever.
+      server.closeAllConnections();
+    });
+  }
+}
