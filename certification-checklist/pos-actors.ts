@@ -1,5 +1,5 @@
 /**
- * Who makes the POS act during a run (SANDBOX-SPEC §9): its test build through the driver contract, or a person
+ * Who makes the POS act during a run: its test build through the driver contract, or a person
  * at the POS who is told what to do and given a visible countdown. Either way the checklist then waits for the
  * traffic in the journal: a driver's "done" is never taken as proof.
  */

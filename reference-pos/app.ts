@@ -132,7 +132,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     }
   }
 
-  // The driver contract (SANDBOX-SPEC §9): each reply is 2xx once the POS has done it, with what the sandbox answered.
+  // The driver contract: each reply is 2xx once the POS has done it, with what the sandbox answered.
   app.get('/health', (_req, res) => {
     // `product` tells the checklist this is the bundled reference POS: its runs are demos, never certifications.
     res.json({ status: 'ok', product: REFERENCE_POS_PRODUCT, posName: options.identity.posName, bugs: [...bugs], orders: orders.size });

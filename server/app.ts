@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(series(requestId(deps.newId ?? randomUUID), requireHostHeader));
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
 
-  // Everything below is the POS API: logged and journaled, in the SANDBOX-SPEC §3 order.
+  // Everything below is the POS API: logged and journaled, in the order of the stages in server/pipeline/.
   app.use(
     series(
       requestLog(deps.logger, deps.clock, deps.partner.nonProdKey),

@@ -1,4 +1,4 @@
-/** The reference POS against a real sandbox over HTTP: correct by default, and each --bug breaks what it says (SANDBOX-SPEC §10). */
+/** The reference POS against a real sandbox over HTTP: correct by default, and each --bug breaks what it says. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';

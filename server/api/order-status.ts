@@ -1,4 +1,4 @@
-/** POST /order/status (§4.3, SANDBOX-SPEC §5): the POS accepts or rejects an order AWAITING_STATUS. Lowercase envelope. */
+/** POST /order/status (§4.3): the POS accepts or rejects an order AWAITING_STATUS. Lowercase envelope. */
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
 import { unknownFieldFindings } from '../domain/findings.js';
@@ -14,7 +14,7 @@ export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk
     const externalId = request.ExternalId;
     const { order, elsewhere, delivering } = await options.orders.lookupForCall(externalId, locationId);
     if (!order) {
-      // SANDBOX-SPEC §5: every call about an order uses its own location; for a Hub the finding names the brand mix-up.
+      // Every call about an order uses its own location; for a Hub the finding names the brand mix-up.
       addFindings(res, options.orders.brandFindings(externalId, locationId, 'POST /order/status'));
       res.locals.orderId = elsewhere?.OrderId;
       throw new ApiError(
@@ -28,7 +28,7 @@ export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk
       );
     }
     res.locals.orderId = order.OrderId;
-    addFindings(res, unknownFieldFindings(unknownFields, 'an order status request (SANDBOX-SPEC §5)'));
+    addFindings(res, unknownFieldFindings(unknownFields, 'an order status request'));
     enforceStrict(res, options.strict);
 
     const moved = await options.orders.applyPosStatus(order, request, res.locals.journalId ?? '');

@@ -1,4 +1,4 @@
-/** The control API under /_sandbox (SANDBOX-SPEC §8), behind the admin guard. */
+/** The control API under /_sandbox, behind the admin guard. */
 import type { DispatchPolicy } from '../dispatch/order-dispatcher.js';
 import { Router } from 'express';
 import { ApiError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * /_sandbox/faults (SANDBOX-SPEC §7): the fault rules in force, newest first, with what each has left; add one rule or
+ * /_sandbox/faults: the fault rules in force, newest first, with what each has left; add one rule or
  * a list (the list keeps its order, in front of the rules already there); remove one or all.
  */
 import { Router } from 'express';

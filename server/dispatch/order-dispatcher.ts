@@ -1,5 +1,5 @@
 /**
- * Delivers an order to the POS (SANDBOX-SPEC §5): POST <posOrderUrl> with a service → POS token, up to
+ * Delivers an order to the POS: POST <posOrderUrl> with a service → POS token, up to
  * `attempts` tries with backoff, the same OrderId (and RequestId) on every try; then DELIVERY_FAILED.
  * Every try is an outbound journal entry with the POS's reply; an outbound fault rule may spoil a try (outbound-fault.ts).
  */
@@ -16,7 +16,7 @@ import { duplicateFindings, judgeTokenFault, sendThroughFault, serviceTokenFor, 
 
 export interface DispatchPolicy {
   attempts: number;
-  /** No answer within this is a failed try (SANDBOX-SPEC §5: 10 s). */
+  /** No answer within this is a failed try (10 s). */
   attemptTimeoutMs: number;
   /** The wait before the 2nd, 3rd … try; the last value repeats. */
   retryDelaysMs: number[];
@@ -37,7 +37,7 @@ export interface DispatcherDeps {
   version: string;
   policy: DispatchPolicy;
   sleep?: (ms: number) => Promise<void>;
-  /** Outbound fault rules (SANDBOX-SPEC §7), asked once per try. */
+  /** Outbound fault rules, asked once per try. */
   faults?: FaultBook;
 }
 
@@ -78,7 +78,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
       const findings =
         deciding.verdict.delivered
           ? [
-              ...unknownFieldFindings(deciding.verdict.unknownFields, 'an order reply (SANDBOX-SPEC §5)'),
+              ...unknownFieldFindings(deciding.verdict.unknownFields, 'an order reply'),
               ...desk.replyFindings(orderId, deciding.verdict.externalId),
               ...duplicateFindings(judged.map((send) => send.verdict)),
               ...tokenFaultFindings(fault),

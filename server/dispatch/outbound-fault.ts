@@ -1,5 +1,5 @@
 /**
- * What an outbound fault does to one delivery try (SANDBOX-SPEC §7). The token faults change the token the POS gets;
+ * What an outbound fault does to one delivery try. The token faults change the token the POS gets;
  * the others change how the order travels:
  * - status, rate-limit: a gateway in front of the POS answers; the order never reaches the POS.
  * - delay: the order is held `ms` before it leaves; a hold as long as the try's timeout is a try without an answer.
@@ -141,7 +141,7 @@ export function tokenFaultFindings(fault: FiredFault | undefined): Finding[] {
   ];
 }
 
-/** A duplicate delivery must be answered as the first was: the same ExternalId (SANDBOX-SPEC §5, §7). */
+/** A duplicate delivery must be answered as the first was: the same ExternalId. */
 export function duplicateFindings(verdicts: ReplyVerdict[]): Finding[] {
   if (verdicts.length < 2) return [];
   const [first, second] = verdicts as [ReplyVerdict, ReplyVerdict];

@@ -25,11 +25,11 @@ const CATALOGUE = {
   FULL_MENU_UPDATE: { kind: 'request', section: '§4.2 rule 2' },
   MENU_PAYLOAD_OVER_64KIB: { kind: 'request', section: '§4.2 rule 3, §8' },
   PRICE_UNIT_SUSPECT: { kind: 'request', section: '§2.2' },
-  WRONG_BRAND_LOCATION: { kind: 'request', section: '§1 (Hub), SANDBOX-SPEC §5' },
-  EXTERNAL_ID_CHANGED: { kind: 'request', section: '§2.1, SANDBOX-SPEC §5' },
+  WRONG_BRAND_LOCATION: { kind: 'request', section: '§1 (Hub), sandbox rule' },
+  EXTERNAL_ID_CHANGED: { kind: 'request', section: '§2.1, sandbox rule' },
   EXTERNAL_ID_REUSED: { kind: 'request', section: '§2.1' },
-  DUPLICATE_NOT_IDEMPOTENT: { kind: 'request', section: '§9 (RequestId), SANDBOX-SPEC §5, §7' },
-  FORGED_TOKEN_ACCEPTED: { kind: 'token', section: '§5, SANDBOX-SPEC §7' },
+  DUPLICATE_NOT_IDEMPOTENT: { kind: 'request', section: '§9 (RequestId), sandbox rule' },
+  FORGED_TOKEN_ACCEPTED: { kind: 'token', section: '§5, sandbox rule' },
 } as const satisfies Record<string, { kind: FindingKind; section: string }>;
 
 export type FindingCode = keyof typeof CATALOGUE;

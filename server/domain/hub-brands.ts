@@ -1,4 +1,4 @@
-/** Pure: Hub brand locations (SANDBOX-SPEC §5): one POS serves several brands, and each order keeps its own brand's location. */
+/** Pure: Hub brand locations: one POS serves several brands, and each order keeps its own brand's location. */
 import type { Location } from '../fixtures/fixture-schemas.js';
 import { finding, type Finding } from './findings.js';
 

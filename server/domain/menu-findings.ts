@@ -1,4 +1,4 @@
-/** Findings of a valid menu update (SANDBOX-SPEC §3): accepted, but not what the interface asks for. */
+/** Findings of a valid menu update: accepted, but not what the interface asks for. */
 import type { Menu } from '../fixtures/fixture-schemas.js';
 import { finding, type Finding } from './findings.js';
 import type { MenuChange } from './apply-menu-update.js';

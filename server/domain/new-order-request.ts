@@ -6,7 +6,7 @@ import type { OrderOptions } from './build-order.js';
 export interface NewOrderRequest {
   template: OrderTemplate;
   location: Location;
-  /** Chosen by the caller, so a driver can be told the decision before the order arrives (SANDBOX-SPEC §9). */
+  /** Chosen by the caller, so a driver can be told the decision before the order arrives. */
   orderId?: string;
   options: OrderOptions;
   posOrderUrl?: string;

@@ -1,5 +1,5 @@
 /**
- * The order status flow (§3, SANDBOX-SPEC §5): NEW → DISPATCHED → AWAITING_STATUS → ACCEPTED | REJECTED,
+ * The order status flow (§3): NEW → DISPATCHED → AWAITING_STATUS → ACCEPTED | REJECTED,
  * DELIVERY_FAILED, REFUNDED. Pure: which moves are legal, and how an illegal one is worded.
  */
 export const ORDER_STATUSES = ['NEW', 'DISPATCHED', 'AWAITING_STATUS', 'ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'] as const;

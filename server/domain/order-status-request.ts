@@ -1,4 +1,4 @@
-/** Pure: the body of POST /order/status, {ExternalId, Status, Reason?} (SANDBOX-SPEC §5); every problem listed. */
+/** Pure: the body of POST /order/status, {ExternalId, Status, Reason?}; every problem listed. */
 import { describeValue as describe } from './describe-value.js';
 import { MAX_EXTERNAL_ID_LENGTH, externalIdTooLong } from './refund-request.js';
 import { POS_DECISIONS, type PosDecision } from './order-states.js';

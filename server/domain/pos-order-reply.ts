@@ -1,5 +1,5 @@
 /**
- * Pure: did one HTTP attempt deliver the order? SANDBOX-SPEC §5: only a 2xx whose body carries a
+ * Pure: did one HTTP attempt deliver the order? only a 2xx whose body carries a
  * non-empty ExternalId does, with an optional Status (ACCEPTED | REJECTED) and Reason.
  */
 import { describeValue as describe } from './describe-value.js';

@@ -13,7 +13,7 @@ describe('checking fault rules', () => {
     expect(readFileSync(target.file, 'utf8')).toBe(await renderTypes(target));
   });
 
-  it('accepts the rule of SANDBOX-SPEC §7 and a list of rules', () => {
+  it('accepts a single rule and a list of rules', () => {
     const rule = { match: { direction: 'inbound', path: '/order/refund' }, action: { kind: 'status', status: 503 }, times: 2 };
     expect(checkFaultRules(rule)).toEqual({ ok: true, rules: [rule] });
     expect(checkFaultRules([rule, { action: { kind: 'drop' }, probability: 0.1 }])).toMatchObject({ ok: true });

@@ -1,5 +1,5 @@
 /**
- * Pure: the per-request fault header of SANDBOX-SPEC §7,
+ * Pure: the per-request fault header (x-sandbox-fault),
  * `x-sandbox-fault: status=503 | delay=1500 | drop | hang | malformed | rate-limit=5` (one of them per request).
  */
 import { DEFAULT_RETRY_AFTER_S, STATUS_FAULT_RANGE } from './fault-kinds.js';

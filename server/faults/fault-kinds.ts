@@ -1,4 +1,4 @@
-/** Pure data: what each fault kind does, which direction it applies to and which parameters it takes (SANDBOX-SPEC §7). */
+/** Pure data: what each fault kind does, which direction it applies to and which parameters it takes. */
 
 export const FAULT_KINDS = [
   'status',

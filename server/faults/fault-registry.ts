@@ -1,5 +1,5 @@
 /**
- * Pure: the fault rules in force, msw-style (HOUSE-STYLE): rules added later go in front and are tried first;
+ * Pure: the fault rules in force, msw-style: rules added later go in front and are tried first;
  * the first rule that fires answers the request; a rule used up expires; reset() brings back the start
  * (the --faults file) with fresh counters. No I/O: the fault book stores what this holds.
  */

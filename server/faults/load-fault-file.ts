@@ -18,7 +18,7 @@ export function loadFaultFile(file: string, readyScriptsDir?: string): FaultRule
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`--faults ${file}: not JSON (${(error as Error).message}); it must be a list of fault rules, SANDBOX-SPEC §7`);
+    throw new ConfigError(`--faults ${file}: not JSON (${(error as Error).message}); it must be a JSON list of fault rules, like the ready scripts in fixtures/faults/`);
   }
   const check = checkFaultRules(value);
   if (!check.ok) {

@@ -1,4 +1,4 @@
-/** Pure: does a fault rule's `match` fit a request? Paths match whatever the mount (SANDBOX-SPEC §7). */
+/** Pure: does a fault rule's `match` fit a request? Paths match whatever the mount. */
 import { routePathOf, withoutTrailingSlashes } from '../api/pos-routes.js';
 import type { FaultMatch } from './fault-rule-types.js';
 

@@ -1,5 +1,5 @@
 /**
- * The fault stage (SANDBOX-SPEC §3, §7): after the journal is opened, before authentication. The x-sandbox-fault header
+ * The fault stage: after the journal is opened, before authentication. The x-sandbox-fault header
  * wins over the rules; a rule that fires answers in place of the service, so an injected failure changes no state.
  */
 import type { Request, RequestHandler } from 'express';

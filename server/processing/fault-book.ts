@@ -1,5 +1,5 @@
 /**
- * The fault rules in force and their storage (SANDBOX-SPEC §11): the pure registry, written to the state document
+ * The fault rules in force and their storage: the pure registry, written to the state document
  * on every change. A change made through the control API is answered once it is on disk; the counters a request
  * moves are written behind it, so a fault never waits on the disk.
  */

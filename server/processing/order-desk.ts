@@ -1,5 +1,5 @@
 /**
- * The service's side of the order conversation (§1, §3, SANDBOX-SPEC §5): creates orders from the
+ * The service's side of the order conversation (§1, §3): creates orders from the
  * templates, has them delivered, takes the POS's status, resends. Every change is on disk before it is
  * reported, and emitted as `changed`.
  */

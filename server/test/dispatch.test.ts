@@ -1,4 +1,4 @@
-/** Order delivery against a scripted POS over real HTTP: retries, timeouts, replies that do not deliver (SANDBOX-SPEC §5). */
+/** Order delivery against a scripted POS over real HTTP: retries, timeouts, replies that do not deliver. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { closeServers, createOrder, liveSandbox, scriptedPos } from './live.js';

@@ -1,4 +1,4 @@
-/** GET /_sandbox/events: server-sent events over a real socket (SANDBOX-SPEC §8). */
+/** GET /_sandbox/events: server-sent events over a real socket. */
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';

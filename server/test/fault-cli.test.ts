@@ -52,7 +52,7 @@ describe('pos-sandbox serve --faults', () => {
       writeFileSync(file, '[{"action": ');
       const notJson = await cli(['serve', '--memory', '--port', '0', '--faults', file]);
       expect(notJson.code).toBe(2);
-      expect(notJson.stderr).toMatch(new RegExp(`^pos-sandbox: --faults ${file}: not JSON \\(.+\\); it must be a list of fault rules, SANDBOX-SPEC §7\\n$`));
+      expect(notJson.stderr).toMatch(new RegExp(`^pos-sandbox: --faults ${file}: not JSON \\(.+\\); it must be a JSON list of fault rules, like the ready scripts in fixtures/faults/\\n$`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

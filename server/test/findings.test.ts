@@ -45,7 +45,7 @@ const FINDINGS: Array<[string, { headers?: Record<string, string | undefined>; b
   ],
 ];
 
-describe('refund findings (SANDBOX-SPEC §3)', () => {
+describe('refund findings', () => {
   it('reports none for a clean request', async () => {
     const { logger, codes } = capturingLogger();
     const response = await postRefund(testApp({ logger }), { headers: ALL_HEADERS });

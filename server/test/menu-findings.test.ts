@@ -1,4 +1,4 @@
-/** Menu findings over HTTP (SANDBOX-SPEC §3): accepted with x-sandbox-findings, rejected under --strict with nothing applied. */
+/** Menu findings over HTTP: accepted with x-sandbox-findings, rejected under --strict with nothing applied. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { LOCATION, menuEnvelope, putMenu, testSandbox } from './helpers.js';

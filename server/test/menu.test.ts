@@ -1,4 +1,4 @@
-/** PUT /menu (§2.2, §4.2, SANDBOX-SPEC §3) against the real app: forms A and B, every failure, atomic updates. */
+/** PUT /menu (§2.2, §4.2) against the real app: forms A and B, every failure, atomic updates. */
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { LOCATION, menuEnvelope, posToken, putMenu, testApp, testSandbox } from './helpers.js';

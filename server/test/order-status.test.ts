@@ -1,4 +1,4 @@
-/** POST /order/status (§4.3, SANDBOX-SPEC §5): the POS decides an order AWAITING_STATUS; lowercase envelope. */
+/** POST /order/status (§4.3): the POS decides an order AWAITING_STATUS; lowercase envelope. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -111,7 +111,7 @@ describe('POST /order/status', () => {
       expect(entry.findings).toEqual([
         {
           code: 'WRONG_BRAND_LOCATION',
-          section: '§1 (Hub), SANDBOX-SPEC §5',
+          section: '§1 (Hub), sandbox rule',
           message: `POST /order/status for order ${orderId} used location 'loc-hub-001-burgers', but the order is for the Hub brand location 'loc-hub-001-noodles'; use the order's own LocationId in every call about it`,
         },
       ]);

@@ -1,4 +1,4 @@
-/** Orders between the sandbox and the reference POS over real HTTP (SANDBOX-SPEC §5, §10). */
+/** Orders between the sandbox and the reference POS over real HTTP. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';

@@ -1,4 +1,4 @@
-/** Outbound faults (SANDBOX-SPEC §7) on order delivery, against the reference POS and a scripted one over real HTTP. */
+/** Outbound faults on order delivery, against the reference POS and a scripted one over real HTTP. */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -64,7 +64,7 @@ describe('outbound token faults', () => {
     expect(created.body.Findings).toEqual([
       {
         code: 'FORGED_TOKEN_ACCEPTED',
-        section: '§5, SANDBOX-SPEC §7',
+        section: '§5, sandbox rule',
         message: 'the POS accepted an order carrying a token signed with another key (fault rule fault-1); it must answer 401 and create nothing',
       },
     ]);
@@ -108,7 +108,7 @@ describe('outbound duplicate delivery', () => {
     expect(created.body.Findings).toEqual([
       {
         code: 'DUPLICATE_NOT_IDEMPOTENT',
-        section: '§9 (RequestId), SANDBOX-SPEC §5, §7',
+        section: '§9 (RequestId), sandbox rule',
         message:
           "the same delivery (same OrderId and RequestId) sent twice was answered ExternalId 'REF-00001', then 'REF-00002'; a duplicate must get the same ExternalId, and create no second order",
       },

@@ -8,7 +8,7 @@ import { fileStorage } from '../store/segment-storage.js';
 
 const refundOf = (ExternalId: string) => JSON.stringify({ ExternalId });
 
-describe('refund processing (§4.1 rule 2, SANDBOX-SPEC §4)', () => {
+describe('refund processing (§4.1 rule 2)', () => {
   it('records PENDING, then PROCESSED after the delay, and marks the order REFUNDED', async () => {
     const sandbox = await testSandbox({ refundDelayMs: 1000 });
     const accepted = await postRefund(sandbox.app, { body: refundOf('POS-STD-1001') });

@@ -1,4 +1,4 @@
-/** SANDBOX-SPEC §4 and §11 with a real process: a 200 means on disk, and pending refunds finish after a crash. */
+/** Durability with a real process: a 200 means on disk, and pending refunds finish after a crash. */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
