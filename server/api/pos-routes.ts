@@ -1,4 +1,4 @@
-/** Where the POS → service API lives: the three mounts (/, /v2, /api/v2: docs/openapi.md) and the routes under each. */
+/** Where the POS → service API lives: the three mounts (POS_MOUNTS below) and the routes under each. */
 import type { EnvelopeFamily } from '../errors.js';
 
 /** `/` for the base URL, `/v2` for the §9 example form, `/v1/pos/openapi` for the §4.3 migration paths. */
