@@ -34,13 +34,14 @@ export function unknownCursor(list: string, after: string): ApiError {
 }
 
 /**
- * The journal filters: path, status, location, since, direction, order, fault, after (a journal id), and the page:
+ * The journal filters: path, status, location, since, direction, order, fault, findings, after (a journal id), and the page:
  * limit and before (a journal id). With `page`, limit gets its default and maximum; without (the HAR export), any limit.
  */
 export function journalFilter(query: Query, page?: PageSize): JournalFilter {
-  const { path, status, location, since, after, before, limit, direction, order, fault } = checkQuery(query, ['path', 'status', 'location', 'since', 'after', 'before', 'limit', 'direction', 'order', 'fault']);
+  const { path, status, location, since, after, before, limit, direction, order, fault, findings } = checkQuery(query, ['path', 'status', 'location', 'since', 'after', 'before', 'limit', 'direction', 'order', 'fault', 'findings']);
   const problems: string[] = [];
   if (direction !== undefined && direction !== 'inbound' && direction !== 'outbound') problems.push(`direction must be inbound or outbound, got '${direction}'`);
+  if (findings !== undefined && findings !== 'true' && findings !== 'false') problems.push(`findings must be true (entries with a finding) or false (entries with none), got '${findings}'`);
   if (status !== undefined && !/^(\d{3}|\dxx)$/i.test(status)) problems.push(`status must be a status code (401) or a class (4xx), got '${status}'`);
   const sinceMs = since === undefined ? undefined : /^\d+$/.test(since) ? Number(since) : Date.parse(since);
   if (sinceMs !== undefined && Number.isNaN(sinceMs)) problems.push(`since must be an ISO time or milliseconds since the epoch, got '${since}'`);
@@ -65,5 +66,6 @@ export function journalFilter(query: Query, page?: PageSize): JournalFilter {
     direction: direction as JournalFilter['direction'],
     orderId: order,
     fault,
+    findings: findings === undefined ? undefined : findings === 'true',
   };
 }

@@ -3,7 +3,7 @@ import { controlOk, controlResponses, getById, ref } from './openapi-parts.js';
 import { pagedOk, pageParameters } from './openapi-paging.js';
 import { JOURNAL_PAGE } from './paging.js';
 
-const JOURNAL_FILTER_PROBLEMS = 'an unknown query parameter, or a filter that does not parse (status, since, direction, after, before, limit)';
+const JOURNAL_FILTER_PROBLEMS = 'an unknown query parameter, or a filter that does not parse (status, since, direction, findings, after, before, limit)';
 
 export function journalPaths() {
   return {
@@ -58,6 +58,7 @@ function journalParameters() {
     { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
     { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
     { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },
+    { name: 'findings', in: 'query', schema: { enum: ['true', 'false'] }, description: 'true: entries with at least one finding; false: entries with none' },
   ];
 }
 

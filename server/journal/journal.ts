@@ -27,6 +27,8 @@ export interface JournalFilter {
   orderId?: string;
   /** 'true': entries a fault acted on; 'false': the others; else the id of the rule (or x-sandbox-fault). */
   fault?: string;
+  /** true: entries with at least one finding; false: entries with none. */
+  findings?: boolean;
   /** Entries at or after this time (ms since the epoch). */
   since?: number;
   /** Entries newer than this journal id: what happened since an entry the caller has seen. */
@@ -101,6 +103,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
       (filter.direction === undefined || entry.direction === filter.direction) &&
       (filter.orderId === undefined || entry.orderId === filter.orderId) &&
       (filter.fault === undefined || faultFits(filter.fault, entry)) &&
+      (filter.findings === undefined || entry.findings.length > 0 === filter.findings) &&
       (filter.since === undefined || Date.parse(entry.time) >= filter.since);
     const found: Kept[] = [];
     const first = Math.max(0, this.entries.length - this.limit);

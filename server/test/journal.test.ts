@@ -102,13 +102,32 @@ describe('the request journal', () => {
     expect(journal.list({ before: quick }).map((e) => e.id)).toEqual([]);
   });
 
+  it('lists only the entries with findings (findings=true), or only those without (findings=false), with the other filters', async () => {
+    const sandbox = await testSandbox();
+    await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: 'CLEAN-1' }) });
+    await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: 'EXTRA-1', Amount: 5 }) });
+    await postRefund(sandbox.app, { headers: { ...cleanHeaders(posToken()), 'x-api-key': undefined }, body: JSON.stringify({ ExternalId: 'NOKEY-1' }) });
+    await request(sandbox.app).get('/_sandbox/health');
+    const listed = async (query: string) =>
+      ((await request(sandbox.app).get(`/_sandbox/journal${query}`).expect(200)).body as Array<{ request: { body: { ExternalId: string } }; findings: Array<{ code: string }> }>).map(
+        (entry) => `${entry.request.body.ExternalId}: ${entry.findings.map((found) => found.code).join(',') || 'none'}`,
+      );
+    expect(await listed('?findings=true')).toEqual(['NOKEY-1: API_KEY_HEADER_MISSING', 'EXTRA-1: UNKNOWN_FIELD']);
+    expect(await listed('?findings=false')).toEqual(['CLEAN-1: none']);
+    expect(await listed('?findings=true&limit=1')).toEqual(['NOKEY-1: API_KEY_HEADER_MISSING']);
+    const har = (await request(sandbox.app).get('/_sandbox/journal.har?findings=true').expect(200)).body as { log: { entries: Array<{ _findings: unknown[] }> } };
+    expect(har.log.entries.map((entry) => entry._findings.length)).toEqual([1, 1]);
+  });
+
   it.each([
     ['?status=teapot', "status must be a status code (401) or a class (4xx), got 'teapot'"],
     ['?since=yesterday', "since must be an ISO time or milliseconds since the epoch, got 'yesterday'"],
     ['?limit=0', 'limit must be a whole number from 1 to 1000 (the largest page), got \'0\'; follow the Link rel="next" header for the rest'],
     ['?before=last', "before must be a journal id such as j-000042, got 'last'"],
     ['?after=42', "after must be a journal id such as j-000042, got '42'"],
-    ['?loc=x', "unknown query parameter 'loc'; this endpoint takes path, status, location, since, after, before, limit, direction, order, fault"],
+    ['?loc=x', "unknown query parameter 'loc'; this endpoint takes path, status, location, since, after, before, limit, direction, order, fault, findings"],
+    ['?findings=yes', "findings must be true (entries with a finding) or false (entries with none), got 'yes'"],
+    ['?findings=', "findings must be true (entries with a finding) or false (entries with none), got ''"],
   ])('answers 400 INVALID_REQUEST for %s', async (query, message) => {
     const sandbox = await testSandbox();
     const response = await request(sandbox.app).get(`/_sandbox/journal${query}`);
