@@ -4,7 +4,7 @@ import { heapGrowthFlag, HEAP_GROWING_PERCENT } from './heap-growth.js';
 describe('heapGrowthFlag', () => {
   it('sets the sandbox’s heap growth when the user chose none', () => {
     expect(heapGrowthFlag([], undefined)).toBe(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-    expect(heapGrowthFlag(['--enable-source-maps'], '--max-old-space-size=4096')).toBe('--heap-growing-percent=30');
+    expect(heapGrowthFlag(['--enable-source-maps'], '--max-old-space-size=4096')).toBe('--heap-growing-percent=80');
   });
 
   it.each([
@@ -17,6 +17,6 @@ describe('heapGrowthFlag', () => {
   });
 
   it('is not fooled by a flag that only starts the same', () => {
-    expect(heapGrowthFlag(['--heap-growing-percentage=5'], '')).toBe('--heap-growing-percent=30');
+    expect(heapGrowthFlag(['--heap-growing-percentage=5'], '')).toBe('--heap-growing-percent=80');
   });
 });
