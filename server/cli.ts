@@ -1,4 +1,10 @@
 /** The pos-sandbox command: one file per subcommand under cli/, only the one run is loaded (cli/program.ts). */
-import { buildProgram } from './cli/program.js';
+import { CommanderError } from 'commander';
+import { buildProgram, exitCode } from './cli/program.js';
 
-await (await buildProgram(process.argv)).parseAsync(process.argv);
+try {
+  await (await buildProgram(process.argv)).parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  process.exit(exitCode(error));
+}

@@ -4,7 +4,7 @@
  * which `pos-sandbox --help` paid, as did `token` and every test that spawns the CLI. The others are stand-ins that
  * carry only what the top-level help prints (program.test.ts holds them to the real commands).
  */
-import { Command, Help } from 'commander';
+import { Command, Help, type CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 
 export interface Subcommand {
@@ -58,6 +58,42 @@ export const SUBCOMMANDS: Subcommand[] = [
     summary: 'write files that let another tool use the sandbox (postman)',
     load: async () => (await import('./export.js')).exportCommand(),
   },
+  {
+    name: 'status',
+    term: 'status [options]',
+    summary: 'is the sandbox up: its address, version, partner, store, POS order URL, journal and fault counts',
+    load: async () => (await import('./control-commands.js')).statusCommand(),
+  },
+  {
+    name: 'orders',
+    term: 'orders',
+    summary: 'create, list, show and resend the orders the sandbox sends to the POS',
+    load: async () => (await import('./control-commands.js')).ordersCommand(),
+  },
+  {
+    name: 'refunds',
+    term: 'refunds',
+    summary: 'the refunds the POS asked for, and what became of them',
+    load: async () => (await import('./control-commands.js')).refundsCommand(),
+  },
+  {
+    name: 'faults',
+    term: 'faults',
+    summary: 'the fault rules in force: add, list, remove, load a file of them, reset',
+    load: async () => (await import('./control-commands.js')).faultsCommand(),
+  },
+  {
+    name: 'journal',
+    term: 'journal',
+    summary: 'the requests the sandbox saw and sent, one line per exchange',
+    load: async () => (await import('./control-commands.js')).journalCommand(),
+  },
+  {
+    name: 'reset',
+    term: 'reset [options]',
+    summary: 'put the sandbox back to its fixtures: refunds, journal, fault rules and seen token ids cleared',
+    load: async () => (await import('./control-commands.js')).resetCommand(),
+  },
 ];
 
 /** The subcommand a command line runs (`pos-sandbox NAME …` or `pos-sandbox help NAME`), if it names one. */
@@ -92,5 +128,22 @@ export async function buildProgram(argv: readonly string[], options: { loadAll?:
     .showHelpAfterError()
     .configureHelp({ subcommandTerm: (command) => terms.get(command) ?? new Help().subcommandTerm(command) });
   for (const command of commands) program.addCommand(command);
+  throwInsteadOfExit(program);
   return program;
+}
+
+/** commander exits by itself on a usage error; made to throw instead, on every command, so `exitCode` decides. */
+function throwInsteadOfExit(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) throwInsteadOfExit(sub);
+}
+
+/**
+ * The exit code of what commander threw (it has printed the message): 0 for --help and --version, 2 for a command
+ * line it could not take (an unknown option or command, a missing or invalid value), as for every other start-up
+ * problem; `command.error(…, { exitCode })` keeps its own.
+ */
+export function exitCode(error: CommanderError): number {
+  if (error.exitCode === 0 || error.code === 'commander.error' || error.code === 'commander.help') return error.exitCode;
+  return 2;
 }
