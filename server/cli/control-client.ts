@@ -1,0 +1,54 @@
+/**
+ * The control commands' one way to the control API of a running sandbox: JSON in and out, and every failure said
+ * once with the URL it happened on (a sandbox that does not answer, a server that is not the sandbox, an API error
+ * with the envelope's message). SANDBOX_ADMIN_TOKEN is sent as the bearer token when set, for a sandbox that is
+ * reached by another name than loopback.
+ */
+import { failureCause } from './failure-cause.js';
+
+/** A failure to report: one line on stderr and the exit code (1: the sandbox said no or could not be reached). */
+export class ControlError extends Error {}
+
+export interface ControlClient {
+  readonly baseUrl: string;
+  call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** The response itself, for the event stream. */
+  open(path: string, headers?: Record<string, string>): Promise<Response>;
+}
+
+export function controlClient(baseUrl: string, env: Readonly<Record<string, string | undefined>>): ControlClient {
+  const admin: Record<string, string> = env.SANDBOX_ADMIN_TOKEN === undefined || env.SANDBOX_ADMIN_TOKEN === '' ? {} : { authorization: `Bearer ${env.SANDBOX_ADMIN_TOKEN}` };
+  const send = async (method: string, path: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(`${baseUrl}${path}`, { ...init, method, headers: { accept: 'application/json', ...admin, ...(init.headers as Record<string, string>) } });
+    } catch (error) {
+      throw new ControlError(`cannot reach the sandbox at ${baseUrl}: ${failureCause(error)} (is \`pos-sandbox serve\` running there? point at it with --sandbox URL or SANDBOX_URL)`);
+    }
+  };
+  const notTheSandbox = (method: string, path: string, response: Response) =>
+    new ControlError(`${method} ${baseUrl}${path} answered ${response.status} with ${response.headers.get('content-type') ?? 'no content type'}, not the sandbox's JSON: is ${baseUrl} the sandbox?`);
+  return {
+    baseUrl,
+    async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+      const response = await send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const text = await response.text();
+      if (response.status === 204 || (text === '' && response.ok)) return undefined as T;
+      if (!(response.headers.get('content-type') ?? '').includes('json')) throw notTheSandbox(method, path, response);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw notTheSandbox(method, path, response);
+      }
+      if (response.ok) return parsed as T;
+      const errors = (parsed as { errors?: Array<{ code?: string; message?: string }> }).errors;
+      const said = Array.isArray(errors) ? errors.map((error) => `${error.code ?? 'ERROR'}: ${error.message ?? ''}`).join('; ') : text;
+      throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${said}`);
+    },
+    async open(path: string, headers: Record<string, string> = {}): Promise<Response> {
+      const response = await send('GET', path, { headers });
+      if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${await response.text()}`);
+      return response;
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The control commands as a user runs them: the built CLI against one real `serve` process (and a stand-in POS
+ * that takes every order), `--json` parsed, lines read whole, and every failure said once with its URL.
+ */
+import { spawn } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mintPosToken } from '../domain/mint-pos-token.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { closeServers, listen } from './live.js';
+import { PARTNER } from './helpers.js';
+import { cli, serve, stopServers } from './processes.js';
+
+let sandboxUrl: string;
+let orders = 0;
+const run = (args: string[], env: Record<string, string> = {}) => cli(args, { SANDBOX_URL: sandboxUrl, NO_COLOR: '1', ...env });
+const json = async <T>(args: string[]): Promise<T> => {
+  const result = await run([...args, '--json']);
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as T;
+};
+
+async function refund(externalId: string, extra: Record<string, unknown> = {}): Promise<number> {
+  const { token } = mintPosToken({ posName: PARTNER.name, key: PARTNER.nonProdKey, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
+  const response = await fetch(`${sandboxUrl}/v2/order/refund`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'x-api-key': PARTNER.apiKey ?? 'k', 'x-api-version': '2', 'content-type': 'application/json' },
+    body: JSON.stringify({ ExternalId: externalId, ...extra }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+beforeAll(async () => {
+  const pos = await listen((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: `STANDIN-${++orders}` })));
+  });
+  sandboxUrl = (await serve(['--pos-order-url', `${pos}/order`])).baseUrl;
+});
+
+afterAll(async () => {
+  stopServers();
+  await closeServers();
+});
+
+describe('pos-sandbox status and reset', () => {
+  it('status --json is the health answer; the lines say where the sandbox is and what it holds', async () => {
+    const health = await json<{ status: string; partner: string; store: string; delivery: { posOrderUrl: string } }>(['status']);
+    expect(health).toMatchObject({ status: 'ok', partner: 'demo-pos', store: 'memory', delivery: { posOrderUrl: expect.stringMatching(/\/order$/) } });
+    const lines = await run(['status']);
+    expect(lines.stdout.replace(/up \d+ s/, 'up N s').replace(/journal: +\d+ of/, 'journal: N of').split('\n')).toEqual([
+      `up  ${sandboxUrl}  pos-sandbox 0.1.0, up N s`,
+      '  partner (token iss): demo-pos',
+      '  store:               memory',
+      `  POS order URL:       ${health.delivery.posOrderUrl}`,
+      '  journal: N of at most 5000 entries',
+      expect.stringMatching(/^ {2}fault rules: +\d+$/),
+      '  strict:              false',
+      '',
+    ]);
+  });
+});
+
+describe('pos-sandbox orders', () => {
+  it('creates an order from a template, waits for its delivery, and finds it in list and show', async () => {
+    const created = await json<{ OrderId: string; Template: string; Status: string; ExternalId: string; LocationId: string }>(['orders', 'create', '--template', 'kiosk', '--order-id', 'ord-cli-1', '--wait']);
+    expect(created).toMatchObject({ OrderId: 'ord-cli-1', Template: 'kiosk', Status: 'AWAITING_STATUS', ExternalId: expect.stringMatching(/^STANDIN-\d+$/), LocationId: 'loc-kiosk-001' });
+    const listed = await json<Array<{ OrderId: string }>>(['orders', 'list', '--template', 'kiosk']);
+    expect(listed.map((order) => order.OrderId)).toContain('ord-cli-1');
+    const shown = await json<{ OrderId: string; History: Array<{ status: string }> }>(['orders', 'show', 'ord-cli-1']);
+    expect(shown.History.map((change) => change.status)).toEqual(['NEW', 'DISPATCHED', 'AWAITING_STATUS']);
+  });
+
+  it('lists orders as aligned lines', async () => {
+    const result = await run(['orders', 'list', '--template', 'standard', '--limit', '3']);
+    expect(result).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'ORDER         LOCATION     TEMPLATE  STATUS    EXTERNAL ID   REASON',
+        'ord-std-0001  loc-std-001  standard  ACCEPTED  POS-STD-1001',
+        'ord-std-0002  loc-std-001  standard  ACCEPTED  POS-STD-1002',
+        'ord-std-0003  loc-std-001  standard  REJECTED  POS-STD-1003  Kitchen closed',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('says what the sandbox answered when an order is unknown or cannot be resent, exit 1', async () => {
+    expect(await run(['orders', 'show', 'no-such-order'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `pos-sandbox: GET ${sandboxUrl}/_sandbox/orders/no-such-order answered 404: NOT_FOUND: no order 'no-such-order'; GET /_sandbox/orders lists them\n`,
+    });
+    const resend = await run(['orders', 'resend', 'ord-std-0001']);
+    expect({ code: resend.code, stderr: resend.stderr.split(':').slice(0, 4).join(':') }).toEqual({ code: 1, stderr: `pos-sandbox: POST ${sandboxUrl}/_sandbox/orders/ord-std-0001/resend answered 409` });
+  });
+
+  it('refuses an unknown template before it asks anything, exit 2', async () => {
+    const result = await run(['orders', 'create', '--template', 'drive-thru']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: option '--template <name>' argument 'drive-thru' is invalid. Allowed choices are standard, hub, kiosk.\n" });
+  });
+});
+
+describe('pos-sandbox faults', () => {
+  it('adds a rule from flags, lists it with its counters, sees it fire, removes it', async () => {
+    await run(['faults', 'reset']);
+    const added = await json<{ id: string; match: object; action: object; times: number; left: number }>(['faults', 'add', '--id', 'cli-outage', '--kind', 'status', '--status', '503', '--path', '/order/refund', '--times', '2']);
+    expect(added).toMatchObject({ id: 'cli-outage', match: { path: '/order/refund' }, action: { kind: 'status', status: 503 }, times: 2, left: 2 });
+    expect(await refund('FAULTED-1')).toBe(503);
+    expect((await run(['faults', 'list'])).stdout).toBe(['RULE        MATCH               ACTION             FIRED        LEFT', 'cli-outage  path=/order/refund  status status=503  1 of 1 seen  1', ''].join('\n'));
+    expect(await run(['faults', 'remove', 'cli-outage'])).toEqual({ code: 0, stderr: '', stdout: 'removed fault rule cli-outage\n' });
+    expect((await run(['faults', 'list'])).stdout).toBe('no fault rules in force\n');
+  });
+
+  it('loads a ready script by its name, or a file, and resets', async () => {
+    const loaded = await json<Array<{ id: string }>>(['faults', 'load', 'slow-service']);
+    expect(loaded.map((rule) => rule.id).sort()).toEqual(['slow', 'slow-past-timeout']);
+    const file = join(PACKAGE_ROOT, 'fixtures', 'faults', 'rate-limited.json');
+    expect((await run(['faults', 'load', file])).code).toBe(0);
+    expect(await run(['faults', 'reset'])).toEqual({ code: 0, stderr: '', stdout: 'every fault rule removed\n' });
+    expect(await json<unknown[]>(['faults', 'list'])).toEqual([]);
+  });
+
+  it('passes the sandbox’s own refusal of a bad rule through, and says which file is missing', async () => {
+    const bad = await run(['faults', 'add', '--kind', 'status', '--path', '/order/refund']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(new RegExp(`^pos-sandbox: POST ${sandboxUrl}/_sandbox/faults answered 400: INVALID_REQUEST: .*status.*\\n$`));
+    const missing = await run(['faults', 'load', 'no-such-script']);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: `pos-sandbox: no file no-such-script, and no ready script of that name in ${join(PACKAGE_ROOT, 'fixtures', 'faults')}\n` });
+  });
+});
+
+describe('pos-sandbox refunds and journal', () => {
+  it('lists a refund the POS sent, and the journal shows it, one line per exchange, filtered by findings', async () => {
+    expect(await refund('CLI-REFUND-1')).toBe(200);
+    expect(await refund('CLI-REFUND-2', { Amount: 5 })).toBe(200);
+    const refunds = await json<Array<{ externalId: string; status: string }>>(['refunds', 'list', '--external-id', 'CLI-REFUND-1']);
+    expect(refunds).toEqual([expect.objectContaining({ externalId: 'CLI-REFUND-1', status: 'PENDING' })]);
+    const tail = await run(['journal', 'tail', '-n', '2', '--path', '/order/refund']);
+    const lines = tail.stdout.replace(/^\d\d:\d\d:\d\d\.\d{3}/gm, 'HH:MM:SS.mmm').replace(/ \d+ ms /g, ' N ms ').replace(/j-\d{6}/g, 'j-N');
+    expect(lines).toBe(
+      [
+        'HH:MM:SS.mmm  POS → sandbox  POST /v2/order/refund  200  loc-std-001  N ms  j-N',
+        'HH:MM:SS.mmm  POS → sandbox  POST /v2/order/refund  200  loc-std-001  N ms  findings: UNKNOWN_FIELD  j-N',
+        '',
+      ].join('\n'),
+    );
+    const withFindings = (await run(['journal', 'tail', '--findings', '--json'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { findings: string[] });
+    expect(withFindings.length).toBeGreaterThan(0);
+    expect(withFindings.every((row) => row.findings.length > 0)).toBe(true);
+  });
+
+  it('journal tail --follow prints an exchange as it happens, and only those its filter takes', async () => {
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'journal', 'tail', '--follow', '-n', '0', '--findings', '--json'], { env: { PATH: process.env.PATH ?? '', SANDBOX_URL: sandboxUrl } });
+    try {
+      let out = '';
+      const printed = new Promise<string>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out);
+        }),
+      );
+      // The stream is open once the sandbox counts a client.
+      for (let tries = 0; tries < 200; tries++) {
+        const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as { events: { clients: number } };
+        if (health.events.clients > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await refund('FOLLOW-CLEAN')).toBe(200);
+      expect(await refund('FOLLOW-EXTRA', { Amount: 1 })).toBe(200);
+      const [line] = (await printed).trim().split('\n');
+      expect(JSON.parse(line!)).toMatchObject({ direction: 'inbound', method: 'POST', path: '/v2/order/refund', status: 200, findings: ['UNKNOWN_FIELD'] });
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('finding the sandbox', () => {
+  it('says once that nothing answers at the URL, and how to point at the right one, exit 1', async () => {
+    // A port just freed: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const result = await run(['status'], { SANDBOX_URL: `http://127.0.0.1:${port}` });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `pos-sandbox: cannot reach the sandbox at http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port} (is \`pos-sandbox serve\` running there? point at it with --sandbox URL or SANDBOX_URL)\n`,
+    });
+  });
+
+  it('takes --sandbox over SANDBOX_URL, and a trailing slash is no matter', async () => {
+    expect((await run(['status', '--json', '--sandbox', `${sandboxUrl}/`], { SANDBOX_URL: 'http://127.0.0.1:1' })).code).toBe(0);
+  });
+
+  it('refuses a sandbox URL that is not http(s), naming where it came from, exit 2', async () => {
+    expect(await run(['refunds', 'list'], { SANDBOX_URL: 'localhost:4100' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "pos-sandbox: SANDBOX_URL must be the http(s) address of the sandbox, such as http://127.0.0.1:4100, got 'localhost:4100'\n",
+    });
+  });
+
+  it('says when the server at the URL is not the sandbox', async () => {
+    const notSandbox = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+    expect(await run(['faults', 'list', '--sandbox', notSandbox])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `pos-sandbox: GET ${notSandbox}/_sandbox/faults answered 200 with text/html, not the sandbox's JSON: is ${notSandbox} the sandbox?\n`,
+    });
+  });
+});
+
+describe('pos-sandbox reset', () => {
+  it('puts the sandbox back to its fixtures', async () => {
+    expect(await run(['reset'])).toEqual({ code: 0, stderr: '', stdout: `reset: ${sandboxUrl} is back to its fixtures\n` });
+    expect(await json<unknown[]>(['refunds', 'list'])).toEqual([]);
+  });
+});
