@@ -257,7 +257,8 @@ async function startChecks(sandbox: SandboxControl, options: RunOptions): Promis
   try {
     health = await sandbox.health();
   } catch (error) {
-    throw new StartError(`cannot reach the sandbox at ${options.sandboxUrl}: ${(error as Error).message}; start it with npm start (or pass --sandbox URL)`);
+    // The message names the sandbox's URL and the cause once (sandbox-control.ts).
+    throw new StartError(`${(error as Error).message}; start it with npm start (or pass --sandbox URL, or set SANDBOX_URL)`);
   }
   let referencePos = false;
   if (options.mode === 'driver') {

@@ -105,7 +105,7 @@ export class SandboxControl {
       throw new ControlError(`the sandbox at ${this.baseUrl} did not answer ${method} ${path}: ${causeOf(error)}`);
     }
     const text = await response.text();
-    if (!response.ok) throw new ControlError(`the sandbox answered ${method} ${path} with ${response.status}: ${text.slice(0, 500)}`);
+    if (!response.ok) throw new ControlError(`the sandbox at ${this.baseUrl} answered ${method} ${path} with ${response.status}: ${text.slice(0, 500)}`);
     return { value: (text === '' ? undefined : JSON.parse(text)) as T, link: response.headers.get('link') };
   }
 }

@@ -5,11 +5,12 @@ import { Command } from 'commander';
 import { resolvePartner, partnerOverrideFromEnv } from '../server/config.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { BUGS, parseBugs } from './bugs.js';
+import { resolveSandboxUrl } from '../server/cli/sandbox-url.js';
 
 interface Flags {
   port: string;
   host: string;
-  sandbox: string;
+  sandbox?: string;
   fixtures: string;
   bug?: string;
   statusInReply?: boolean;
@@ -20,7 +21,7 @@ const program = new Command('reference-pos')
   .description('a correct POS side for the sandbox: the order endpoint (POST /order) and the driver contract of the certification checklist')
   .option('--port <port>', 'port to listen on; 0 picks a free one', process.env.REFERENCE_POS_PORT ?? '4200')
   .option('--host <address>', 'address to listen on', '127.0.0.1')
-  .option('--sandbox <url>', "the sandbox's base URL, where status calls go", process.env.SANDBOX_URL ?? 'http://127.0.0.1:4100')
+  .option('--sandbox <url>', "the sandbox's base URL, where status calls go (default: SANDBOX_URL, else http://127.0.0.1:4100)")
   .option('--fixtures <dir>', 'fixture folder: the partner and the menus this POS starts with', join(PACKAGE_ROOT, 'fixtures'))
   .option('--bug <list>', `break it on purpose, comma-separated: ${Object.keys(BUGS).join(', ')}`)
   .option('--status-in-reply', 'answer orders with Status in the reply instead of a POST /order/status afterwards')
@@ -29,6 +30,8 @@ const program = new Command('reference-pos')
   .action(async (flags: Flags) => {
     try {
       const bugs = parseBugs(flags.bug);
+      const sandbox = resolveSandboxUrl(flags.sandbox, process.env);
+      if (!sandbox.ok) throw new Error(sandbox.problem);
       const port = Number(flags.port);
       const slowAckMs = Number(flags.slowAckMs);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got '${flags.port}'`);
@@ -39,7 +42,7 @@ const program = new Command('reference-pos')
       const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
       const app = createReferencePos({
         identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
-        sandboxUrl: flags.sandbox,
+        sandboxUrl: sandbox.url,
         menus: fixtures.menus,
         locations: fixtures.locations,
         bugs,
@@ -56,7 +59,7 @@ const program = new Command('reference-pos')
           `reference POS (${partner.name}) listening on ${url}`,
           `  order endpoint: ${url}/order   (start the sandbox with --pos-order-url ${url}/order)`,
           `  driver:         ${url}   (GET /health, POST /refund, /menu, /decide)`,
-          `  sandbox:        ${flags.sandbox}`,
+          `  sandbox:        ${sandbox.url}`,
           `  bugs:           ${bugs.size > 0 ? [...bugs].join(', ') : 'none (a correct POS)'}`,
           '',
         ].join('\n'),

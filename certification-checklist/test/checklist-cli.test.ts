@@ -32,7 +32,11 @@ describe('pos-sandbox checklist', () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const run = await cli(['checklist', '--sandbox', url, '--driver', 'http://127.0.0.1:2']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`pos-sandbox checklist: the run could not start: cannot reach the sandbox at ${url}: the sandbox at ${url} did not answer GET /_sandbox/health: ECONNREFUSED`);
+    expect(run.stderr).toContain(`pos-sandbox checklist: the run could not start: the sandbox at ${url} did not answer GET /_sandbox/health: ECONNREFUSED`);
+    expect(run.stderr.split(url).length - 1).toBe(1);
+    // SANDBOX_URL points it there as --sandbox does.
+    const fromEnv = await cli(['checklist', '--driver', 'http://127.0.0.1:2'], { SANDBOX_URL: `${url}/` });
+    expect({ code: fromEnv.code, said: fromEnv.stderr.includes(`the sandbox at ${url} did not answer GET /_sandbox/health`) }).toEqual({ code: 2, said: true });
   });
 
   it('exits 2 naming the driver URL when nothing listens there', async () => {

@@ -9,9 +9,10 @@ import { runChecklist, StartError, type RunOptions } from '../../certification-c
 import { judgedItems, runOutcome } from '../../certification-checklist/run-outcome.js';
 import { parseList, type RunMode } from '../../certification-checklist/scope.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
+import { resolveSandboxUrl } from './sandbox-url.js';
 
 interface ChecklistFlags {
-  sandbox: string;
+  sandbox?: string;
   posOrderUrl?: string;
   driver?: string;
   interactive?: boolean;
@@ -34,7 +35,7 @@ export const DEFAULT_REPORT_DIR = 'certification-reports';
 export function checklistCommand(): Command {
   return new Command('checklist')
     .description('run the certification checklist against a POS through a running sandbox, and write the report')
-    .option('--sandbox <url>', 'the running sandbox', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
+    .option('--sandbox <url>', `the running sandbox (default: SANDBOX_URL, else http://${DEFAULT_HOST}:${DEFAULT_PORT})`)
     .option('--pos-order-url <url>', "the POS's order endpoint, where the checklist's orders go (default: SANDBOX_POS_ORDER_URL, else the sandbox's own --pos-order-url)")
     .option('--driver <url>', 'automated: the POS test build implements the driver contract at this URL')
     .option('--interactive', 'a person at the POS is told what to do, with a reference to type in, and given a countdown')
@@ -103,7 +104,9 @@ export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOp
   const only = flags.only === undefined ? undefined : parseList(flags.only, CHECKLIST.map((item) => item.id), 'item');
   if (only && !only.ok) throw new UsageError(only.problem);
   const posOrderUrl = flags.posOrderUrl ?? env.SANDBOX_POS_ORDER_URL;
-  for (const [name, url] of [['--sandbox', flags.sandbox], ['--driver', flags.driver], ['--pos-order-url', posOrderUrl]] as const) {
+  const sandbox = resolveSandboxUrl(flags.sandbox, env);
+  if (!sandbox.ok) throw new UsageError(sandbox.problem);
+  for (const [name, url] of [['--driver', flags.driver], ['--pos-order-url', posOrderUrl]] as const) {
     if (url !== undefined && !/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`${name} must be an http(s) URL, got '${url}'`);
   }
   const waitS = flags.waitS === undefined ? undefined : Number(flags.waitS);
@@ -115,7 +118,7 @@ export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOp
   }
   const pos = { ...(flags.posName ? { name: flags.posName } : {}), ...(flags.posVersion ? { version: flags.posVersion } : {}), ...(flags.posBuild ? { build: flags.posBuild } : {}) };
   return {
-    sandboxUrl: flags.sandbox,
+    sandboxUrl: sandbox.url,
     ...(posOrderUrl ? { posOrderUrl } : {}),
     mode: modes[0]!,
     ...(flags.driver ? { driverUrl: flags.driver } : {}),

@@ -8,10 +8,11 @@ import { buildPostmanExport, COLLECTION_FILE, ENVIRONMENT_FILE } from '../postma
 import { pickExamples } from '../postman/postman-examples.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { exitWith } from './exit.js';
+import { resolveSandboxUrl } from './sandbox-url.js';
 
 interface ExportPostmanFlags {
   out: string;
-  sandbox: string;
+  sandbox?: string;
   location?: string;
   fixtures: string;
 }
@@ -20,8 +21,8 @@ export function exportPostmanCommand(): Command {
   return new Command('postman')
     .description('write a Postman collection (every POS call and the control API, with tests) and its environment')
     .option('--out <dir>', 'the folder the two files are written into (made if missing)', '.')
-    // The same flag and default as `checklist --sandbox`: the address of a running sandbox.
-    .option('--sandbox <url>', 'the running sandbox, the environment\'s baseUrl', `http://${DEFAULT_HOST}:${DEFAULT_PORT}`)
+    // The same flag and default as every command's --sandbox (sandbox-url.ts).
+    .option('--sandbox <url>', `the running sandbox, the environment's baseUrl (default: SANDBOX_URL, else http://${DEFAULT_HOST}:${DEFAULT_PORT})`)
     .option('--location <id>', 'the location of the POS calls and the menu examples (default: the first standard location)')
     .option('--fixtures <dir>', 'fixture folder (the partner, its key, the locations and their menus)', join(PACKAGE_ROOT, 'fixtures'))
     .addHelpText(
@@ -34,7 +35,9 @@ export function exportPostmanCommand(): Command {
 }
 
 function exportPostman(flags: ExportPostmanFlags): void {
-  const sandboxUrl = parseSandboxUrl(flags.sandbox);
+  const sandbox = resolveSandboxUrl(flags.sandbox, process.env);
+  if (!sandbox.ok) throw new ConfigError(sandbox.problem);
+  const sandboxUrl = sandbox.url;
   const fixtures = loadFixtures(flags.fixtures);
   const override = partnerOverrideFromEnv(process.env);
   const partner = resolvePartner(fixtures.partner, override);
@@ -76,18 +79,4 @@ function makeFolder(dir: string): void {
   const missing: string[] = [];
   for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
   for (const folder of missing) mkdirSync(folder);
-}
-
-function parseSandboxUrl(value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
-    throw new ConfigError(`--sandbox must be the http(s) address of the sandbox, such as http://${DEFAULT_HOST}:${DEFAULT_PORT}, got '${value}'`);
-  }
-  // Requests append their paths to {{baseUrl}}: a trailing slash would double it.
-  return url.toString().replace(/\/+$/, '');
 }
