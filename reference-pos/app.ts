@@ -2,6 +2,7 @@
  * The reference POS: the order endpoint a correct POS exposes, and the driver contract that lets the
  * checklist make it act. In memory; `bugs` break it on purpose.
  */
+import { failureCause } from '../server/cli/failure-cause.js';
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 import type { Bug } from './bugs.js';
@@ -127,8 +128,10 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       order.statusCall = { status: answer.status, ...(answer.body === undefined ? {} : { body: answer.body }) };
       log(`status ${order.decision} for ${order.OrderId}: sandbox answered ${answer.status}`);
     } catch (error) {
-      order.statusCall = { status: 0, body: (error as Error).message };
-      log(`status for ${order.OrderId} not sent: ${(error as Error).message}`);
+      // fetch's own message is "fetch failed"; the cause says what happened (a refused connection, a reset).
+      const cause = failureCause(error);
+      order.statusCall = { status: 0, body: cause };
+      log(`status for ${order.OrderId} not sent to ${options.sandboxUrl}/v2/order/status: ${cause}`);
     }
   }
 

@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import type { Bug } from '../bugs.js';
-import { closeServers, createOrder, liveReferencePos, liveSandbox, orderReaches } from '../../server/test/live.js';
-import { PARTNER } from '../../server/test/helpers.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches } from '../../server/test/live.js';
+import { fixtures, PARTNER } from '../../server/test/helpers.js';
+import { createReferencePos } from '../app.js';
 
 afterEach(closeServers);
 
@@ -26,6 +28,33 @@ function serviceToken(nowSeconds: number, overrides: Record<string, unknown> = {
 }
 
 const ORDER = { OrderId: 'ord-direct-1', RequestId: 'req-1', LocationId: 'loc-std-001' };
+
+describe('the reference POS when its sandbox does not answer', () => {
+  it('logs the status call it could not send with the URL it tried and the cause, once', async () => {
+    // A port just freed: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const lines: string[] = [];
+    const logged = new Promise<void>((resolve) => {
+      const app = createReferencePos({
+        identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey },
+        sandboxUrl: `http://127.0.0.1:${port}`,
+        menus: fixtures.menus,
+        locations: fixtures.locations,
+        bugs: new Set(),
+        log: (line) => {
+          lines.push(line);
+          if (line.includes('not sent')) resolve();
+        },
+      });
+      void listen(app).then((url) => post(`${url}/order`, ORDER, { authorization: `Bearer ${serviceToken(Math.floor(Date.now() / 1000))}`, 'x-service-locationid': 'loc-std-001' }));
+    });
+    await logged;
+    expect(lines.filter((line) => line.includes('not sent'))).toEqual([`status for ord-direct-1 not sent to http://127.0.0.1:${port}/v2/order/status: connect ECONNREFUSED 127.0.0.1:${port}`]);
+  });
+});
 
 describe('the reference POS order endpoint', () => {
   it.each([
