@@ -16,6 +16,8 @@ export interface ServeFlags {
   refundLimit?: string;
   adminToken?: string;
   faults?: string;
+  /** Print the partner's own key whole in the banner (it is masked). */
+  showKey?: boolean;
 }
 
 export interface ServeConfig {

@@ -1,6 +1,7 @@
 /** Pure: what `serve` prints once it listens, down to a curl that performs a valid refund. */
 import type { PartnerIdentity } from '../config.js';
 import type { Location } from '../fixtures/fixture-schemas.js';
+import { DEFAULT_SANDBOX_URL } from './sandbox-url.js';
 
 export interface BannerInput {
   version: string;
@@ -15,6 +16,35 @@ export interface BannerInput {
   /** The fault rules in force at start: from a --faults file, kept in the stored state, or none. */
   faults?: { count: number; from: string | undefined };
   sample: { token: string; ttlSeconds: number; locationId: string; externalId: string };
+  /** Where the non-prod key came from: the fixtures' demo key, or the partner's own (SANDBOX_NONPROD_KEY). */
+  keyFrom: 'fixtures' | 'environment';
+  /** --show-key: print the partner's own key whole. */
+  showKey?: boolean;
+}
+
+/** The first and last 4 characters: enough to tell two keys apart, not enough to use one. */
+export function maskKey(key: string): string {
+  return key.length <= 12 ? '…'.repeat(Math.min(key.length, 3)) : `${key.slice(0, 4)}…${key.slice(-4)}`;
+}
+
+function keyLines(partner: PartnerIdentity, keyFrom: BannerInput['keyFrom'], showKey: boolean): string[] {
+  if (keyFrom === 'fixtures') {
+    return [`  non-prod key:          ${partner.nonProdKey}`, `                         SANDBOX ONLY: use it for this sandbox and nothing else`];
+  }
+  return showKey
+    ? [`  non-prod key:          ${partner.nonProdKey}`, `                         your own non-prod key (SANDBOX_NONPROD_KEY), shown whole by --show-key`]
+    : [`  non-prod key:          ${maskKey(partner.nonProdKey)}`, `                         your own non-prod key (SANDBOX_NONPROD_KEY), masked; --show-key prints it whole`];
+}
+
+/** On another address than the default, the exact way to point the other commands at this sandbox. */
+function elsewhereLines(baseUrl: string): string[] {
+  if (baseUrl === DEFAULT_SANDBOX_URL) return [];
+  return [
+    `  other commands:        this sandbox is not at ${DEFAULT_SANDBOX_URL}; point them here once:`,
+    `                           export SANDBOX_URL=${baseUrl}`,
+    `                         then pos-sandbox status / orders / journal tail / checklist and npm run reference-pos find it`,
+    `                         (or give each --sandbox ${baseUrl})`,
+  ];
 }
 
 export function startupBanner(input: BannerInput): string {
@@ -33,8 +63,7 @@ export function startupBanner(input: BannerInput): string {
     `POS Sandbox ${input.version} listening on ${input.baseUrl}`,
     '',
     `  POS name (token iss):  ${partner.name}`,
-    `  non-prod key:          ${partner.nonProdKey}`,
-    `                         SANDBOX ONLY: use it for this sandbox and nothing else`,
+    ...keyLines(partner, input.keyFrom, input.showKey === true),
     `  token audience:        io.service.pos.brokers.openapi`,
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
@@ -45,6 +74,7 @@ export function startupBanner(input: BannerInput): string {
       ? [`  send one:              curl -s -X POST '${input.baseUrl}/_sandbox/orders?wait=true' -H 'Content-Type: application/json' -d '{"template":"standard"}'`]
       : []),
     ...faultLine(input.faults),
+    ...elsewhereLines(input.baseUrl),
     `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
     '  locations:',
     ...locations,

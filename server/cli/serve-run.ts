@@ -94,6 +94,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
       state: storage.where,
       faults: { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith },
       sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
+      keyFrom: config.partnerOverride.nonProdKey === undefined ? 'fixtures' : 'environment',
+      showKey: flags.showKey === true,
     }) + '\n',
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -24,6 +24,7 @@ export function serveCommand(): Command {
     .option('--refund-limit <n>', `how many refunds are kept, in memory and on disk; the oldest go first (default: ${DEFAULT_REFUND_LIMIT})`)
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
     .option('--admin-token <token>', 'let non-loopback clients, by any Host name, use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
+    .option('--show-key', 'print your own non-prod key (SANDBOX_NONPROD_KEY) whole in the banner; it is masked')
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
