@@ -30,7 +30,7 @@ describe('the banner', () => {
   });
 
   it("shows the fixtures' demo key whole, as sandbox-only", () => {
-    expect(keyLines(startupBanner(input({ keyFrom: 'fixtures', partner: { name: 'demo-pos', nonProdKey: 'SANDBOX-ONLY-demo-key' } })))).toEqual([
+    expect(keyLines(startupBanner(input({ keyFrom: 'fixtures', partner: { name: 'demo-pos', nonProdKey: 'SANDBOX-ONLY-demo-key', apiKey: 'k' } })))).toEqual([
       '  non-prod key:          SANDBOX-ONLY-demo-key',
       '                         SANDBOX ONLY: use it for this sandbox and nothing else',
     ]);

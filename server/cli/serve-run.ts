@@ -18,6 +18,7 @@ import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
 import { createSandboxServer } from '../http-parser-errors.js';
 import { limitHeapGrowth } from './heap-growth.js';
+import { OrderLogLines } from './order-log-lines.js';
 
 const SAMPLE_TTL_S = 3600;
 
@@ -52,9 +53,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
     const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
     logger.info({ refundId: refund.id, externalId: refund.externalId, location: refund.locationId }, `refund ${outcome}`);
   });
+  const orderLines = new OrderLogLines();
   sandbox.orders.on('changed', (order) => {
     const last = order.History?.at(-1);
-    if (last?.status !== order.Status) return;
+    if (last?.status !== order.Status || !orderLines.isNewState(order.OrderId, order.History?.length ?? 0)) return;
     const detail = order.Reason ? `: ${order.Reason}` : order.ExternalId ? ` (ExternalId ${order.ExternalId})` : '';
     logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
   });
