@@ -8,33 +8,38 @@ import { BUGS, parseBugs } from './bugs.js';
 import { resolveSandboxUrl } from '../server/cli/sandbox-url.js';
 
 interface Flags {
-  port: string;
+  // Numbers: defaults applied below, so --help shows them as numbers, not as quoted strings.
+  port?: string;
   host: string;
   sandbox?: string;
   fixtures: string;
   bug?: string;
   statusInReply?: boolean;
-  slowAckMs: string;
+  slowAckMs?: string;
 }
+
+// The longest bug name and two spaces: a fixed width ran the longest name into its description.
+const BUG_NAME_WIDTH = Math.max(...Object.keys(BUGS).map((name) => name.length)) + 2;
 
 const program = new Command('reference-pos')
   .description('a correct POS side for the sandbox: the order endpoint (POST /order) and the driver contract of the certification checklist')
-  .option('--port <port>', 'port to listen on; 0 picks a free one', process.env.REFERENCE_POS_PORT ?? '4200')
+  .option('--port <port>', 'port to listen on; 0 picks a free one (default: REFERENCE_POS_PORT, else 4200)')
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--sandbox <url>', "the sandbox's base URL, where status calls go (default: SANDBOX_URL, else http://127.0.0.1:4100)")
   .option('--fixtures <dir>', 'fixture folder: the partner and the menus this POS starts with', join(PACKAGE_ROOT, 'fixtures'))
   .option('--bug <list>', `break it on purpose, comma-separated: ${Object.keys(BUGS).join(', ')}`)
   .option('--status-in-reply', 'answer orders with Status in the reply instead of a POST /order/status afterwards')
-  .option('--slow-ack-ms <ms>', 'with --bug slow-ack, how long an order reply is held', '12000')
-  .addHelpText('after', `\nBugs:\n${Object.entries(BUGS).map(([name, does]) => `  ${name.padEnd(22)}${does}`).join('\n')}\n\nEnvironment: SANDBOX_PARTNER, SANDBOX_NONPROD_KEY (as for the sandbox), REFERENCE_POS_PORT, SANDBOX_URL.`)
+  .option('--slow-ack-ms <ms>', 'with --bug slow-ack, how long an order reply is held (default: 12000)')
+  .addHelpText('after', `\nBugs:\n${Object.entries(BUGS).map(([name, does]) => `  ${name.padEnd(BUG_NAME_WIDTH)}${does}`).join('\n')}\n\nEnvironment: SANDBOX_PARTNER, SANDBOX_NONPROD_KEY (as for the sandbox), REFERENCE_POS_PORT, SANDBOX_URL.`)
   .action(async (flags: Flags) => {
     try {
       const bugs = parseBugs(flags.bug);
       const sandbox = resolveSandboxUrl(flags.sandbox, process.env);
       if (!sandbox.ok) throw new Error(sandbox.problem);
-      const port = Number(flags.port);
-      const slowAckMs = Number(flags.slowAckMs);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got '${flags.port}'`);
+      const portFlag = flags.port ?? process.env.REFERENCE_POS_PORT ?? '4200';
+      const port = Number(portFlag);
+      const slowAckMs = Number(flags.slowAckMs ?? 12000);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got '${portFlag}'`);
       if (!Number.isInteger(slowAckMs) || slowAckMs < 0) throw new Error(`--slow-ack-ms must be a whole number, got '${flags.slowAckMs}'`);
       // Imported only to run: `--help` need not load Express and the fixtures' validators.
       const [{ loadFixtures }, { createReferencePos }] = [await import('../server/fixtures/load-fixtures.js'), await import('./app.js')];

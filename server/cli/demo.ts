@@ -13,8 +13,9 @@ interface DemoFlags {
   bug?: string;
   capabilities: string;
   reportDir: string;
-  windowMs: string;
-  refundDelayMs: string;
+  // Numbers: their defaults are applied here, so --help shows them as numbers, not as the strings commander would quote.
+  windowMs?: string;
+  refundDelayMs?: string;
 }
 
 export function demoCommand(): Command {
@@ -24,14 +25,14 @@ export function demoCommand(): Command {
     .option('--capabilities <list>', 'capabilities the reference POS declares', 'refund,hub,kiosk')
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
     // As checklist's: four steps each watch this long, so it is most of a demo's time (README, the CLI table).
-    .option('--window-ms <ms>', 'how long to watch for retries after an injected error', '3000')
+    .option('--window-ms <ms>', 'how long to watch for retries after an injected error (default: 3000)')
     // As serve's: the refund steps wait for their refunds (four in all) to be decided, so a quick demo needs it short too.
-    .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided', String(DEFAULT_REFUND_DELAY_MS))
+    .option('--refund-delay-ms <ms>', `how long a refund stays PENDING before it is decided (default: ${DEFAULT_REFUND_DELAY_MS})`)
     .action(async (flags: DemoFlags) => {
       let bugs;
       const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
-      const windowMs = Number(flags.windowMs);
-      const refundDelayMs = Number(flags.refundDelayMs);
+      const windowMs = Number(flags.windowMs ?? 3000);
+      const refundDelayMs = Number(flags.refundDelayMs ?? DEFAULT_REFUND_DELAY_MS);
       try {
         bugs = parseBugs(flags.bug);
         if (!capabilities.ok) throw new Error(capabilities.problem);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Help } from 'commander';
+import { Help, type Command } from 'commander';
 import { buildProgram, namedSubcommand, SUBCOMMANDS } from './program.js';
 
 const argv = (...args: string[]) => ['node', 'pos-sandbox', ...args];
@@ -35,6 +35,15 @@ describe('the pos-sandbox program', () => {
   it('builds the named subcommand whole and the others as stand-ins', async () => {
     const program = await buildProgram(argv('token', '--help'));
     const options = Object.fromEntries(program.commands.map((command) => [command.name(), command.options.length > 0]));
-    expect(options).toEqual({ serve: false, token: true, 'validate-menu': false, checklist: false, 'verify-report': false, demo: false, export: false });
+    expect(options).toEqual({ serve: false, token: true, 'validate-menu': false, checklist: false, 'verify-report': false, demo: false, export: false, status: false, orders: false, refunds: false, faults: false, journal: false, reset: false });
+  });
+
+  it('shows no number default as a quoted string in any --help (commander quotes string defaults)', async () => {
+    const program = await buildProgram(argv('--help'), { loadAll: true });
+    const all = (command: Command): Command[] => [command, ...command.commands.flatMap(all)];
+    const quotedNumbers = all(program).flatMap((command) =>
+      command.options.filter((option) => typeof option.defaultValue === 'string' && /^\d+$/.test(option.defaultValue)).map((option) => `${command.name()} ${option.long}`),
+    );
+    expect(quotedNumbers).toEqual([]);
   });
 });
