@@ -18,6 +18,8 @@ export interface ServeFlags {
   faults?: string;
   /** Print the partner's own key whole in the banner (it is masked). */
   showKey?: boolean;
+  /** pretty or json; the default is pretty on a terminal, json otherwise. */
+  logFormat?: 'pretty' | 'json';
 }
 
 export interface ServeConfig {

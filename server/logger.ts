@@ -4,7 +4,13 @@ import type { Redactor } from './journal/redactor.js';
 
 export type { Logger };
 
-export function createLogger(options: { level: string; pretty: boolean; redactor?: Redactor }): Logger {
+/**
+ * The pretty line of a request: its message (method, path, status) then duration, location, findings and request
+ * id on the same line; the fields it shows are not printed again, and any others follow on that line as JSON.
+ */
+const PRETTY_REQUEST_LINE = '{msg}{if ms}  {ms} ms{end}{if location}  {location}{end}{if findings}  findings: {findings}{end}{if requestId}  {requestId}{end}';
+
+export function createLogger(options: { level: string; pretty: boolean; colour?: boolean; redactor?: Redactor }): Logger {
   const { redactor } = options;
   const hooks: LoggerOptions['hooks'] = redactor
     ? {
@@ -17,7 +23,16 @@ export function createLogger(options: { level: string; pretty: boolean; redactor
   return pino({
     level: options.level,
     hooks,
-    transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' } },
+    transport: {
+      target: 'pino-pretty',
+      options: {
+        colorize: options.colour ?? true,
+        singleLine: true,
+        messageFormat: PRETTY_REQUEST_LINE,
+        ignore: 'pid,hostname,requestId,status,ms,location,findings',
+        translateTime: 'HH:MM:ss.l',
+      },
+    },
   });
 }
 

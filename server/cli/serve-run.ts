@@ -4,6 +4,7 @@
  * load Express, ajv and the store.
  */
 import { once } from 'node:events';
+import pc from 'picocolors';
 import { join } from 'node:path';
 import { createSandbox } from '../sandbox.js';
 import { fileStorage, memoryStorage } from '../store/segment-storage.js';
@@ -29,7 +30,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const faults = config.faultsFile === undefined ? undefined : loadFaultFile(config.faultsFile, join(PACKAGE_ROOT, 'fixtures', 'faults'));
   // One redactor for the log and the journal: both hide the key and the signatures of the tokens seen.
   const redactor = new Redactor(partner.nonProdKey);
-  const logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, redactor });
+  // Pretty on a terminal (or --log-format pretty), JSON lines otherwise; colour only where picocolors sees a terminal
+  // and no NO_COLOR (FORCE_COLOR forces it).
+  const pretty = flags.logFormat === undefined ? process.stdout.isTTY === true : flags.logFormat === 'pretty';
+  const logger = createLogger({ level: config.logLevel, pretty, colour: pretty && pc.isColorSupported, redactor });
   if (config.freshState && config.dataFile !== undefined) {
     process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
   }

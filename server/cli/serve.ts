@@ -25,6 +25,7 @@ export function serveCommand(): Command {
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
     .option('--admin-token <token>', 'let non-loopback clients, by any Host name, use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
     .option('--show-key', 'print your own non-prod key (SANDBOX_NONPROD_KEY) whole in the banner; it is masked')
+    .addOption(new Option('--log-format <format>', 'pretty: one line per request; json: one JSON line per event (default: pretty on a terminal, json when piped)').choices(['pretty', 'json']))
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
