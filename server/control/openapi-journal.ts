@@ -58,7 +58,7 @@ function journalParameters() {
     { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
     { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
     { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },
-    { name: 'findings', in: 'query', schema: { enum: ['true', 'false'] }, description: 'true: entries with at least one finding; false: entries with none' },
+    { name: 'findings', in: 'query', schema: { enum: ['true', 'false'] }, example: 'true', description: 'true: entries with at least one finding; false: entries with none' },
   ];
 }
 

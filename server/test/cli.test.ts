@@ -44,7 +44,10 @@ describe('pos-sandbox serve', () => {
     const env = { SANDBOX_PARTNER: 'acme-pos', SANDBOX_NONPROD_KEY: 'acme-own-nonprod-key-for-tests-0001', SANDBOX_POS_ORDER_URL: 'http://127.0.0.1:4999/orders' };
     const { baseUrl, banner } = await serve([], env);
     expect(banner).toContain('POS name (token iss):  acme-pos');
-    expect(banner).toContain('acme-own-nonprod-key-for-tests-0001');
+    // The partner's own key is masked: a demo or a shared screen must not show it.
+    expect(banner).toContain('non-prod key:          acme…0001');
+    expect(banner).not.toContain('acme-own-nonprod-key-for-tests-0001');
+    expect((await serve(['--show-key'], env)).banner).toContain('non-prod key:          acme-own-nonprod-key-for-tests-0001');
     expect(banner).toContain('orders to the POS go:  http://127.0.0.1:4999/orders');
     const minted = await cli(['token', '--location', 'loc-hub-001-burgers'], env);
     expect((await refund(baseUrl, minted.stdout.trim(), 'loc-hub-001-burgers')).status).toBe(200);
