@@ -24,7 +24,7 @@ export function demoCommand(): Command {
     .option('--bug <list>', `break the reference POS on purpose, to see items fail: ${Object.keys(BUGS).join(', ')}`)
     .option('--capabilities <list>', 'capabilities the reference POS declares', 'refund,hub,kiosk')
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
-    // As checklist's: four steps each watch this long, so it is most of a demo's time (README, the CLI table).
+    // As checklist's: four steps each watch this long, so it is most of a demo's time (docs/cli.md).
     .option('--window-ms <ms>', 'how long to watch for retries after an injected error (default: 3000)')
     // As serve's: the refund steps wait for their refunds (four in all) to be decided, so a quick demo needs it short too.
     .option('--refund-delay-ms <ms>', `how long a refund stays PENDING before it is decided (default: ${DEFAULT_REFUND_DELAY_MS})`)

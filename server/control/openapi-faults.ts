@@ -26,7 +26,7 @@ export function faultPaths() {
         tags: ['Control API'],
         summary: 'Add one fault rule, or a list (kept in its order, in front of the rules in force)',
         description:
-          'The same shape as a --faults file (see the README\'s "Fault injection"). A status fault names 400–599 (an injected 2xx would claim work that was not done); malformed may name 200–599. Answered once the rules are stored.',
+          'The same shape as a --faults file (see docs/faults.md). A status fault names 400–599 (an injected 2xx would claim work that was not done); malformed may name 200–599. Answered once the rules are stored.',
         requestBody: { required: true, content: json(ruleOrList) },
         responses: controlResponses(
           { '201': controlOk('The rules added: one, or a list when a list was sent', { oneOf: [ref('FaultRuleInForce'), { type: 'array', items: ref('FaultRuleInForce') }] }) },

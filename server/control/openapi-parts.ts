@@ -40,7 +40,7 @@ const migrationHeaders = [
  * The fault header is told in the operation's description, not declared as a parameter: importers (Postman)
  * put every optional header in each request with a placeholder value, and `x-sandbox-fault: <string>` is a 400.
  */
-const FAULT_HEADER_NOTE = `To inject a fault into this one call, add the header x-sandbox-fault: ${FAULT_HEADER_SYNTAX} (see the README's "Fault injection").`;
+const FAULT_HEADER_NOTE = `To inject a fault into this one call, add the header x-sandbox-fault: ${FAULT_HEADER_SYNTAX} (see docs/faults.md).`;
 
 /**
  * What a fault can do to a POS call (server/faults/): the answers it injects are described by `default`, 429 and 503;

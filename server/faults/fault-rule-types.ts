@@ -1,7 +1,7 @@
 /* Generated from server/faults/fault-rule.schema.json by `npm run generate:types`; do not edit by hand. */
 
 /**
- * One scripted fault (the README's "Fault injection"): which requests it matches, what it does to them, and how often. The same shape for POST /_sandbox/faults and for the --faults file (a list of these).
+ * One scripted fault (docs/faults.md): which requests it matches, what it does to them, and how often. The same shape for POST /_sandbox/faults and for the --faults file (a list of these).
  */
 export interface FaultRule {
   /**
