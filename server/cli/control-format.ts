@@ -2,6 +2,7 @@
  * Pure: what the control commands print for people (`--json` prints the API's own JSON instead). One line per
  * record, in aligned columns; colour only through the `paint` given (none when piped or with NO_COLOR).
  */
+import { journalSummary, type JournalSummary, type SummarySource } from '../journal/journal-summary.js';
 
 export interface Paint {
   dim(text: string): string;
@@ -85,46 +86,11 @@ export function faultLines(faults: FaultRow[], paint: Paint = NO_PAINT): string[
 }
 
 /** A journal entry as listed (GET /_sandbox/journal) or as a `journal` event's summary: what one line shows. */
-export interface ExchangeRow {
-  id: string;
-  time: string;
-  direction: 'inbound' | 'outbound';
-  method: string;
-  path: string;
-  status: number;
-  locationId?: string;
-  findings: string[];
-  fault?: string;
-  latencyMs?: number;
-  error?: string;
-}
+export type ExchangeRow = JournalSummary & { latencyMs?: number };
 
-/** The row of a full journal entry (its findings are objects, its status in response). */
-export function exchangeRow(entry: {
-  id: string;
-  time: string;
-  direction: 'inbound' | 'outbound';
-  method: string;
-  path: string;
-  locationId?: string;
-  latencyMs?: number;
-  fault?: string;
-  response: { status: number; error?: string };
-  findings: Array<{ code: string }>;
-}): ExchangeRow {
-  return {
-    id: entry.id,
-    time: entry.time,
-    direction: entry.direction,
-    method: entry.method,
-    path: entry.path,
-    status: entry.response.status,
-    locationId: entry.locationId,
-    findings: entry.findings.map((finding) => finding.code),
-    fault: entry.fault,
-    latencyMs: entry.latencyMs,
-    error: entry.response.error,
-  };
+/** The row of a full journal entry: the summary the event stream carries (the journal's own), and its duration. */
+export function exchangeRow(entry: SummarySource & { latencyMs?: number }): ExchangeRow {
+  return Object.assign(journalSummary(entry), entry.latencyMs === undefined ? {} : { latencyMs: entry.latencyMs });
 }
 
 export interface ExchangeFilter {
