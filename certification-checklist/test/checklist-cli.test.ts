@@ -1,12 +1,10 @@
 /** `pos-sandbox checklist`, `verify-report` and `demo` as real processes, as a partner runs them. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, referencePos, serve, stopServers } from '../../server/test/processes.js';
+import { closedPort } from '../../server/test/live.js';
 import { sealReport, type Report } from '../report/report-model.js';
 import { renderReportFiles, REPORT_FILES } from '../report/render-report-files.js';
 
@@ -17,15 +15,6 @@ jest.setTimeout(30_000);
 afterEach(stopServers);
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'pos-sandbox-reports-'));
-
-/** A loopback port nothing listens on (one just closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('pos-sandbox checklist', () => {
   it('exits 2 naming the sandbox URL when the sandbox cannot be reached', async () => {

@@ -3,8 +3,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import type { Bug } from '../bugs.js';
-import { createServer, type AddressInfo } from 'node:net';
-import { closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches } from '../../server/test/live.js';
+import { closedPort, closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches } from '../../server/test/live.js';
 import { fixtures, PARTNER } from '../../server/test/helpers.js';
 import { createReferencePos } from '../app.js';
 
@@ -31,11 +30,7 @@ const ORDER = { OrderId: 'ord-direct-1', RequestId: 'req-1', LocationId: 'loc-st
 
 describe('the reference POS when its sandbox does not answer', () => {
   it('logs the status call it could not send with the URL it tried and the cause, once', async () => {
-    // A port just freed: nothing listens there.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await closedPort();
     const lines: string[] = [];
     const logged = new Promise<void>((resolve) => {
       const app = createReferencePos({

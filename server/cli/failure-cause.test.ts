@@ -1,15 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { createServer, type AddressInfo } from 'node:net';
+import { closedPort } from '../test/live.js';
 import { failureCause } from './failure-cause.js';
-
-/** A port nothing listens on: one just freed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('failureCause', () => {
   it("names what undici's 'fetch failed' hides: the refused connection and its address", async () => {

@@ -4,12 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { closeServers, listen } from './live.js';
+import { closedPort, closeServers, listen } from './live.js';
 import { PARTNER } from './helpers.js';
 import { cli, serve, stopServers } from './processes.js';
 
@@ -209,11 +208,7 @@ describe('pos-sandbox refunds and journal', () => {
 
 describe('finding the sandbox', () => {
   it('says once that nothing answers at the URL, and how to point at the right one, exit 1', async () => {
-    // A port just freed: nothing listens there.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
+    const port = await closedPort();
     const result = await run(['status'], { SANDBOX_URL: `http://127.0.0.1:${port}` });
     expect(result).toEqual({
       code: 1,

@@ -22,6 +22,15 @@ export async function closeServers(): Promise<void> {
   );
 }
 
+/** A loopback port nothing listens on: one just freed (fetch refuses some fixed ones, such as 1 and 9, as bad ports). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** Listens on a free loopback port; closeServers closes it. */
 export async function listen(handler: Express | ((req: IncomingMessage, res: ServerResponse) => void)): Promise<string> {
   const server = createServer(handler);
