@@ -63,7 +63,7 @@ try {
   const emptyMemory = await coldStartMs(['--memory']);
   const emptyFile = await coldStartMs(['--data', join(dir, 'empty', 'db.json')]);
   progress('command starts…');
-  const starts = cliStarts();
+  const starts = await cliStarts();
 
   progress(`soak ${SOAK_SECONDS} s, then ${TOTAL} refunds in all (default retention)…`);
   const defaultData = join(dir, 'default', 'db.json');

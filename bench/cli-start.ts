@@ -1,7 +1,8 @@
 /**
  * How long a `pos-sandbox` command takes before it does anything: `--help` of the program and of every subcommand
- * (the list is the program's own, so a new subcommand is measured without being added here), `token`, and the
- * reference POS's `--help`. Each the median of 7 runs on the server core after one that warms the disk cache.
+ * (the list is the program's own, so a new subcommand is measured without being added here), `token`, the
+ * reference POS's `--help`, and a control command (`status`) answered by a running sandbox.
+ * Each the median of 7 runs on the server core after one that warms the disk cache.
  * `npm run bench` prints it with the rest; `npm run bench:cli` runs this part alone.
  */
 import { spawnSync } from 'node:child_process';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SUBCOMMANDS } from '../server/cli/program.js';
 import { PACKAGE_ROOT } from '../server/version.js';
-import { SERVER_CORE } from './bench-process.js';
+import { SERVER_CORE, startServer } from './bench-process.js';
 
 export const CLI_TARGET_MS = 300;
 
@@ -30,14 +31,22 @@ export interface CliStart {
   ms: number;
 }
 
-export function cliStarts(): CliStart[] {
+export async function cliStarts(): Promise<CliStart[]> {
   const commands: Array<[label: string, bin: string, args: string[]]> = [
     ['pos-sandbox --help', 'pos-sandbox.js', ['--help']],
     ...SUBCOMMANDS.map(({ name }): [string, string, string[]] => [`pos-sandbox ${name} --help`, 'pos-sandbox.js', [name, '--help']]),
     ['pos-sandbox token --location loc-std-001', 'pos-sandbox.js', ['token', '--location', 'loc-std-001']],
     ['pos-sandbox-reference-pos --help', 'reference-pos.js', ['--help']],
   ];
-  return commands.map(([command, bin, args]) => ({ command, ms: commandMs(bin, args) }));
+  const starts = commands.map(([command, bin, args]) => ({ command, ms: commandMs(bin, args) }));
+  // A control command's time includes its request, answered by a sandbox left unpinned (the command is on SERVER_CORE).
+  const sandbox = await startServer([join('bin', 'pos-sandbox.js'), 'serve', '--memory']);
+  try {
+    starts.push({ command: 'pos-sandbox status (a running sandbox answers)', ms: commandMs('pos-sandbox.js', ['status', '--sandbox', sandbox.url]) });
+  } finally {
+    sandbox.child.kill('SIGKILL');
+  }
+  return starts;
 }
 
 /** The Markdown table `npm run bench` and `npm run bench:cli` print. */
@@ -51,5 +60,5 @@ export function cliStartTable(starts: CliStart[]): string[] {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:cli\`, Node ${process.version}, on core ${SERVER_CORE}.\n`);
-  console.log(cliStartTable(cliStarts()).join('\n'));
+  console.log(cliStartTable(await cliStarts()).join('\n'));
 }

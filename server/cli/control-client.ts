@@ -5,6 +5,7 @@
  * reached by another name than loopback.
  */
 import { failureCause } from './failure-cause.js';
+import { httpExchange, type HttpAnswer } from './http-exchange.js';
 
 /** A failure to report: one line on stderr and the exit code (1: the sandbox said no or could not be reached). */
 export class ControlError extends Error {}
@@ -12,28 +13,28 @@ export class ControlError extends Error {}
 export interface ControlClient {
   readonly baseUrl: string;
   call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
-  /** The response itself, for the event stream. */
-  open(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** The answer itself, its body unread, for the event stream. */
+  open(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
 }
 
 export function controlClient(baseUrl: string, env: Readonly<Record<string, string | undefined>>): ControlClient {
   const admin: Record<string, string> = env.SANDBOX_ADMIN_TOKEN === undefined || env.SANDBOX_ADMIN_TOKEN === '' ? {} : { authorization: `Bearer ${env.SANDBOX_ADMIN_TOKEN}` };
-  const send = async (method: string, path: string, init: RequestInit): Promise<Response> => {
+  const send = async (method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpAnswer> => {
     try {
-      return await fetch(`${baseUrl}${path}`, { ...init, method, headers: { accept: 'application/json', ...admin, ...(init.headers as Record<string, string>) } });
+      return await httpExchange(new URL(`${baseUrl}${path}`), { method, headers: { accept: 'application/json', ...admin, ...headers }, ...(body === undefined ? {} : { body }) });
     } catch (error) {
       throw new ControlError(`cannot reach the sandbox at ${baseUrl}: ${failureCause(error)} (is \`pos-sandbox serve\` running there? point at it with --sandbox URL or SANDBOX_URL)`);
     }
   };
-  const notTheSandbox = (method: string, path: string, response: Response) =>
-    new ControlError(`${method} ${baseUrl}${path} answered ${response.status} with ${response.headers.get('content-type') ?? 'no content type'}, not the sandbox's JSON: is ${baseUrl} the sandbox?`);
+  const notTheSandbox = (method: string, path: string, response: HttpAnswer) =>
+    new ControlError(`${method} ${baseUrl}${path} answered ${response.status} with ${response.contentType ?? 'no content type'}, not the sandbox's JSON: is ${baseUrl} the sandbox?`);
   return {
     baseUrl,
     async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-      const response = await send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const response = body === undefined ? await send(method, path, {}) : await send(method, path, { 'content-type': 'application/json' }, JSON.stringify(body));
       const text = await response.text();
       if (response.status === 204 || (text === '' && response.ok)) return undefined as T;
-      if (!(response.headers.get('content-type') ?? '').includes('json')) throw notTheSandbox(method, path, response);
+      if (!(response.contentType ?? '').includes('json')) throw notTheSandbox(method, path, response);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -45,8 +46,8 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
       const said = Array.isArray(errors) ? errors.map((error) => `${error.code ?? 'ERROR'}: ${error.message ?? ''}`).join('; ') : text;
       throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${said}`);
     },
-    async open(path: string, headers: Record<string, string> = {}): Promise<Response> {
-      const response = await send('GET', path, { headers });
+    async open(path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+      const response = await send('GET', path, headers);
       if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${await response.text()}`);
       return response;
     },

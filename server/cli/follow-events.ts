@@ -22,10 +22,17 @@ export async function followEvents(client: ControlClient, types: string, onData:
       },
     });
     const decoder = new TextDecoder();
+    let received = false;
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        received = true;
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
     } catch (error) {
-      throw new ControlError(`the event stream of ${client.baseUrl} broke off: ${(error as Error).message}`);
+      // A stream that carried something is taken up again: if the sandbox went away, opening it again says so
+      // ("cannot reach the sandbox at …"), which tells more than the socket's own "aborted". One that broke before
+      // its first byte would only break again.
+      if (!received) throw new ControlError(`the event stream of ${client.baseUrl} broke off: ${(error as Error).message}`);
     }
   }
 }

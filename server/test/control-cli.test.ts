@@ -2,7 +2,7 @@
  * The control commands as a user runs them: the built CLI against one real `serve` process (and a stand-in POS
  * that takes every order), `--json` parsed, lines read whole, and every failure said once with its URL.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -13,6 +13,7 @@ import { PARTNER } from './helpers.js';
 import { cli, serve, stopServers } from './processes.js';
 
 let sandboxUrl: string;
+let sandbox: ChildProcess;
 let orders = 0;
 /** What the sandbox logged (JSON lines: its stdout is a pipe). */
 let log = '';
@@ -24,6 +25,16 @@ const json = async <T>(args: string[]): Promise<T> => {
   expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
   return JSON.parse(result.stdout) as T;
 };
+
+/** Resolves once the sandbox counts a client on its event stream: a `--follow` has opened it. */
+async function streamOpen(): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as { events: { clients: number } };
+    if (health.events.clients > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('no client on the event stream');
+}
 
 async function refund(externalId: string, extra: Record<string, unknown> = {}): Promise<number> {
   const { token } = mintPosToken({ posName: PARTNER.name, key: PARTNER.nonProdKey, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
@@ -48,6 +59,7 @@ beforeAll(async () => {
   });
   const started = await serve(['--pos-order-url', `${pos}/order`]);
   sandboxUrl = started.baseUrl;
+  sandbox = started.child;
   started.child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
 });
 
@@ -190,12 +202,7 @@ describe('pos-sandbox refunds and journal', () => {
           if (out.includes('\n')) resolve(out);
         }),
       );
-      // The stream is open once the sandbox counts a client.
-      for (let tries = 0; tries < 200; tries++) {
-        const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as { events: { clients: number } };
-        if (health.events.clients > 0) break;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await streamOpen();
       expect(await refund('FOLLOW-CLEAN')).toBe(200);
       expect(await refund('FOLLOW-EXTRA', { Amount: 1 })).toBe(200);
       const [line] = (await printed).trim().split('\n');
@@ -246,5 +253,19 @@ describe('pos-sandbox reset', () => {
     expect(await json<object>(['reset'])).toEqual(expect.any(Object));
     expect(await run(['reset'])).toEqual({ code: 0, stderr: '', stdout: `reset: ${sandboxUrl} is back to its fixtures\n` });
     expect(await json<unknown[]>(['refunds', 'list'])).toEqual([]);
+  });
+});
+
+// Last: it stops the sandbox every other test uses.
+describe('journal tail --follow when the sandbox stops', () => {
+  it('ends with exit 1, saying the sandbox cannot be reached at its URL, not the socket\'s own word', async () => {
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'journal', 'tail', '--follow', '-n', '0'], { env: { PATH: process.env.PATH ?? '', SANDBOX_URL: sandboxUrl } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await streamOpen();
+    sandbox.kill('SIGKILL');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(new RegExp(`^pos-sandbox: cannot reach the sandbox at ${sandboxUrl}: connect ECONNREFUSED [^\\n]+ \\(is \`pos-sandbox serve\` running there\\? point at it with --sandbox URL or SANDBOX_URL\\)\\n$`));
   });
 });
