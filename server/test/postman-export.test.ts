@@ -2,7 +2,7 @@
  * `pos-sandbox export postman` as a user runs it: the real CLI writes the files, newman (Postman's own runner)
  * runs them against a real `serve`, and the sandbox's journal says what arrived.
  */
-import { execFile } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +14,6 @@ import { cli, serve, stopServers } from './processes.js';
 
 jest.setTimeout(30_000);
 
-const NEWMAN = join(PACKAGE_ROOT, 'node_modules', 'newman', 'bin', 'newman.js');
 const COLLECTION = 'pos-sandbox.postman_collection.json';
 const ENVIRONMENT = 'pos-sandbox.postman_environment.json';
 const OWN = { SANDBOX_PARTNER: 'acme-pos', SANDBOX_NONPROD_KEY: 'acme-own-nonprod-key-for-postman-0001' };
@@ -36,16 +35,27 @@ const tempDir = () => {
   return dir;
 };
 
-/** Runs a collection with newman in its own process (newman is CommonJS; jest here runs ESM) and reads its JSON report. */
-function newman(dir: string, extra: string[] = []): Promise<{ code: number; report: NewmanReport; output: string }> {
-  const reportFile = join(dir, `report-${Date.now()}.json`);
-  const args = [NEWMAN, 'run', join(dir, COLLECTION), '-e', join(dir, ENVIRONMENT), '--reporters', 'cli,json', '--reporter-json-export', reportFile, '--timeout-request', '10000', ...extra];
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: PACKAGE_ROOT }, (error, stdout, stderr) => {
-      const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
-      resolve({ code, report: JSON.parse(readFileSync(reportFile, 'utf8')) as NewmanReport, output: stdout + stderr });
-    });
+let runner: ChildProcess | undefined;
+let runs = 0;
+
+/** Runs a collection with newman (in newman-runner.js, one process for the file) and reads its JSON report. */
+async function newman(dir: string, folder?: string): Promise<{ code: number; report: NewmanReport }> {
+  runner ??= fork(join(PACKAGE_ROOT, 'server', 'test', 'newman-runner.js'), [], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const id = ++runs;
+  const reportFile = join(dir, `report-${id}.json`);
+  const child = runner;
+  const answer = await new Promise<{ code: number; error?: string }>((resolve, reject) => {
+    const onMessage = (message: { id: number; code: number; error?: string }) => {
+      if (message.id !== id) return;
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`newman-runner.js exited with ${code}`)));
+    child.send({ id, collection: join(dir, COLLECTION), environment: join(dir, ENVIRONMENT), reportFile, ...(folder ? { folder } : {}) });
   });
+  if (answer.error !== undefined) throw new Error(`newman could not run ${dir}: ${answer.error}`);
+  return { code: answer.code, report: JSON.parse(readFileSync(reportFile, 'utf8')) as NewmanReport };
 }
 
 const requestNames = (dir: string): string[] =>
@@ -65,6 +75,7 @@ async function posWithoutStatus(): Promise<string> {
 }
 
 afterAll(() => {
+  runner?.kill();
   stopServers();
   pos?.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -183,7 +194,7 @@ describe('the exported collection, run by newman against a real sandbox', () => 
   it('fails, naming the defect, when the token it signs has the wrong aud', async () => {
     const collection = join(plain.dir, COLLECTION);
     writeFileSync(collection, readFileSync(collection, 'utf8').replace("aud: 'io.service.pos.brokers.openapi'", "aud: 'demo-pos'"));
-    const broken = await newman(plain.dir, ['--folder', 'POS calls']);
+    const broken = await newman(plain.dir, 'POS calls');
     expect(broken.code).toBe(1);
     const { failures } = broken.report.run;
     expect(failures.map((f) => [f.source.name, f.error.test])).toEqual([
