@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import { RecordLog } from './record-log.js';
-import { SandboxStore } from './sandbox-store.js';
+import { acceptedFirst, SandboxStore } from './sandbox-store.js';
 import { fileStorage, type DocumentStorage } from './segment-storage.js';
 import { folderPicture, refundRecord, STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
 
@@ -185,6 +185,65 @@ describe('the retention', () => {
     const onDisk = logFiles().flatMap((name) => linesOf(join(dir, 'db.segments', name)));
     expect(new Set(onDisk.map((refund) => refund.id)).size).toBeLessThan(1000);
     expect(onDisk.at(-1)).toEqual(refundRecord(1500));
+  });
+});
+
+describe('compaction', () => {
+  // Refund n accepted at second n, so acceptance order is n's.
+  const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
+  const log = () => new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 4, compare: acceptedFirst });
+  const reopen = async () => {
+    const stored = await fileStorage(data).readAll();
+    const reopened = log();
+    reopened.load([], stored.entries.flatMap((entry) => (entry.log?.content.ok ? [{ number: Number(entry.log.name.slice(-6)), records: entry.log.content.records as RefundRecord[] }] : [])));
+    return reopened;
+  };
+
+  it('rewrites a closed file once a fifth of its lines or more are older versions, with only the latest ones, and a start reads the same refunds', async () => {
+    const first = log();
+    for (let n = 1; n <= 4; n++) first.put(at(n, 'PENDING'));
+    await first.flush();
+    first.put(at(5, 'PENDING'));
+    await first.flush();
+    // Nothing superseded yet: file 1 stays as written.
+    expect(linesOf(logFile(1))).toHaveLength(4);
+    first.put(at(1, 'PROCESSED'));
+    first.put(at(2, 'FAILED'));
+    await first.flush();
+    // 2 of 4, a fifth or more: rewritten with the two lines still the latest.
+    expect(linesOf(logFile(1))).toEqual([at(3, 'PENDING'), at(4, 'PENDING')]);
+    expect(linesOf(logFile(2))).toEqual([at(5, 'PENDING'), at(1, 'PROCESSED'), at(2, 'FAILED')]);
+    expect((await reopen()).all()).toEqual([at(1, 'PROCESSED'), at(2, 'FAILED'), at(3, 'PENDING'), at(4, 'PENDING'), at(5, 'PENDING')]);
+  });
+
+  it('keeps the acceptance order at start, though a compacted file puts older refunds after younger ones', async () => {
+    const first = log();
+    for (let n = 1; n <= 4; n++) first.put(at(n, 'PENDING'));
+    await first.flush();
+    first.put(at(1, 'PROCESSED'));
+    first.put(at(2, 'PROCESSED'));
+    first.put(at(5, 'PENDING'));
+    await first.flush();
+    // File 1 now starts with refund 3, and file 2 with refunds 1, 2, 5: read in file order, 3 and 4 would come first.
+    expect(linesOf(logFile(1)).map((refund) => refund.id)).toEqual(['rf-0003', 'rf-0004']);
+    expect((await reopen()).all().map((refund) => refund.id)).toEqual(['rf-0001', 'rf-0002', 'rf-0003', 'rf-0004', 'rf-0005']);
+  });
+
+  it('leaves about one line a kept refund on disk once every refund is decided', async () => {
+    const busy = log();
+    for (let n = 1; n <= 40; n++) {
+      busy.put(at(n, 'PENDING'));
+      await busy.flush();
+      if (n > 2) busy.put(at(n - 2, 'PROCESSED'));
+    }
+    busy.put(at(39, 'PROCESSED'));
+    busy.put(at(40, 'PROCESSED'));
+    await busy.flush();
+    await busy.flush();
+    const onDisk = logFiles().flatMap((name) => linesOf(join(dir, 'db.segments', name)));
+    // 40 refunds, each written twice: 80 lines without compaction; the current file may still hold older versions.
+    expect(onDisk.length).toBeLessThanOrEqual(40 + 4);
+    expect((await reopen()).all()).toEqual(Array.from({ length: 40 }, (_, i) => at(i + 1, 'PROCESSED')));
   });
 });
 

@@ -26,6 +26,9 @@ interface StateDocument {
   faults?: ActiveFaultRule[];
 }
 
+/** Refunds oldest accepted first, the order they are kept in: the retention drops from the front, the control API lists from the back. */
+export const acceptedFirst = (a: RefundRecord, b: RefundRecord): number => (a.acceptedAt < b.acceptedAt ? -1 : a.acceptedAt > b.acceptedAt ? 1 : 0);
+
 export class SandboxStore {
   readonly orders: SegmentedCollection<OrderRecord>;
   readonly refunds: RecordLog<RefundRecord>;
@@ -46,6 +49,7 @@ export class SandboxStore {
     this.refunds = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, {
       limit: refundLimit,
       droppable: (refund) => refund.status !== 'PENDING',
+      compare: acceptedFirst,
     });
     this.committer = new GroupCommit(() => this.flush());
   }

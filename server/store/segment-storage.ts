@@ -4,7 +4,7 @@ import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { Memory } from 'lowdb';
-import { DataFile } from 'lowdb/node';
+import { DataFile, TextFile } from 'lowdb/node';
 import { decodeLogFile } from './decode-log-file.js';
 import { readStoredFiles } from './read-stored-files.js';
 import { parseLogName, parseSegmentName } from './segment-names.js';
@@ -15,6 +15,8 @@ export interface DocumentStorage {
   open<T>(name: string): Adapter<T>;
   /** Appends `text` to the record log `name` (e.g. `refunds-log-000001`), made by the first append; resolves once written. */
   append(name: string, text: string): Promise<void>;
+  /** Replaces the record log `name` with `text` at once (a temp file renamed over it): a crash leaves the old file or the new one. */
+  rewrite(name: string, text: string): Promise<void>;
   /** Everything stored, read once at start so it can be checked before any of it is used. */
   readAll(): Promise<StoredDocuments>;
   remove(name: string): Promise<void>;
@@ -75,6 +77,13 @@ export function fileStorage(dataFile: string): DocumentStorage {
       }
       await (await handle).appendFile(text, 'utf8');
     },
+    async rewrite(name: string, text: string): Promise<void> {
+      // Not appended to any more (it is not the current file), so its handle is closed; the rename leaves it on the old file.
+      const handle = logs.get(name);
+      logs.delete(name);
+      await handle?.then((opened) => opened.close()).catch(() => undefined);
+      await new TextFile(pathOf(name)).write(text);
+    },
     readAll: () => readStoredFiles(dataFile, dir),
     async remove(name: string): Promise<void> {
       adapters.delete(name);
@@ -95,6 +104,9 @@ export function memoryStorage(): DocumentStorage {
     persistent: false,
     async append(name: string, text: string): Promise<void> {
       logs.set(name, (logs.get(name) ?? '') + text);
+    },
+    async rewrite(name: string, text: string): Promise<void> {
+      logs.set(name, text);
     },
     open<T>(name: string): Adapter<T> {
       if (!adapters.has(name)) adapters.set(name, new Memory<unknown>());
