@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 import { schemaMessages } from '../domain/schema-messages.js';
-import { compileSchema } from '../fixtures/compiled-schemas.js';
+import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { FAULT_KINDS, KIND_PARAMETERS, OUTBOUND_ONLY_KINDS, STATUS_FAULT_RANGE, type FaultParameter } from './fault-kinds.js';
 import type { FaultRule } from './fault-rule-types.js';
@@ -24,7 +24,7 @@ let compiled: { schema: object; validate: ValidateFunction<FaultRule> } | undefi
 export function faultRuleSchema(): { schema: object; validate: ValidateFunction<FaultRule> } {
   if (compiled) return compiled;
   const schema = JSON.parse(readFileSync(FAULT_RULE_SCHEMA_FILE, 'utf8')) as object;
-  compiled = { schema, validate: compileSchema<FaultRule>(() => new Ajv(FAULT_RULE_AJV_OPTIONS), FAULT_RULE_AJV_OPTIONS, schema) };
+  compiled = { schema, validate: compileSchema<FaultRule>(() => newAjv(FAULT_RULE_AJV_OPTIONS), FAULT_RULE_AJV_OPTIONS, schema) };
   return compiled;
 }
 

@@ -3,9 +3,9 @@
  * (the next new segment would overwrite a later one), records of the wrong shape or collection, ids used twice.
  */
 import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { storedSchemaMessages } from './stored-schema-messages.js';
-import { compileSchema } from '../fixtures/compiled-schemas.js';
+import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { orderSegmentSchema, refundRecordSchema, refundSegmentSchema, STORED_AJV_OPTIONS } from './stored-state-schemas.js';
 import { parseSegmentName, segmentName, SEGMENTED_COLLECTIONS, type SegmentedCollectionName } from './segment-names.js';
 import type { StoredDocuments, StoredEntry } from './stored-documents.js';
@@ -20,7 +20,7 @@ let validators: Record<SegmentedCollectionName, ValidateFunction<Array<Record<st
 function validatorOf(collection: SegmentedCollectionName): ValidateFunction<Array<Record<string, string>>> {
   if (!validators) {
     let ajv: Ajv | undefined;
-    const compile = (schema: object) => compileSchema<Array<Record<string, string>>>(() => (ajv ??= new Ajv(STORED_AJV_OPTIONS)), STORED_AJV_OPTIONS, schema);
+    const compile = (schema: object) => compileSchema<Array<Record<string, string>>>(() => (ajv ??= newAjv(STORED_AJV_OPTIONS)), STORED_AJV_OPTIONS, schema);
     validators = { orders: compile(orderSegmentSchema), refunds: compile(refundSegmentSchema) };
   }
   return validators[collection];
@@ -70,7 +70,7 @@ let logRecordValidator: ValidateFunction | undefined;
 function logProblems(entry: StoredEntry): string[] {
   const content = entry.log!.content;
   if (!content.ok) return [`${entry.path}: ${content.problem}`];
-  logRecordValidator ??= compileSchema(() => new Ajv(STORED_AJV_OPTIONS), STORED_AJV_OPTIONS, refundRecordSchema);
+  logRecordValidator ??= compileSchema(() => newAjv(STORED_AJV_OPTIONS), STORED_AJV_OPTIONS, refundRecordSchema);
   const problems: string[] = [];
   content.records.forEach((record, index) => {
     if (logRecordValidator!(record)) return;

@@ -1,6 +1,6 @@
 /** Pure: what is wrong with the value of the data file: its JSON Schema, then what a schema cannot say. */
-import { Ajv, type ValidateFunction } from 'ajv';
-import { compileSchema } from '../fixtures/compiled-schemas.js';
+import type { ValidateFunction } from 'ajv';
+import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { storedSchemaMessages } from './stored-schema-messages.js';
 import { checkFaultRules } from '../faults/check-fault-rules.js';
 import { FAULT_COUNTER_FIELDS, STORED_AJV_OPTIONS, stateDocumentSchema } from './stored-state-schemas.js';
@@ -11,7 +11,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Every problem of the state document, each worded to follow "<path of the data file>: ". */
 export function stateDocumentProblems(value: unknown): string[] {
-  validator ??= compileSchema(() => new Ajv(STORED_AJV_OPTIONS), STORED_AJV_OPTIONS, stateDocumentSchema);
+  validator ??= compileSchema(() => newAjv(STORED_AJV_OPTIONS), STORED_AJV_OPTIONS, stateDocumentSchema);
   const problems: string[] = [];
   const version = isObject(value) ? value.schemaVersion : undefined;
   const otherVersion = typeof version === 'number' && version !== 1;
