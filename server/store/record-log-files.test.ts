@@ -247,6 +247,27 @@ describe('compaction', () => {
   });
 });
 
+describe('a rewrite that fails', () => {
+  it('fails no commit: the file stays as written, and is not rewritten again at each commit', async () => {
+    const real = fileStorage(data);
+    let tries = 0;
+    const storage: DocumentStorage = { ...real, rewrite: () => (tries++, Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }))) };
+    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 2 });
+    log.put(refundRecord(1, { status: 'PENDING' }));
+    log.put(refundRecord(2, { status: 'PENDING' }));
+    await log.flush();
+    // Refund 1 decided: half of file 1 superseded, so it is rewritten, and the disk refuses.
+    log.put(refundRecord(1));
+    await log.flush();
+    expect(tries).toBe(1);
+    log.put(refundRecord(3));
+    await log.flush();
+    expect(tries).toBe(1);
+    expect(linesOf(logFile(1))).toEqual([refundRecord(1, { status: 'PENDING' }), refundRecord(2, { status: 'PENDING' })]);
+    expect(log.all()).toEqual([refundRecord(1), refundRecord(2, { status: 'PENDING' }), refundRecord(3)]);
+  });
+});
+
 describe('the check of a log at start', () => {
   let before: Record<string, string>;
   beforeEach(async () => {

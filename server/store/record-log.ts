@@ -190,7 +190,14 @@ export class RecordLog<T> {
   private async compact(file: number): Promise<void> {
     const latest: string[] = [];
     for (const kept of this.records.values()) if (kept.file === file) latest.push(JSON.stringify(kept.record));
-    await this.storage.rewrite(logName(this.prefix, file), `${latest.join('\n')}\n`);
+    try {
+      await this.storage.rewrite(logName(this.prefix, file), `${latest.join('\n')}\n`);
+    } catch {
+      // Housekeeping, not the commit: the lines just appended are written, and the file as it was is still right,
+      // only longer. Not tried again in this run (a full disk would otherwise cost a rewrite at every commit).
+      this.lines.delete(file);
+      return;
+    }
     this.lines.set(file, latest.length);
   }
 
