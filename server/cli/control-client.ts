@@ -7,6 +7,12 @@
 import { failureCause } from './failure-cause.js';
 import { httpExchange, type HttpAnswer } from './http-exchange.js';
 
+/**
+ * How long a control command waits while the sandbox says nothing. Longer than the longest answer the sandbox holds
+ * back on purpose: `orders create --wait`, up to three delivery tries of 10 s and the pauses between them.
+ */
+export const CONTROL_SILENCE_MS = 60_000;
+
 /** A failure to report: one line on stderr and the exit code (1: the sandbox said no or could not be reached). */
 export class ControlError extends Error {}
 
@@ -17,13 +23,25 @@ export interface ControlClient {
   open(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
 }
 
-export function controlClient(baseUrl: string, env: Readonly<Record<string, string | undefined>>): ControlClient {
+export function controlClient(baseUrl: string, env: Readonly<Record<string, string | undefined>>, silenceMs = CONTROL_SILENCE_MS): ControlClient {
   const admin: Record<string, string> = env.SANDBOX_ADMIN_TOKEN === undefined || env.SANDBOX_ADMIN_TOKEN === '' ? {} : { authorization: `Bearer ${env.SANDBOX_ADMIN_TOKEN}` };
-  const send = async (method: string, path: string, headers: Record<string, string>, body?: string): Promise<HttpAnswer> => {
+  // Duck-typed: a NoAnswerError made in another realm (jest's contexts) is one all the same.
+  const silent = (method: string, path: string, error: unknown) =>
+    (error as { name?: unknown } | null)?.name === 'NoAnswerError'
+      ? new ControlError(`${method} ${baseUrl}${path}: the server took the connection but said nothing for ${silenceMs / 1000} s; is ${baseUrl} the sandbox, and is it stuck?`)
+      : undefined;
+  const send = async (method: string, path: string, headers: Record<string, string>, body?: string, quietOk = false): Promise<HttpAnswer> => {
     try {
-      return await httpExchange(new URL(`${baseUrl}${path}`), { method, headers: { accept: 'application/json', ...admin, ...headers }, ...(body === undefined ? {} : { body }) });
+      return await httpExchange(new URL(`${baseUrl}${path}`), { method, headers: { accept: 'application/json', ...admin, ...headers }, ...(body === undefined ? {} : { body }), ...(quietOk ? {} : { silenceMs }) });
     } catch (error) {
-      throw new ControlError(`cannot reach the sandbox at ${baseUrl}: ${failureCause(error)} (is \`pos-sandbox serve\` running there? point at it with --sandbox URL or SANDBOX_URL)`);
+      throw silent(method, path, error) ?? new ControlError(`cannot reach the sandbox at ${baseUrl}: ${failureCause(error)} (is \`pos-sandbox serve\` running there? point at it with --sandbox URL or SANDBOX_URL)`);
+    }
+  };
+  const read = async (method: string, path: string, response: HttpAnswer): Promise<string> => {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw silent(method, path, error) ?? new ControlError(`${method} ${baseUrl}${path}: the answer broke off: ${failureCause(error)}`);
     }
   };
   const notTheSandbox = (method: string, path: string, response: HttpAnswer) =>
@@ -32,7 +50,7 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
     baseUrl,
     async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
       const response = body === undefined ? await send(method, path, {}) : await send(method, path, { 'content-type': 'application/json' }, JSON.stringify(body));
-      const text = await response.text();
+      const text = await read(method, path, response);
       if (response.status === 204 || (text === '' && response.ok)) return undefined as T;
       if (!(response.contentType ?? '').includes('json')) throw notTheSandbox(method, path, response);
       let parsed: unknown;
@@ -47,8 +65,9 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
       throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${said}`);
     },
     async open(path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-      const response = await send('GET', path, headers);
-      if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${await response.text()}`);
+      // An event stream is quiet between events: no limit on silence.
+      const response = await send('GET', path, headers, undefined, true);
+      if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${await read('GET', path, response)}`);
       return response;
     },
   };

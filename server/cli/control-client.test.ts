@@ -1,0 +1,69 @@
+/**
+ * The control commands' client against real servers on loopback that misbehave in time: one that takes the
+ * connection and never answers, one that stops halfway through its answer, one that answers slowly but steadily,
+ * and an event stream that is quiet between events (which must not be cut).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { controlClient } from './control-client.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)))));
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const SILENCE_MS = 200;
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a control call', () => {
+  it('gives up on a server that takes the connection and says nothing, naming the call and the time', async () => {
+    const url = await serve(() => undefined);
+    await expect(controlClient(url, {}, SILENCE_MS).call('GET', '/_sandbox/health')).rejects.toThrow(
+      `GET ${url}/_sandbox/health: the server took the connection but said nothing for 0.2 s; is ${url} the sandbox, and is it stuck?`,
+    );
+  });
+
+  it('gives up the same way on an answer that stops halfway', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":');
+    });
+    await expect(controlClient(url, {}, SILENCE_MS).call('GET', '/_sandbox/faults')).rejects.toThrow(`GET ${url}/_sandbox/faults: the server took the connection but said nothing for 0.2 s`);
+  });
+
+  it('waits for an answer that keeps coming, however long it takes in all', async () => {
+    const url = await serve(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // Six pieces 100 ms apart: 600 ms in all, never 200 ms of silence.
+      for (const piece of ['[', '1', ',', '2', ',3', ']']) {
+        res.write(piece);
+        await later(100);
+      }
+      res.end();
+    });
+    await expect(controlClient(url, {}, SILENCE_MS).call('GET', '/_sandbox/refunds')).resolves.toEqual([1, 2, 3]);
+  });
+});
+
+describe('an event stream', () => {
+  it('is not cut while it is quiet between events', async () => {
+    const url = await serve(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+      await later(SILENCE_MS * 3);
+      res.end('data: {"data":1}\n\n');
+    });
+    const stream = await controlClient(url, {}, SILENCE_MS).open('/_sandbox/events');
+    let text = '';
+    for await (const chunk of stream.body) text += (chunk as Buffer).toString();
+    expect(text).toBe(': open\n\ndata: {"data":1}\n\n');
+  });
+});
