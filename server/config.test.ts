@@ -15,6 +15,7 @@ describe('resolveServeConfig', () => {
       dataFile: '.sandbox/db.json',
       freshState: false,
       refundDelayMs: 1000,
+      dispatch: { attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000] },
       journalLimit: 5000,
       refundLimit: 20000,
       adminToken: undefined,
@@ -41,6 +42,21 @@ describe('resolveServeConfig', () => {
   it('takes the refund delay, the journal and refund limits, the admin token and the fault file', () => {
     const config = resolveServeConfig({ refundDelayMs: '0', journalLimit: '10', refundLimit: '100000', faults: 'outage.json' }, { SANDBOX_ADMIN_TOKEN: 'a-long-admin-token-123' }, defaults);
     expect([config.refundDelayMs, config.journalLimit, config.refundLimit, config.adminToken, config.faultsFile]).toEqual([0, 10, 100000, 'a-long-admin-token-123', 'outage.json']);
+  });
+
+  it('takes the delivery timeout, and one pause or two before an order is tried again', () => {
+    expect(resolveServeConfig({ deliveryTimeoutMs: '2500', retryDelaysMs: '50' }, {}, defaults).dispatch).toEqual({ attemptTimeoutMs: 2500, retryDelaysMs: [50] });
+    expect(resolveServeConfig({ retryDelaysMs: '0, 250' }, {}, defaults).dispatch).toEqual({ attemptTimeoutMs: 10000, retryDelaysMs: [0, 250] });
+  });
+
+  it.each(['', '1,2,3', '1.5', '-1', '1,,2', 'soon', '1e3x'])('refuses --retry-delays-ms %j, saying what it takes', (value) => {
+    expect(() => resolveServeConfig({ retryDelaysMs: value }, {}, defaults)).toThrow(
+      new ConfigError(`--retry-delays-ms must be one or two whole numbers of ms from 0, separated by a comma (the pause before the second try, then the third: 1000,2000), got '${value}'`),
+    );
+  });
+
+  it('refuses a delivery timeout of 0 or not whole', () => {
+    for (const value of ['0', '1.5', 'x']) expect(() => resolveServeConfig({ deliveryTimeoutMs: value }, {}, defaults)).toThrow(new ConfigError(`--delivery-timeout-ms must be a whole number from 1, got '${value}'`));
   });
 
   it('takes PORT, SANDBOX_POS_ORDER_URL, SANDBOX_PARTNER and SANDBOX_NONPROD_KEY from the environment', () => {

@@ -12,6 +12,8 @@ export interface ServeFlags {
   memory?: boolean;
   freshState?: boolean;
   refundDelayMs?: string;
+  deliveryTimeoutMs?: string;
+  retryDelaysMs?: string;
   journalLimit?: string;
   refundLimit?: string;
   adminToken?: string;
@@ -34,6 +36,8 @@ export interface ServeConfig {
   /** --fresh-state: move the stored state aside and start from the fixtures. */
   freshState: boolean;
   refundDelayMs: number;
+  /** How an order is delivered to the POS: each try's time limit, and the pauses before the second and third. */
+  dispatch: { attemptTimeoutMs: number; retryDelaysMs: number[] };
   journalLimit: number;
   refundLimit: number;
   adminToken: string | undefined;
@@ -58,6 +62,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4100;
 export const DEFAULT_REFUND_DELAY_MS = 1000;
 export const DEFAULT_JOURNAL_LIMIT = 5000;
+/** An order's delivery: 3 tries of at most 10 s each, 1 s then 2 s apart (the same as the dispatcher's own). */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000];
 export const DEFAULT_DATA_FILE = '.sandbox/db.json';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -83,6 +90,7 @@ export function resolveServeConfig(
     dataFile: flags.memory ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
     freshState: flags.freshState ?? false,
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
+    dispatch: deliveryPolicy(flags),
     journalLimit: parseWhole('--journal-limit', flags.journalLimit, 5000, 1),
     refundLimit: parseWhole('--refund-limit', flags.refundLimit, DEFAULT_REFUND_LIMIT, 1),
     adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),
@@ -121,6 +129,25 @@ function parseWhole(name: string, value: string | undefined, fallback: number, m
   const number = Number(value);
   if (!Number.isInteger(number) || number < min) throw new ConfigError(`${name} must be a whole number from ${min}, got '${value}'`);
   return number;
+}
+
+/** --delivery-timeout-ms and --retry-delays-ms, for serve and demo alike. */
+export function deliveryPolicy(flags: { deliveryTimeoutMs?: string; retryDelaysMs?: string }): ServeConfig['dispatch'] {
+  return {
+    attemptTimeoutMs: parseWhole('--delivery-timeout-ms', flags.deliveryTimeoutMs, DEFAULT_DELIVERY_TIMEOUT_MS, 1),
+    retryDelaysMs: parseDelays(flags.retryDelaysMs),
+  };
+}
+
+/** One pause (before each try again) or two (before the second try, then the third), whole ms from 0. */
+function parseDelays(value: string | undefined): number[] {
+  if (value === undefined) return [...DEFAULT_RETRY_DELAYS_MS];
+  const parts = value.split(',').map((part) => part.trim());
+  const delays = parts.map(Number);
+  if (parts.length > 2 || parts.some((part, at) => part === '' || !Number.isInteger(delays[at]) || delays[at]! < 0)) {
+    throw new ConfigError(`--retry-delays-ms must be one or two whole numbers of ms from 0, separated by a comma (the pause before the second try, then the third: 1000,2000), got '${value}'`);
+  }
+  return delays;
 }
 
 function parseAdminToken(value: string | undefined): string | undefined {

@@ -11,7 +11,7 @@ import type { Express } from 'express';
 import { createReferencePos } from '../../reference-pos/app.js';
 import type { Bug } from '../../reference-pos/bugs.js';
 import type { Capability } from '../../certification-checklist/checklist-types.js';
-import { partnerOverrideFromEnv, resolvePartner } from '../config.js';
+import { partnerOverrideFromEnv, resolvePartner, type ServeConfig } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { silentLogger } from '../logger.js';
 import { createSandboxServer } from '../http-parser-errors.js';
@@ -25,13 +25,14 @@ export interface DemoRun {
   capabilities: Capability[];
   windowMs: number;
   refundDelayMs: number;
+  dispatch: ServeConfig['dispatch'];
   reportDir: string;
 }
 
-export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, reportDir }: DemoRun): Promise<number> {
+export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dispatch, reportDir }: DemoRun): Promise<number> {
   const fixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
   const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
-  const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs });
+  const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs, dispatch });
   const servers: Server[] = [];
   const listen = async (app: Express) => {
     const server = createSandboxServer(app);
@@ -41,7 +42,15 @@ export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, rep
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
   const sandboxUrl = await listen(sandbox.app);
-  const pos = createReferencePos({ identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey }, sandboxUrl, menus: fixtures.menus, locations: fixtures.locations, bugs });
+  const pos = createReferencePos({
+    identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
+    sandboxUrl,
+    menus: fixtures.menus,
+    locations: fixtures.locations,
+    bugs,
+    // --bug slow-ack replies past the delivery timeout, whatever --delivery-timeout-ms made it (12 s for 10 s).
+    slowAckMs: Math.round(dispatch.attemptTimeoutMs * 1.2),
+  });
   const posUrl = await listen(pos);
   process.stdout.write(
     [

@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { BUGS, parseBugs } from '../../reference-pos/bugs.js';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
 import { parseList } from '../../certification-checklist/scope.js';
-import { DEFAULT_REFUND_DELAY_MS } from '../config.js';
+import { DEFAULT_REFUND_DELAY_MS, deliveryPolicy } from '../config.js';
 import { DEFAULT_REPORT_DIR } from './checklist.js';
 
 interface DemoFlags {
@@ -16,6 +16,8 @@ interface DemoFlags {
   // Numbers: their defaults are applied here, so --help shows them as numbers, not as the strings commander would quote.
   windowMs?: string;
   refundDelayMs?: string;
+  deliveryTimeoutMs?: string;
+  retryDelaysMs?: string;
 }
 
 export function demoCommand(): Command {
@@ -28,8 +30,12 @@ export function demoCommand(): Command {
     .option('--window-ms <ms>', 'how long to watch for retries after an injected error (default: 3000)')
     // As serve's: the refund steps wait for their refunds (four in all) to be decided, so a quick demo needs it short too.
     .option('--refund-delay-ms <ms>', `how long a refund stays PENDING before it is decided (default: ${DEFAULT_REFUND_DELAY_MS})`)
+    // As serve's: the three forged-token steps each wait for the retry of the order the POS refused, 1 s by default.
+    .option('--delivery-timeout-ms <ms>', "how long each try to deliver an order waits for the POS's whole reply (default: 10000)")
+    .option('--retry-delays-ms <list>', 'the pauses before an order is tried again: before the 2nd try, then the 3rd; one value for both (default: 1000,2000)')
     .action(async (flags: DemoFlags) => {
       let bugs;
+      let dispatch;
       const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
       const windowMs = Number(flags.windowMs ?? 3000);
       const refundDelayMs = Number(flags.refundDelayMs ?? DEFAULT_REFUND_DELAY_MS);
@@ -38,12 +44,13 @@ export function demoCommand(): Command {
         if (!capabilities.ok) throw new Error(capabilities.problem);
         if (!Number.isInteger(windowMs) || windowMs < 0) throw new Error(`--window-ms must be a whole number, got '${flags.windowMs}'`);
         if (!Number.isInteger(refundDelayMs) || refundDelayMs < 0) throw new Error(`--refund-delay-ms must be a whole number, got '${flags.refundDelayMs}'`);
+        dispatch = deliveryPolicy(flags);
       } catch (error) {
         process.stderr.write(`pos-sandbox demo: ${(error as Error).message}\n`);
         process.exit(2);
       }
       const { runDemo } = await import('./demo-run.js');
-      const code = await runDemo({ bugs, capabilities: capabilities.ok ? capabilities.values : [], windowMs, refundDelayMs, reportDir: flags.reportDir });
+      const code = await runDemo({ bugs, capabilities: capabilities.ok ? capabilities.values : [], windowMs, refundDelayMs, dispatch, reportDir: flags.reportDir });
       process.exit(code);
     });
 }

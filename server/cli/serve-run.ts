@@ -46,6 +46,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     redactor,
     strict: config.strict,
     refundDelayMs: config.refundDelayMs,
+    dispatch: config.dispatch,
     journalLimit: config.journalLimit,
     refundLimit: config.refundLimit,
     adminToken: config.adminToken,

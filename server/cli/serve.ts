@@ -20,6 +20,8 @@ export function serveCommand(): Command {
       'start afresh from the fixtures: first move the data file and its segments folder aside, renamed with the time (nothing is deleted); see docs/state-file.md',
     )
     .option('--refund-delay-ms <ms>', 'how long a refund stays PENDING before it is decided (default: 1000)')
+    .option('--delivery-timeout-ms <ms>', "how long each try to deliver an order waits for the POS's whole reply (default: 10000)")
+    .option('--retry-delays-ms <list>', 'the pauses before an order is tried again: before the 2nd try, then the 3rd; one value for both (default: 1000,2000)')
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
     .option('--refund-limit <n>', `how many refunds are kept, in memory and on disk; the oldest go first (default: ${DEFAULT_REFUND_LIMIT})`)
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')

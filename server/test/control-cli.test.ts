@@ -57,7 +57,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: `STANDIN-${++orders}` }));
     });
   });
-  const started = await serve(['--pos-order-url', `${pos}/order`]);
+  // A failed delivery try is tried again after 50 ms, not 1 s: the retry test is not about time.
+  const started = await serve(['--pos-order-url', `${pos}/order`, '--retry-delays-ms', '50']);
   sandboxUrl = started.baseUrl;
   sandbox = started.child;
   started.child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -71,7 +72,7 @@ afterAll(async () => {
 describe('pos-sandbox status and reset', () => {
   it('status --json is the health answer; the lines say where the sandbox is and what it holds', async () => {
     const health = await json<{ status: string; partner: string; store: string; delivery: { posOrderUrl: string } }>(['status']);
-    expect(health).toMatchObject({ status: 'ok', partner: 'demo-pos', store: 'memory', delivery: { posOrderUrl: expect.stringMatching(/\/order$/) } });
+    expect(health).toMatchObject({ status: 'ok', partner: 'demo-pos', store: 'memory', delivery: { posOrderUrl: expect.stringMatching(/\/order$/), attempts: 3, attemptTimeoutMs: 10000, retryDelaysMs: [50] } });
     const lines = await run(['status']);
     expect(lines.stdout.replace(/up \d+ s/, 'up N s').replace(/journal: +\d+ of/, 'journal: N of').split('\n')).toEqual([
       `up  ${sandboxUrl}  pos-sandbox 0.1.0, up N s`,
