@@ -3,22 +3,13 @@
  * connection and never answers, one that stops halfway through its answer, one that answers slowly but steadily,
  * and an event stream that is quiet between events (which must not be cut).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { closeServers, listen } from '../test/loopback.js';
 import { controlClient } from './control-client.js';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)))));
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+afterEach(closeServers);
+const serve = (handler: (req: IncomingMessage, res: ServerResponse) => void) => listen(handler);
 
 const SILENCE_MS = 200;
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,43 +1,13 @@
 /** Real HTTP for the order tests: a sandbox and a reference POS (or a scripted stand-in) on loopback ports. */
-import type { AddressInfo } from 'node:net';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createReferencePos } from '../../reference-pos/app.js';
 import type { Bug } from '../../reference-pos/bugs.js';
 import { fixtures, PARTNER, testSandbox, type TestSandboxOptions } from './helpers.js';
 
-const servers: Server[] = [];
-
-/** Closes every server a test started, keep-alive connections included; call it in afterEach. */
-export async function closeServers(): Promise<void> {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-}
-
-/** A loopback port nothing listens on: one just freed (fetch refuses some fixed ones, such as 1 and 9, as bad ports). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Listens on a free loopback port; closeServers closes it. */
-export async function listen(handler: Express | ((req: IncomingMessage, res: ServerResponse) => void)): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+export { closedPort, closeServers, listen } from './loopback.js';
+import { listen } from './loopback.js';
 
 /** A test sandbox listening on a port, with the same clock as the POS it talks to. */
 export async function liveSandbox(options: TestSandboxOptions = {}) {
