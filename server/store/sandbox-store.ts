@@ -6,7 +6,7 @@
 import { Low } from 'lowdb';
 import type { Menu } from '../fixtures/fixture-schemas.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
-import type { RefundRecord } from '../domain/refund-outcome.js';
+import type { RefundRecord, RefundView } from '../domain/refund-outcome.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import type { ActiveFaultRule } from '../faults/fault-registry.js';
 import { GroupCommit } from './group-commit.js';
@@ -14,7 +14,7 @@ import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
 import { storedStateProblems } from './check-stored-state.js';
 import { logsOf, segmentsOf } from './stored-documents.js';
-import { RecordLog } from './record-log.js';
+import { RecordLog, type LoggedLine } from './record-log.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
 import { damagedStateError } from './store-error.js';
 
@@ -26,12 +26,25 @@ interface StateDocument {
   faults?: ActiveFaultRule[];
 }
 
-/** Refunds oldest accepted first, the order they are kept in: the retention drops from the front, the control API lists from the back. */
-export const acceptedFirst = (a: RefundRecord, b: RefundRecord): number => (a.acceptedAt < b.acceptedAt ? -1 : a.acceptedAt > b.acceptedAt ? 1 : 0);
+/**
+ * A refund's place in the store, its acceptance time in ms: oldest first is the order refunds are kept in (the
+ * retention drops from the front, the control API lists from the back). A time in `toISOString`'s form, as the
+ * sandbox writes every one, is read from its digits: a start places 100,000 refunds, and Date.parse took 60 ms.
+ */
+export function acceptedAtMs(refund: RefundView): number {
+  const at = refund.acceptedAt;
+  if (at.length !== 24 || at[19] !== '.') return Date.parse(at);
+  const n = (from: number, to: number) => {
+    let value = 0;
+    for (let i = from; i < to; i++) value = value * 10 + at.charCodeAt(i) - 48;
+    return value;
+  };
+  return Date.UTC(n(0, 4), n(5, 7) - 1, n(8, 10), n(11, 13), n(14, 16), n(17, 19), n(20, 23));
+}
 
 export class SandboxStore {
   readonly orders: SegmentedCollection<OrderRecord>;
-  readonly refunds: RecordLog<RefundRecord>;
+  readonly refunds: RecordLog<RefundRecord, RefundView>;
   private readonly state: Low<StateDocument>;
   private readonly committer: GroupCommit;
   private stateDirty = false;
@@ -46,10 +59,10 @@ export class SandboxStore {
     this.orders = new SegmentedCollection<OrderRecord>(storage, 'orders', (order) => order.OrderId, {
       secondaryKeyOf: (order) => order.ExternalId,
     });
-    this.refunds = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, {
+    this.refunds = new RecordLog<RefundRecord, RefundView>(storage, 'refunds', (refund) => refund.id, {
       limit: refundLimit,
       droppable: (refund) => refund.status !== 'PENDING',
-      compare: acceptedFirst,
+      placeOf: acceptedAtMs,
     });
     this.committer = new GroupCommit(() => this.flush());
   }
@@ -78,7 +91,7 @@ export class SandboxStore {
       }
     }
     store.orders.load(segmentsOf<OrderRecord>(stored, 'orders'));
-    store.refunds.load(segmentsOf<RefundRecord>(stored, 'refunds'), logsOf<RefundRecord>(stored, 'refunds'));
+    store.refunds.load(segmentsOf<RefundRecord>(stored, 'refunds'), logsOf<RefundRecord | LoggedLine<RefundView>>(stored, 'refunds'));
     return store;
   }
 

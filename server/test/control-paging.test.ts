@@ -1,8 +1,12 @@
 /** The lists of /_sandbox come a page at a time: still a JSON array, with a Link rel="next" header while more follow. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
 import { nextPageLink } from '../control/paging.js';
+import { fileStorage } from '../store/segment-storage.js';
 import { orderEnvelope, postRefund, testSandbox } from './helpers.js';
 
 /** Follows the Link headers from `path`: each page's ids, and the Link each page answered with. */
@@ -117,5 +121,29 @@ describe('GET /_sandbox/journal, a page at a time', () => {
     const dropped = await request(sandbox.app).get('/_sandbox/journal?before=j-000001');
     expect([dropped.status, dropped.body, dropped.headers.link]).toEqual([200, [], undefined]);
     expect((await request(sandbox.app).get('/_sandbox/journal?limit=1001')).body).toEqual(tooLarge(1000, '1001'));
+  });
+});
+
+describe('GET /_sandbox/refunds after a restart', () => {
+  it('answers whole refunds, filtered on the fields a start read of each line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'refund-pages-'));
+    try {
+      const first = await testSandbox({ storage: fileStorage(join(dir, 'db.json')) });
+      for (let i = 1; i <= 3; i++) await postRefund(first.app, { body: JSON.stringify({ ExternalId: `PAGE-${i}` }) });
+      await first.refunds.runDue();
+      const written = first.store.refunds.all();
+      expect(written.map((refund) => refund.status)).toEqual(['FAILED', 'FAILED', 'FAILED']);
+      first.close();
+
+      const second = await testSandbox({ storage: fileStorage(join(dir, 'db.json')) });
+      // Kept as their lines: the store holds only what its indexes read.
+      expect(second.store.refunds.views()[0]).not.toHaveProperty('detail');
+      expect((await request(second.app).get('/_sandbox/refunds')).body).toEqual([...written].reverse());
+      const one = await request(second.app).get('/_sandbox/refunds?externalId=PAGE-2&status=FAILED&location=loc-std-001');
+      expect(one.body).toEqual([written[1]]);
+      expect((await request(second.app).get('/_sandbox/refunds?status=PENDING')).body).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

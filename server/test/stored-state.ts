@@ -10,20 +10,23 @@ import { PACKAGE_ROOT } from '../version.js';
 export const storeFixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
 export const STORE_CLOCK = () => Date.parse('2026-11-21T10:00:00Z');
 
-/** A refund record as the refund processor writes it. */
+/**
+ * A refund record as the refund processor writes it, keys in its order, so a start reads its line as the sandbox's
+ * own (a `reason` added by `changes` comes last, which is not that order, so that line is parsed and checked).
+ */
 export function refundRecord(n: number, changes: Partial<RefundRecord> = {}): RefundRecord {
   return {
     id: `rf-${String(n).padStart(4, '0')}`,
     externalId: 'POS-STD-1001',
     locationId: 'loc-std-001',
     partner: 'demo-pos',
-    status: 'PROCESSED',
-    detail: 'order ord-std-0001 refunded',
-    orderId: 'ord-std-0001',
     requestId: `req-${n}`,
     journalId: `j-${String(n).padStart(6, '0')}`,
+    status: 'PROCESSED',
     acceptedAt: '2026-11-21T10:00:00.000Z',
     dueAt: '2026-11-21T10:00:01.000Z',
+    detail: 'order ord-std-0001 refunded',
+    orderId: 'ord-std-0001',
     processedAt: '2026-11-21T10:00:01.000Z',
     ...changes,
   };
