@@ -148,6 +148,49 @@ describe('the retention', () => {
     expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0002', 'rf-0003']);
   });
 
+  it('comes back for a refund it passed over once that one may go, and only then for younger ones', async () => {
+    const store = await open(2);
+    store.refunds.put(refundRecord(1, { status: 'PENDING' }));
+    store.refunds.put(refundRecord(2));
+    store.refunds.put(refundRecord(3));
+    await store.commit();
+    // 1 is held (PENDING), so 2 went.
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0001', 'rf-0003']);
+    store.refunds.put(refundRecord(1));
+    await store.commit();
+    store.refunds.put(refundRecord(4));
+    await store.commit();
+    // The oldest again: 1, now decided and written, not 3, the next after where the last drop stopped.
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0003', 'rf-0004']);
+  });
+
+  it('drops refund after refund from where it stopped, the oldest first, as refunds keep coming', async () => {
+    const store = await open(3);
+    for (let n = 1; n <= 50; n++) {
+      store.refunds.put(refundRecord(n));
+      if (n % 7 === 0) await store.commit();
+    }
+    await store.commit();
+    expect(store.refunds.all().map((refund) => refund.id)).toEqual(['rf-0048', 'rf-0049', 'rf-0050']);
+    expect((await open(3)).refunds.all().map((refund) => refund.id)).toEqual(['rf-0048', 'rf-0049', 'rf-0050']);
+  });
+
+  it('does not rewrite a file for refunds the retention dropped: it removes it once they all are', async () => {
+    const log = new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 4, linesPerFile: 4 });
+    for (let n = 1; n <= 4; n++) log.put(refundRecord(n));
+    await log.flush();
+    log.put(refundRecord(5));
+    log.put(refundRecord(6));
+    await log.flush();
+    // 1 and 2 dropped: half of file 1, which a superseded half would have had rewritten. It stays as written.
+    expect(linesOf(logFile(1)).map((refund) => refund.id)).toEqual(['rf-0001', 'rf-0002', 'rf-0003', 'rf-0004']);
+    log.put(refundRecord(7));
+    log.put(refundRecord(8));
+    await log.flush();
+    expect(logFiles()).toEqual(['refunds-log-000002.jsonl']);
+    expect(log.all().map((refund) => refund.id)).toEqual(['rf-0005', 'rf-0006', 'rf-0007', 'rf-0008']);
+  });
+
   it('drops a refund only once its decided version is written, so a start keeps the same ones, none PENDING again', async () => {
     const store = await open(2);
     for (let n = 1; n <= 5; n++) store.refunds.put(refundRecord(n, { status: 'PENDING' }));

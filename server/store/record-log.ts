@@ -69,6 +69,18 @@ export class RecordLog<T extends S, S = T> {
   private readonly live = new Map<number, number>();
   /** Log file number → how many lines it holds, latest or not. */
   private readonly lines = new Map<number, number>();
+  /**
+   * Log file number → how many of its lines are of records the retention dropped. They do not count toward a
+   * rewrite: the retention drops the oldest first, so such a file is on its way to being removed whole, and rewriting
+   * it at every fifth of its records dropped cost a scan of every kept record each time.
+   */
+  private readonly dropped = new Map<number, number>();
+  /**
+   * Where the retention stopped: the oldest record left, so the next drop goes on from there instead of walking the
+   * Map from its start over the slots its deleted records leave (V8 reuses them only when it rehashes: up to half the
+   * table, which cost 3% of a refund's CPU at the bound). Undefined when it must start over: a record was passed over.
+   */
+  private oldest: Iterator<[string, Kept<T, S>]> | undefined;
   private readonly changed = new Set<string>();
   /** Segment files of an earlier version, removed once their records are in a log. */
   private legacy: string[] = [];
@@ -142,6 +154,7 @@ export class RecordLog<T extends S, S = T> {
     const kept = Array.from(this.records.values());
     const order = Array.from(keys.keys()).sort((a, b) => places[a]! - places[b]! || a - b);
     this.records.clear();
+    this.oldest = undefined;
     for (const index of order) this.records.set(keys[index]!, kept[index]!);
   }
 
@@ -223,11 +236,13 @@ export class RecordLog<T extends S, S = T> {
     }
     for (const [file, count] of this.live) {
       if (file === this.current) continue;
+      const lines = this.lines.get(file) ?? 0;
       if (count === 0) {
         this.live.delete(file);
         this.lines.delete(file);
+        this.dropped.delete(file);
         await this.storage.remove(logName(this.prefix, file));
-      } else if (this.storage.persistent && count * 5 <= (this.lines.get(file) ?? 0) * 4) await this.compact(file);
+      } else if (this.storage.persistent && (lines - count - (this.dropped.get(file) ?? 0)) * 5 >= lines) await this.compact(file);
     }
   }
 
@@ -247,6 +262,7 @@ export class RecordLog<T extends S, S = T> {
       return;
     }
     this.lines.set(file, latest.length);
+    this.dropped.delete(file);
   }
 
   /** Empties the collection, removing its files (after the write under way, whose file would otherwise close under it). */
@@ -257,7 +273,9 @@ export class RecordLog<T extends S, S = T> {
     this.legacy = [];
     this.live.clear();
     this.lines.clear();
+    this.dropped.clear();
     this.records.clear();
+    this.oldest = undefined;
     this.changed.clear();
     // Every file read or written is in `live`, so none is left: numbering starts again.
     this.current = 1;
@@ -272,16 +290,29 @@ export class RecordLog<T extends S, S = T> {
 
   private dropPastLimit(): void {
     const droppable = this.options.droppable ?? (() => true);
-    for (const [key, kept] of this.records) {
-      if (this.records.size <= this.options.limit) return;
+    // A Map's iterator goes on past entries deleted or added since it started, so it can wait for the next drop.
+    const oldest = this.oldest ?? this.records.entries();
+    let passedOver = false;
+    while (this.records.size > this.options.limit) {
+      const next = oldest.next();
+      if (next.done) break;
+      const [key, kept] = next.value;
       // The oldest first; one that must stay is passed over, so a held record costs the bound nothing but itself.
       // Nor is one whose latest version is not written yet: its line on disk may be an older one the `droppable`
       // test would refuse (a refund still PENDING there), which a start would bring back. It goes after the write.
-      if (!droppable(kept.view) || this.changed.has(key)) continue;
+      if (!droppable(kept.view) || this.changed.has(key)) {
+        passedOver = true;
+        continue;
+      }
       this.records.delete(key);
       this.changed.delete(key);
-      if (kept.file > 0) this.live.set(kept.file, this.live.get(kept.file)! - 1);
+      if (kept.file > 0) {
+        this.live.set(kept.file, this.live.get(kept.file)! - 1);
+        this.dropped.set(kept.file, (this.dropped.get(kept.file) ?? 0) + 1);
+      }
       this.onDrop(kept.view);
     }
+    // A record passed over is still to be dropped once it may be: the next drop starts from the oldest again.
+    this.oldest = passedOver || this.records.size > this.options.limit ? undefined : oldest;
   }
 }
