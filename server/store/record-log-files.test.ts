@@ -311,6 +311,39 @@ describe('a rewrite that fails', () => {
   });
 });
 
+describe('a file that cannot be removed', () => {
+  it('fails no commit, a start keeps the same refunds, and a reset removes it', async () => {
+    const real = fileStorage(data);
+    let refuse = true;
+    const storage: DocumentStorage = {
+      ...real,
+      remove: (name) => (refuse ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, unlink '${name}'`), { code: 'EACCES' })) : real.remove(name)),
+    };
+    const log = () => new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 2, linesPerFile: 2 });
+    const first = log();
+    first.put(refundRecord(1));
+    first.put(refundRecord(2));
+    await first.flush();
+    first.put(refundRecord(3));
+    first.put(refundRecord(4));
+    // 1 and 2 dropped: file 1 is no longer needed, and its removal is refused.
+    await expect(first.flush()).resolves.toBeUndefined();
+    expect(first.all()).toEqual([refundRecord(3), refundRecord(4)]);
+    expect(logFiles()).toEqual(['refunds-log-000001.jsonl', 'refunds-log-000002.jsonl']);
+    first.put(refundRecord(5));
+    await expect(first.flush()).resolves.toBeUndefined();
+
+    const stored = await real.readAll();
+    const second = log();
+    second.load([], stored.entries.flatMap((entry) => (entry.log?.content.ok ? [{ number: Number(entry.log.name.slice(-6)), records: entry.log.content.records as RefundRecord[] }] : [])));
+    expect(second.all()).toEqual([refundRecord(4), refundRecord(5)]);
+
+    refuse = false;
+    await first.clear();
+    expect(logFiles()).toEqual([]);
+  });
+});
+
 describe('the check of a log at start', () => {
   let before: Record<string, string>;
   beforeEach(async () => {

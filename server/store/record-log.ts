@@ -84,6 +84,8 @@ export class RecordLog<T extends S, S = T> {
   private readonly changed = new Set<string>();
   /** Segment files of an earlier version, removed once their records are in a log. */
   private legacy: string[] = [];
+  /** Files no longer needed whose removal failed (permissions, say): left until a reset, which removes them too. */
+  private leftover: string[] = [];
   private current = 1;
   /** The flush under way, if any: flushes and clears run one after the other. */
   private writing: Promise<void> = Promise.resolve();
@@ -230,7 +232,7 @@ export class RecordLog<T extends S, S = T> {
       // The legacy segments' records are all in the log now (or dropped by the retention).
       const legacy = this.legacy;
       this.legacy = [];
-      for (const name of legacy) await this.storage.remove(name);
+      for (const name of legacy) await this.removeUnneeded(name);
       // Records held back until their latest version was written may go now.
       if (this.records.size > this.options.limit) this.dropPastLimit();
     }
@@ -241,7 +243,7 @@ export class RecordLog<T extends S, S = T> {
         this.live.delete(file);
         this.lines.delete(file);
         this.dropped.delete(file);
-        await this.storage.remove(logName(this.prefix, file));
+        await this.removeUnneeded(logName(this.prefix, file));
       } else if (this.storage.persistent && (lines - count - (this.dropped.get(file) ?? 0)) * 5 >= lines) await this.compact(file);
     }
   }
@@ -265,12 +267,26 @@ export class RecordLog<T extends S, S = T> {
     this.dropped.delete(file);
   }
 
+  /**
+   * Removes a file none of whose lines is needed any more. Housekeeping, not the commit: the lines just appended are
+   * written, so a failure here fails no commit (a refund answered 5xx though stored). A file left holds only lines a
+   * start replaces or drops again (older versions of kept refunds, refunds past the bound, segments already in the log).
+   */
+  private async removeUnneeded(name: string): Promise<void> {
+    try {
+      await this.storage.remove(name);
+    } catch {
+      this.leftover.push(name);
+    }
+  }
+
   /** Empties the collection, removing its files (after the write under way, whose file would otherwise close under it). */
   async clear(): Promise<void> {
     await this.writing;
     for (const file of this.live.keys()) await this.storage.remove(logName(this.prefix, file));
-    for (const name of this.legacy) await this.storage.remove(name);
+    for (const name of [...this.legacy, ...this.leftover]) await this.storage.remove(name);
     this.legacy = [];
+    this.leftover = [];
     this.live.clear();
     this.lines.clear();
     this.dropped.clear();
