@@ -122,6 +122,8 @@ export const STEPS: Step[] = [
   { name: 'journal.har, bad filter', method: 'GET', path: '/_sandbox/journal.har?status=teapot', status: 400 },
   { name: 'mint a token', method: 'POST', path: '/_sandbox/tokens', body: { locationId: LOCATION, ttl: 600 }, status: 201 },
   { name: 'mint a token, bad ttl', method: 'POST', path: '/_sandbox/tokens', body: { locationId: LOCATION, ttl: 0 }, status: 400, invalidOnPurpose: true },
+  { name: 'check a token', method: 'POST', path: '/_sandbox/tokens/check', body: { token: 'not.a.jwt' }, status: 200 },
+  { name: 'check a token, no token', method: 'POST', path: '/_sandbox/tokens/check', body: {}, status: 400, invalidOnPurpose: true },
   { name: 'openapi.json', method: 'GET', path: '/_sandbox/openapi.json', status: 200 },
   { name: 'reset, text/plain body', method: 'POST', path: '/_sandbox/reset', raw: { contentType: 'text/plain', text: 'reset please' }, status: 415, invalidOnPurpose: true },
   { name: 'reset', method: 'POST', path: '/_sandbox/reset', status: 200 },

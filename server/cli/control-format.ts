@@ -89,8 +89,8 @@ export function faultLines(faults: FaultRow[], paint: Paint = NO_PAINT): string[
 export type ExchangeRow = JournalSummary & { latencyMs?: number };
 
 /** The row of a full journal entry: the summary the event stream carries (the journal's own), and its duration. */
-export function exchangeRow(entry: SummarySource & { latencyMs?: number }): ExchangeRow {
-  return Object.assign(journalSummary(entry), entry.latencyMs === undefined ? {} : { latencyMs: entry.latencyMs });
+export function exchangeRow(entry: SummarySource): ExchangeRow {
+  return journalSummary(entry);
 }
 
 export interface ExchangeFilter {

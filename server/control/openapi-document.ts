@@ -158,6 +158,56 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           ),
         },
       },
+      '/_sandbox/tokens/check': {
+        post: {
+          operationId: 'checkToken',
+          tags: ['Control API'],
+          summary: 'Judge a POS → service token, rule by rule',
+          description:
+            "What the POS API would answer a call carrying this token (authenticated, or 401 with its body), and each §5 rule passed, failed (every reason) or not judged (why). The claims are judged even where a 401 stops at a broken signature or alg. Nothing is recorded: the token's jti is not used up.",
+          requestBody: {
+            required: true,
+            content: json({
+              type: 'object',
+              required: ['token'],
+              additionalProperties: false,
+              properties: { token: { type: 'string', maxLength: 16384, description: "A JWT, or a whole 'Bearer <JWT>' header value." } },
+            }),
+          },
+          responses: controlResponses(
+            {
+              '200': controlOk('The answer, the decoded token and every rule', {
+                type: 'object',
+                required: ['answer', 'rules', 'findings'],
+                properties: {
+                  answer: {
+                    type: 'object',
+                    required: ['authenticated'],
+                    properties: { authenticated: { type: 'boolean' }, status: { const: 401 }, body: ref('OrderErrorEnvelope') },
+                  },
+                  header: { type: 'object' },
+                  claims: { type: 'object' },
+                  rules: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['rule', 'asks', 'verdict', 'details'],
+                      properties: {
+                        rule: { enum: ['format', 'alg', 'payload', 'signature', 'sub', 'jti', 'iss', 'aud', 'nbf', 'exp'] },
+                        asks: { type: 'string' },
+                        verdict: { enum: ['pass', 'fail', 'not-judged'] },
+                        details: { type: 'array', items: { type: 'string' } },
+                      },
+                    },
+                  },
+                  findings: { type: 'array', items: { type: 'object', required: ['code', 'message', 'section'], properties: { code: { type: 'string' }, message: { type: 'string' }, section: { type: 'string' } } } },
+                },
+              }),
+            },
+            { invalid: 'a body that is not {token}, or a token over 16 KiB', readsBody: true, changesState: true },
+          ),
+        },
+      },
       '/_sandbox/openapi.json': {
         get: {
           operationId: 'openapi',

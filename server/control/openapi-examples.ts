@@ -222,6 +222,17 @@ function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> 
       expiresAt: '2026-11-21T11:00:00.000Z',
     },
     mintTokenRequest: { locationId: 'loc-std-001', ttl: 600 },
+    checkTokenRequest: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJsb2Mtc3RkLTAwMSJ9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxl' },
+    checkToken: {
+      answer: { authenticated: false, status: 401, body: { errors: [{ code: 'UNAUTHORIZED', message: 'token claim jti is missing (a unique identifier for each token, §5)' }] } },
+      header: { alg: 'HS256', typ: 'JWT' },
+      claims: { sub: 'loc-std-001' },
+      rules: [
+        { rule: 'format', asks: 'a JWT: three base64url parts, header.payload.signature, sent as Authorization: Bearer <JWT>', verdict: 'pass', details: ['three base64url parts, header and payload JSON'] },
+        { rule: 'jti', asks: 'jti: a unique identifier for each token, a non-empty string', verdict: 'fail', details: ['token claim jti is missing (a unique identifier for each token, §5)'] },
+      ],
+      findings: [],
+    },
     openapi: { openapi: '3.1.0', info: { title: 'POS Sandbox', version: '0.1.0' }, paths: {} },
     events: 'id: 7\nevent: refund\ndata: {"id":7,"type":"refund","time":"2026-11-21T10:00:01.000Z","data":{"id":"rf-1","status":"PROCESSED"}}\n\n',
   };

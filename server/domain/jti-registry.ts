@@ -19,6 +19,12 @@ export class JtiRegistry {
     return earlier === tokenSha256 ? 'same-token' : 'reused';
   }
 
+  /** Whether a token other than `tokenSha256` carried `jti`, without recording anything. */
+  usedByAnother(jti: string, tokenSha256: string): boolean {
+    const earlier = this.seen.get(jti);
+    return earlier !== undefined && earlier !== tokenSha256;
+  }
+
   clear(): void {
     this.seen.clear();
   }

@@ -76,9 +76,14 @@ export function checkPosToken(token: string, context: PosTokenContext): PosToken
   const read = context.reads?.get(token) ?? readPosToken(token, context);
   context.reads?.set(token, read);
   if (!read.ok) return read;
-  const defects = [...checkClaimTypes(read.token.claims), ...checkClaimValues(read.token.claims, context)];
+  const defects = claimDefects(read.token.claims, context);
   if (defects.length > 0) return { ok: false, defects };
   return read;
+}
+
+/** Every defect of a claim set's six §5 claims: their types, then their values against the POS name and the clock. */
+export function claimDefects(claims: Record<string, unknown>, context: Pick<PosTokenContext, 'posName' | 'nowSeconds'>): TokenDefect[] {
+  return [...checkClaimTypes(claims), ...checkClaimValues(claims, context)];
 }
 
 /**
@@ -198,7 +203,7 @@ function checkClaimTypes(payload: Record<string, unknown>): TokenDefect[] {
   return defects;
 }
 
-function checkClaimValues(payload: Record<string, unknown>, { posName, nowSeconds }: PosTokenContext): TokenDefect[] {
+function checkClaimValues(payload: Record<string, unknown>, { posName, nowSeconds }: Pick<PosTokenContext, 'posName' | 'nowSeconds'>): TokenDefect[] {
   const defects: TokenDefect[] = [];
   const { aud, iss, nbf, exp } = payload;
   if (typeof aud === 'string' && aud.trim() !== '' && aud !== SERVICE_AUDIENCE) {
@@ -239,7 +244,7 @@ function fail(part: TokenPart, message: string): PosTokenCheck {
   return { ok: false, defects: [{ part, message }] };
 }
 
-function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+export function decodeJsonPart(part: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
   try {
     const text = Buffer.from(part, 'base64url').toString('utf8');
@@ -256,7 +261,7 @@ function isSeconds(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value <= 1e11;
 }
 
-function isoTime(seconds: number): string {
+export function isoTime(seconds: number): string {
   const time = new Date(seconds * 1000);
   // Beyond ±273,790 years a Date has no ISO form (toISOString throws): the number is shown as it was sent.
   return Number.isNaN(time.getTime()) ? `${seconds} s after the Unix epoch` : time.toISOString().replace('.000Z', 'Z');

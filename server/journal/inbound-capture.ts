@@ -62,6 +62,7 @@ export function summaryOf(capture: InboundCapture): JournalSummary {
     direction: 'inbound',
     method: capture.method,
     path: pathOfTarget(capture.target),
+    latencyMs: capture.latencyMs,
     locationId: capture.locationId,
     orderId: capture.orderId || undefined,
     response: { status: capture.status, error: capture.error },

@@ -8,6 +8,8 @@ export interface JournalSummary {
   method: string;
   path: string;
   status: number;
+  /** How long the call (or the delivery try) took, ms. */
+  latencyMs: number;
   locationId?: string;
   orderId?: string;
   requestId: string;
@@ -18,7 +20,7 @@ export interface JournalSummary {
 }
 
 /** What a summary is made of: an entry, or the parts of one captured before it is built. */
-export type SummarySource = Pick<JournalEntry, 'id' | 'time' | 'direction' | 'method' | 'path' | 'locationId' | 'orderId' | 'requestId' | 'fault'> & {
+export type SummarySource = Pick<JournalEntry, 'id' | 'time' | 'direction' | 'method' | 'path' | 'latencyMs' | 'locationId' | 'orderId' | 'requestId' | 'fault'> & {
   response: Pick<JournalEntry['response'], 'status' | 'error'>;
   findings: ReadonlyArray<Pick<JournalEntry['findings'][number], 'code'>>;
 };
@@ -31,6 +33,7 @@ export function journalSummary(entry: SummarySource): JournalSummary {
     method: entry.method,
     path: entry.path,
     status: entry.response?.status,
+    latencyMs: entry.latencyMs,
     ...(entry.locationId === undefined ? {} : { locationId: entry.locationId }),
     ...(entry.orderId === undefined ? {} : { orderId: entry.orderId }),
     requestId: entry.requestId,
@@ -56,6 +59,7 @@ export function scrubSummary(summary: JournalSummary, scrub: (text: string) => s
     method: summary.method,
     path: text(summary.path)!,
     status: summary.status,
+    latencyMs: summary.latencyMs,
     ...('locationId' in summary ? { locationId: text(summary.locationId) } : {}),
     ...('orderId' in summary ? { orderId: text(summary.orderId) } : {}),
     requestId: text(summary.requestId)!,

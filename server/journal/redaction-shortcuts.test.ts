@@ -64,6 +64,7 @@ describe('scrubSummary (a journal summary redacted field by field)', () => {
       time: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((date) => date.toISOString()),
       direction: fc.constantFrom('inbound' as const, 'outbound' as const),
       method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+      latencyMs: fc.integer({ min: 0, max: 60_000 }),
       path: text,
       locationId: maybe,
       orderId: maybe,

@@ -54,6 +54,7 @@ function buildCollection({ version, examples }: PostmanExportInput): PostmanColl
       variable('orderLocationId', order.LocationId, "that order's location"),
       variable('orderStatus', order.Status, "that order's status, as last seen"),
       variable('faultId', '', 'the id of the rule "Add a fault rule" added'),
+      variable('mintedToken', '', 'the token "Mint a token" received, which "Check a token" judges'),
     ],
     item: [
       {

@@ -59,6 +59,15 @@ export function sandboxRequests(): PostmanRequestItem[] {
           'const { claims } = pm.response.json();',
           "pm.expect([claims.sub, claims.iss]).to.eql([pm.variables.get('locationId'), pm.variables.get('posName')]);",
         ]),
+        "pm.collectionVariables.set('mintedToken', pm.response.json().token);",
+      ],
+    }),
+    control('Check a token', 'POST', '/_sandbox/tokens/check', {
+      description: 'What the POS API would answer a call carrying this token, and each §5 rule passed, failed or not judged. Paste any token into the body.',
+      body: { token: '{{mintedToken}}' },
+      tests: [
+        ...answers(200),
+        ...check('authenticates the token the sandbox minted', ['pm.expect(pm.response.json().answer.authenticated).to.equal(true);']),
       ],
     }),
     control('OpenAPI document', 'GET', '/_sandbox/openapi.json', {

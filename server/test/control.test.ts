@@ -11,7 +11,7 @@ import { buildOrder } from '../domain/build-order.js';
 import type { Express } from 'express';
 import request from 'supertest';
 import { isLoopbackAddress } from '../control/admin-guard.js';
-import { cleanHeaders, fixtures, postRefund, putMenu, testSandbox } from './helpers.js';
+import { NOW_S, cleanHeaders, fixtures, posToken, postRefund, putMenu, testSandbox } from './helpers.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 /**
@@ -179,6 +179,37 @@ describe('the control API', () => {
   ])('refuses a token request %j with every problem named', async (body, messages) => {
     const { app } = await testSandbox();
     const response = await request(app).post('/_sandbox/tokens').send(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ errors: messages.map((message) => ({ code: 'INVALID_REQUEST', message })) });
+  });
+
+  it('judges a token as the POS API answers it, without using its jti up', async () => {
+    const { app } = await testSandbox();
+    const token = posToken({ exp: NOW_S - 3600, aud: 'demo-pos' });
+    const checked = await request(app).post('/_sandbox/tokens/check').send({ token: `Bearer ${token}` });
+    const refund = await postRefund(app, { headers: cleanHeaders(token) });
+    expect(checked.status).toBe(200);
+    expect(checked.body.answer).toEqual({ authenticated: false, status: 401, body: refund.body });
+    expect(checked.body.rules.filter((rule: { verdict: string }) => rule.verdict !== 'pass').map((rule: { rule: string }) => rule.rule)).toEqual(['aud', 'exp']);
+
+    // A good token checked first is still unused: the POS's first call with it draws no JTI_REUSED.
+    const good = posToken();
+    const before = await request(app).post('/_sandbox/tokens/check').send({ token: good });
+    expect(before.body).toMatchObject({ answer: { authenticated: true }, findings: [] });
+    expect((await postRefund(app, { headers: cleanHeaders(good) })).headers['x-sandbox-findings']).toBe('0');
+    // Another token with that jti: the check names the reuse the call would draw.
+    const jti = JSON.parse(Buffer.from(good.split('.')[1]!, 'base64url').toString()).jti;
+    const reused = await request(app).post('/_sandbox/tokens/check').send({ token: posToken({ jti, exp: NOW_S + 601 }) });
+    expect(reused.body.findings.map((found: { code: string }) => found.code)).toEqual(['JTI_REUSED']);
+  });
+
+  it.each([
+    [{}, ['token must be a string (a JWT, or a whole \'Bearer <JWT>\' header value), got undefined']],
+    [{ token: 7, alg: 'none' }, ['alg is not a field of a token check (token)', "token must be a string (a JWT, or a whole 'Bearer <JWT>' header value), got number 7"]],
+    [{ token: 'x'.repeat(16 * 1024 + 1) }, ['token is 16385 characters long; the check takes at most 16384']],
+  ])('refuses a token check %# with every problem named', async (body, messages) => {
+    const { app } = await testSandbox();
+    const response = await request(app).post('/_sandbox/tokens/check').send(body);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ errors: messages.map((message) => ({ code: 'INVALID_REQUEST', message })) });
   });

@@ -98,6 +98,10 @@ const tokenBodyText = (ctx: ControlContext) =>
     .record({ locationId: fieldText(fc.constantFrom(...ctx.locations.map((id) => JSON.stringify(id)))), ttl: fc.option(fieldText(fc.constantFrom('1', '3600', '86400', '86401', '0', '1.5', '"60"')), { nil: undefined }), extra: extraEntries })
     .map(({ locationId, ttl, extra }) => objectText([['locationId', locationId], ['ttl', ttl], ...extra]));
 
+const checkBodyText = fc
+  .record({ token: fieldText(fc.constantFrom('"a.b.c"', '"Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln"', '""', '42', 'null')), extra: extraEntries })
+  .map(({ token, extra }) => objectText([['token', token], ...extra]));
+
 /** A body for a route that reads one: its own shape with fields wrong, any JSON, or no JSON. */
 const bodyOf = (shaped: fc.Arbitrary<string>) =>
   fc.oneof({ weight: 5, arbitrary: shaped }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: brokenJsonText });
@@ -136,6 +140,7 @@ export function controlRoutes(ctx: ControlContext): ControlRoute[] {
     { method: 'GET', path: '/journal.har' },
     { method: 'GET', path: '/journal/{id}', ids: ['j-000001', 'j-000002'] },
     { method: 'POST', path: '/tokens', body: bodyOf(tokenBodyText(ctx)) },
+    { method: 'POST', path: '/tokens/check', body: bodyOf(checkBodyText) },
     { method: 'GET', path: '/openapi.json' },
     { method: 'GET', path: '/no-such-route' },
   ];
