@@ -10,7 +10,7 @@
  * but for pino's (see below). The output is ESM like the sources; server/version.ts finds the package root by
  * looking for package.json, as a bundled module's import.meta.url is its chunk's, not its source's.
  *
- * It also writes dist/validators/: the schemas the bins compile at start, compiled once here by ajv
+ * It also writes dist/dashboard/ (the dashboard's page, style and script, for the browser) and dist/validators/: the schemas the bins compile at start, compiled once here by ajv
  * (scripts/build-validators.ts, server/fixtures/compiled-schemas.ts).
  */
 import { Buffer } from 'node:buffer';
@@ -60,6 +60,25 @@ export async function buildDist() {
     renameSync(partial, path);
   };
   for (const file of outputFiles) write(file.path, file.contents);
+  // The dashboard (server/control/dashboard-routes.ts serves dist/dashboard/): one script for the browser, with
+  // Preact bundled in, and the page and its style as they are. Nothing is fetched from elsewhere at run time.
+  const dashboard = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { app: 'dashboard/main.tsx' },
+    outdir: join(DIST, 'dashboard'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    legalComments: 'eof',
+    logLevel: 'warning',
+    write: false,
+  });
+  for (const file of dashboard.outputFiles) write(file.path, file.contents);
+  for (const file of ['index.html', 'app.css']) write(join(DIST, 'dashboard', file), readFileSync(join(ROOT, 'dashboard', file)));
   // Compiled by the code just built, from the schemas as they are now.
   const { builtValidators } = await import(`${pathToFileURL(join(DIST, 'scripts', 'build-validators.js')).href}?${Date.now()}`);
   for (const { file, code } of builtValidators()) write(join(DIST, 'validators', file), Buffer.from(code));

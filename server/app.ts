@@ -32,6 +32,7 @@ import { menuHandler } from './api/menu.js';
 import { refundHandler } from './api/refund.js';
 import { orderStatusHandler } from './api/order-status.js';
 import { CONTROL_MOUNT, controlRouter } from './control/control-router.js';
+import { dashboardRoutes } from './control/dashboard-routes.js';
 import './pipeline/locals.js';
 
 export interface AppDeps {
@@ -55,6 +56,8 @@ export interface AppDeps {
   adminToken?: string;
   /** --host: the control API takes a Host naming it, besides the loopback names. */
   listenHost?: string;
+  /** Where the dashboard's built files are (dist/dashboard by default). */
+  dashboardDirectory?: string;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
   newId?: () => string;
@@ -66,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(series(requestId(deps.newId ?? randomUUID), requireHostHeader));
+  app.use(dashboardRoutes({ adminToken: deps.adminToken !== undefined, listenHost: deps.listenHost, directory: deps.dashboardDirectory }));
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
 
   // Everything below is the POS API: logged and journaled, in the order of the stages in server/pipeline/.

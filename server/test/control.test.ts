@@ -1,18 +1,14 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { request as httpRequest } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
 import { buildOrder } from '../domain/build-order.js';
-import type { Express } from 'express';
 import request from 'supertest';
 import { isLoopbackAddress } from '../control/admin-guard.js';
 import { NOW_S, cleanHeaders, fixtures, posToken, postRefund, putMenu, testSandbox } from './helpers.js';
 import { PACKAGE_ROOT } from '../version.js';
+import { overUnixSocket } from './unix-socket.js';
 
 /**
  * swagger-parser's verdict on a document, in a process of its own: it is CommonJS that requires an ES module,
@@ -31,28 +27,6 @@ async function swaggerParserValidate(document: unknown): Promise<string> {
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await once(child, 'exit');
   return out.trim();
-}
-
-/** A real HTTP request over a Unix socket: the client has no loopback address. */
-async function overUnixSocket(app: Express, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sock-'));
-  const socketPath = join(dir, 'sandbox.sock');
-  const server = app.listen(socketPath);
-  try {
-    await new Promise((resolve) => server.once('listening', resolve));
-    return await new Promise((resolve, reject) => {
-      httpRequest({ socketPath, path, headers }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      })
-        .on('error', reject)
-        .end();
-    });
-  } finally {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('/_sandbox access', () => {

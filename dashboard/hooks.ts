@@ -1,0 +1,46 @@
+/** Hooks the pages share: data from the control API, kept fresh by the event stream without a fetch per event. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ControlApiError } from './control-api.js';
+import { subscribe, type SandboxEvent } from './event-stream.js';
+
+export function useEvents(types: ReadonlyArray<SandboxEvent['type']>, handler: (event: SandboxEvent) => void): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => subscribe((event) => types.includes(event.type) && latest.current(event)), [types.join(',')]);
+}
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | undefined;
+  reload: () => void;
+}
+
+/**
+ * GET `path`, again whenever an event of `types` comes (at most once per `everyMs`: at 200 requests a second the
+ * page fetches a few times a second, not 200), and whenever `path` changes.
+ */
+export function useControl<T>(path: string | undefined, types: ReadonlyArray<SandboxEvent['type']> = [], everyMs = 500): Loaded<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [tick, setTick] = useState(0);
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    if (path === undefined) return;
+    let current = true;
+    api<T>(path)
+      .then((value) => current && (setData(value), setError(undefined)))
+      .catch((problem: unknown) => current && setError(problem instanceof ControlApiError ? problem.messages.join('\n') : String(problem)));
+    return () => {
+      current = false;
+    };
+  }, [path, tick]);
+  useEvents(types, () => {
+    if (pending.current !== undefined) return;
+    pending.current = setTimeout(() => {
+      pending.current = undefined;
+      setTick((n) => n + 1);
+    }, everyMs);
+  });
+  useEffect(() => () => clearTimeout(pending.current), []);
+  return { data, error, reload: () => setTick((n) => n + 1) };
+}

@@ -1,0 +1,92 @@
+/**
+ * The dashboard at /_sandbox/ui/ (and `GET /`, which leads there): three static files built from dashboard/ into
+ * dist/dashboard/ (scripts/build.js), read once and served from memory. The page holds no data: everything it
+ * shows comes from the control API and its event stream, under the control API's own rules (loopback clients, or
+ * the admin token, which the page asks for and sends with each call).
+ *
+ * The files themselves: to loopback clients whose Host is the sandbox's own name (as the control API), and, behind
+ * --admin-token, to anyone (a browser cannot send a bearer token with a page load; the page has nothing to hide).
+ * Every answer forbids framing (a page elsewhere cannot overlay the dashboard's buttons: clickjacking) and loads
+ * nothing from anywhere but the sandbox (the page works offline, and an injected script has nowhere to report to).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Router, type Response } from 'express';
+import { ApiError } from '../errors.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { isLoopbackAddress } from './admin-guard.js';
+import { isOwnHost } from './cross-site-guard.js';
+
+export const DASHBOARD_PATH = '/_sandbox/ui/';
+
+const FILES: Record<string, string> = {
+  '': 'text/html; charset=utf-8',
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+};
+
+/** No script, style, image or connection but the sandbox's own; no framing; no form posting anywhere. */
+const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export interface DashboardPolicy {
+  adminToken: boolean;
+  listenHost: string | undefined;
+  /** Where the built files are; dist/dashboard of the package by default. */
+  directory?: string;
+}
+
+export function dashboardRoutes(policy: DashboardPolicy): Router {
+  const directory = policy.directory ?? join(PACKAGE_ROOT, 'dist', 'dashboard');
+  const cache = new Map<string, Buffer>();
+  const read = (name: string): Buffer | undefined => {
+    if (!cache.has(name)) {
+      try {
+        cache.set(name, readFileSync(join(directory, name)));
+      } catch {
+        return undefined;
+      }
+    }
+    return cache.get(name);
+  };
+  const router = Router();
+  router.get('/', (_req, res) => {
+    res.set('cache-control', 'no-store');
+    res.redirect(302, DASHBOARD_PATH);
+  });
+  // One route for both: Express takes /_sandbox/ui/ for /_sandbox/ui (trailing slashes are not strict).
+  router.get(['/_sandbox/ui', '/_sandbox/ui/{:file}'], (req, res) => {
+    // The page's relative links (app.js, app.css) need the slash.
+    if (!req.path.endsWith('/') && req.params.file === undefined) return res.redirect(301, DASHBOARD_PATH);
+    if (!policy.adminToken) {
+      if (!isLoopbackAddress(req.socket.remoteAddress)) {
+        throw new ApiError('FORBIDDEN', `the dashboard answers loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`);
+      }
+      if (req.headers.host !== undefined && !isOwnHost(req.headers.host, policy.listenHost)) {
+        throw new ApiError('FORBIDDEN', `Host '${req.headers.host}' is not this sandbox's name; open the dashboard at http://127.0.0.1 or http://localhost (DNS rebinding protection, as the control API)`);
+      }
+    }
+    const name = typeof req.params.file === 'string' ? req.params.file : '';
+    const type = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
+    if (type === undefined) throw new ApiError('NOT_FOUND', `no dashboard file '${name}'; the dashboard is at ${DASHBOARD_PATH}`);
+    const body = read(name === '' ? 'index.html' : name);
+    if (body === undefined) {
+      throw new ApiError('NOT_FOUND', `the dashboard is not built in ${directory}: run npm run build (npm install runs it too)`);
+    }
+    send(res, type, body);
+  });
+  return router;
+}
+
+function send(res: Response, type: string, body: Buffer): void {
+  res.set({
+    'content-type': type,
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    // The files change with the sandbox's version; a reload must never show an old page against a new API.
+    'cache-control': 'no-cache',
+  });
+  res.send(body);
+}

@@ -1,0 +1,147 @@
+/**
+ * The dashboard in a real Chromium against a real sandbox process and the reference POS, as a presenter uses it:
+ * traffic sent by curl shows up live, a bad token is explained rule by rule, a Hub order travels to ACCEPTED, a
+ * fault's counter moves. One sandbox, one POS and one browser for the file; each test opens its own page.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { launchBrowser, RUN_BROWSER_TESTS } from './browser.js';
+import { PARTNER, signHs256 } from './helpers.js';
+import { closedPort } from './loopback.js';
+import { referencePos, serve, stopServers } from './processes.js';
+
+const run = promisify(execFile);
+const suite = RUN_BROWSER_TESTS ? describe : describe.skip;
+
+suite('the dashboard, in Chromium', () => {
+  let browser: Browser;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    const port = await closedPort();
+    const pos = await referencePos(['--sandbox', `http://127.0.0.1:${port}`]);
+    [browser, { baseUrl }] = await Promise.all([
+      launchBrowser(),
+      serve(['--port', String(port), '--pos-order-url', `${pos.url}/order`, '--refund-delay-ms', '50', '--retry-delays-ms', '50']),
+    ]);
+  }, 20_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    stopServers();
+  });
+
+  /** A page on the dashboard, once its event stream is live (nothing sent before that is missed). */
+  async function open(hash = '#/traffic'): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    await page.goto(`${baseUrl}/${hash}`);
+    await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+    (page as Page & { problems: string[] }).problems = problems;
+    return page;
+  }
+  const problemsOf = (page: Page) => (page as Page & { problems: string[] }).problems;
+
+  async function mint(locationId: string): Promise<string> {
+    const response = await fetch(`${baseUrl}/_sandbox/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ locationId }) });
+    return ((await response.json()) as { token: string }).token;
+  }
+
+  it('shows a refund sent by curl in Traffic within a second, findings and token checks included', async () => {
+    const page = await open();
+    const token = await mint('loc-std-001');
+    await run('curl', [
+      '-s', '-X', 'POST', `${baseUrl}/v2/order/refund`,
+      '-H', `Authorization: Bearer ${token}`,
+      '-H', 'x-service-locationid: loc-std-001',
+      '-H', 'Content-Type: application/json',
+      '-d', '{"ExternalId":"POS-STD-1001","Comment":"refund by curl"}',
+    ]);
+    // A second from the moment curl has its answer: the stream carries the entry, the page draws it.
+    const row = page.locator('#traffic tbody tr', { hasText: '/v2/order/refund' }).first();
+    await row.waitFor({ timeout: 1000 });
+    // Comment is an unknown field, and the call lacks x-api-key and x-api-version: three findings.
+    await expect(row.locator('td.findings').textContent()).resolves.toBe('3');
+    await row.click();
+    const detail = page.getByLabel('request detail');
+    await detail.locator('text=UNKNOWN_FIELD').waitFor();
+    await expect(detail.locator('.findings-list li').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^API_KEY_HEADER_MISSING §5 migration notes/),
+      expect.stringMatching(/^VERSION_HEADER_MISSING §5 migration notes/),
+      expect.stringMatching(/^UNKNOWN_FIELD §2\.1Comment is not a field of/),
+    ]);
+    await expect(detail.locator('#token-checks tr.pass').count()).resolves.toBe(10);
+
+    await detail.locator('#copy-curl').click();
+    const curl = await detail.locator('#curl').textContent();
+    expect(curl).toContain(`curl -i -X POST '${baseUrl}/v2/order/refund'`);
+    expect(curl).not.toContain(token);
+    // The copied command works as it is: a fresh token, the same body.
+    const { stdout } = await run('sh', ['-c', curl!.replace('curl -i', 'curl -s -o /dev/null -w %{http_code}')]);
+    expect(stdout).toBe('200');
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("explains a bad token rule by rule, in the debugger and in a refused call's entry", async () => {
+    const page = await open('#/tokens');
+    const now = Math.floor(Date.now() / 1000);
+    const bad = signHs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'loc-std-001', jti: 'j-debugger', nbf: now - 7200, exp: now - 3600, iss: PARTNER.name, aud: PARTNER.name }, 'not-the-partner-key');
+    await page.locator('#token-input').fill(bad);
+    await page.locator('#check-token').click();
+    await page.locator('#token-rules').waitFor();
+    const verdicts = await page.locator('#token-rules tr').evaluateAll((rows) => rows.map((row) => `${row.getAttribute('data-rule')} ${row.className}`));
+    expect(verdicts).toEqual(['format pass', 'alg pass', 'payload pass', 'signature fail', 'sub pass', 'jti pass', 'iss pass', 'aud fail', 'nbf pass', 'exp fail']);
+    await expect(page.locator('.answer.bad').textContent()).resolves.toContain('token signature does not verify');
+    await expect(page.locator('#token-rules tr[data-rule=aud]').textContent()).resolves.toContain(`must be '${SERVICE_AUDIENCE}'`);
+
+    // The same token sent to the POS API: its entry in Traffic shows where the sandbox stopped.
+    await fetch(`${baseUrl}/v2/order/refund`, { method: 'POST', headers: { authorization: `Bearer ${bad}`, 'x-service-locationid': 'loc-std-001', 'content-type': 'application/json' }, body: '{"ExternalId":"POS-STD-1002"}' });
+    await page.locator('nav a[data-page=traffic]').click();
+    await page.locator('#traffic tbody tr', { hasText: '401' }).first().click();
+    const checks = page.locator('#token-checks');
+    await checks.waitFor();
+    await expect(checks.locator('tr.fail').textContent()).resolves.toContain('signature');
+    await expect(checks.locator('tr.not-judged').count()).resolves.toBe(6);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('creates a Hub order that the reference POS takes to ACCEPTED, with every state and try', async () => {
+    const page = await open('#/orders');
+    await page.locator('#order-template').selectOption('hub');
+    await page.locator('#order-location').selectOption('loc-hub-001-noodles');
+    await page.locator('#create-order').click();
+    // The new order opens as it is created; its timeline fills in as the POS replies and then calls back.
+    const timeline = page.locator('#orders tr.expanded');
+    await timeline.locator('li', { hasText: 'ACCEPTED' }).waitFor({ timeout: 10_000 });
+    await expect(page.locator('#orders tr:has(+ tr.expanded) td').allTextContents()).resolves.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^ord-/), 'hub', 'loc-hub-001-noodles', 'ACCEPTED']),
+    );
+    expect(await timeline.textContent()).toMatch(/NEW.*DISPATCHED.*ACCEPTED.*by pos-status/s);
+    expect(await timeline.textContent()).toContain('dispatch 1, try 1');
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("adds a fault rule and shows its counters move as calls meet it", async () => {
+    const page = await open('#/faults');
+    await page.locator('#fault-input').fill(JSON.stringify({ id: 'dash-503', match: { path: '/order/status' }, action: { kind: 'status', status: 503 }, times: 2 }));
+    await page.locator('#add-fault').click();
+    const rule = page.locator('#faults tr[data-id=dash-503]');
+    await expect(rule.locator('td.fired').textContent()).resolves.toBe('0');
+    const token = await mint('loc-std-001');
+    await fetch(`${baseUrl}/v2/order/status`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'content-type': 'application/json' }, body: '{"ExternalId":"nope","Status":"ACCEPTED"}' });
+    await rule.locator('td.fired', { hasText: '1' }).waitFor();
+    await expect(rule.locator('td.left').textContent()).resolves.toBe('1');
+    await rule.locator('button', { hasText: 'Remove' }).click();
+    await rule.waitFor({ state: 'detached' });
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+});
