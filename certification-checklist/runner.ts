@@ -25,6 +25,8 @@ import { trafficOf } from './traffic.js';
 
 export interface RunOptions {
   sandboxUrl: string;
+  /** The sandbox's --admin-token, sent with every control call when it has one. */
+  adminToken?: string;
   posOrderUrl?: string;
   mode: RunMode;
   driverUrl?: string;
@@ -103,7 +105,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const runTag = randomBytes(3).toString('hex');
   const runId = `${startedAt.toISOString().replace(/[:.]/g, '-')}-${runTag}`;
-  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs);
+  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs, options.adminToken);
   const { health, referencePos } = await startChecks(sandbox, options);
   const pos: PosUnderTest = {
     name: options.pos?.name ?? health.partner,

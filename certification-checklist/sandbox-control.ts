@@ -26,6 +26,7 @@ export class SandboxControl {
     readonly baseUrl: string,
     private readonly timeoutMs = 30_000,
     private readonly pollMs = DEFAULT_POLL_MS,
+    private readonly adminToken?: string,
   ) {}
 
   health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
@@ -97,7 +98,10 @@ export class SandboxControl {
     try {
       response = await fetch(new URL(path, this.baseUrl), {
         method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(this.adminToken === undefined ? {} : { authorization: `Bearer ${this.adminToken}` }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });

@@ -8,7 +8,7 @@ import { authHeaders } from './control-api.js';
 
 export interface SandboxEvent {
   id: number;
-  type: 'order' | 'refund' | 'menu' | 'journal';
+  type: 'order' | 'refund' | 'menu' | 'journal' | 'checklist';
   time: string;
   data: unknown;
 }

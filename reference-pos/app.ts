@@ -22,6 +22,11 @@ export interface ReferencePosOptions {
   /** Answer with Status in the order reply instead of a POST /order/status afterwards. */
   statusInReply?: boolean;
   slowAckMs?: number;
+  /**
+   * What its ExternalIds start with (default `REF-`, then 00001, 00002 …). A second reference POS on the same sandbox
+   * (the dashboard's checklist runs beside `npm run reference-pos`) needs its own, or both number orders REF-00001.
+   */
+  externalIdPrefix?: string;
   clock?: () => number;
   log?: (line: string) => void;
 }
@@ -93,7 +98,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     const decided = decisions.get(order.OrderId) ?? { decision: 'ACCEPTED' };
     // Idempotent by OrderId: a retry, a duplicate or a resend of one order keeps its ExternalId.
     const keeps = known !== undefined && !bugs.has('no-idempotency') && !(bugs.has('new-external-id-on-resend') && !duplicate);
-    const externalId = keeps ? known.ExternalId : `REF-${String(++sequence).padStart(5, '0')}`;
+    const externalId = keeps ? known.ExternalId : `${options.externalIdPrefix ?? 'REF-'}${String(++sequence).padStart(5, '0')}`;
     const kept: PosOrder = {
       OrderId: order.OrderId,
       LocationId: order.LocationId,

@@ -13,6 +13,7 @@ import type { OrderDesk } from './processing/order-desk.js';
 import type { SandboxEvents } from './events/sandbox-events.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 import type { FaultBook } from './processing/fault-book.js';
+import type { ChecklistRuns } from './processing/checklist-runs.js';
 import type { DispatchPolicy } from './dispatch/order-dispatcher.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { errorHandler } from './pipeline/error-handler.js';
@@ -45,6 +46,7 @@ export interface AppDeps {
   orders: OrderDesk;
   events: SandboxEvents;
   faults: FaultBook;
+  checklist: ChecklistRuns;
   journal: Journal;
   jtis: JtiRegistry;
   version: string;

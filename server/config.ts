@@ -18,6 +18,7 @@ export interface ServeFlags {
   refundLimit?: string;
   adminToken?: string;
   faults?: string;
+  reportDir?: string;
   /** Print the partner's own key whole in the banner (it is masked). */
   showKey?: boolean;
   /** pretty or json; the default is pretty on a terminal, json otherwise. */
@@ -43,6 +44,8 @@ export interface ServeConfig {
   adminToken: string | undefined;
   /** --faults: a file of fault rules to start with. */
   faultsFile: string | undefined;
+  /** --report-dir: where checklist runs started from the dashboard write their reports. */
+  reportDir: string;
   /** SANDBOX_PARTNER and SANDBOX_NONPROD_KEY: the partner's own POS name and key, so a POS build needs no change. */
   partnerOverride: PartnerOverride;
 }
@@ -60,6 +63,8 @@ export interface PartnerIdentity {
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4100;
+/** Where checklist reports are written unless --report-dir says otherwise (checklist, demo, and runs started from the control API). */
+export const DEFAULT_REPORT_DIR = 'certification-reports';
 export const DEFAULT_REFUND_DELAY_MS = 1000;
 export const DEFAULT_JOURNAL_LIMIT = 5000;
 /** An order's delivery: 3 tries of at most 10 s each, 1 s then 2 s apart (the same as the dispatcher's own). */
@@ -95,6 +100,7 @@ export function resolveServeConfig(
     refundLimit: parseWhole('--refund-limit', flags.refundLimit, DEFAULT_REFUND_LIMIT, 1),
     adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),
     faultsFile: nonEmpty(flags.faults),
+    reportDir: nonEmpty(flags.reportDir) ?? DEFAULT_REPORT_DIR,
     partnerOverride: partnerOverrideFromEnv(env),
   };
 }

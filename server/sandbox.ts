@@ -19,6 +19,9 @@ import { FaultBook } from './processing/fault-book.js';
 import type { FaultRule } from './faults/fault-rule-types.js';
 import type { DocumentStorage } from './store/segment-storage.js';
 import { VERSION } from './version.js';
+import { resolve } from 'node:path';
+import { ChecklistRuns } from './processing/checklist-runs.js';
+import { DEFAULT_REPORT_DIR } from './config.js';
 
 export interface SandboxOptions {
   fixtures: Fixtures;
@@ -52,6 +55,8 @@ export interface SandboxOptions {
   redactor?: Redactor;
   /** The chance source of `probability` rules, in [0, 1). */
   random?: () => number;
+  /** Where checklist runs started from the control API write their reports (default: certification-reports/ here). */
+  reportDir?: string;
 }
 
 export interface Sandbox {
@@ -62,6 +67,8 @@ export interface Sandbox {
   events: SandboxEvents;
   faults: FaultBook;
   journal: Journal;
+  /** Checklist runs started from the control API; told the sandbox's address once it listens. */
+  checklist: ChecklistRuns;
   /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
   close(): void;
 }
@@ -107,6 +114,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   refunds.on('accepted', (refund) => events.publish('refund', refund));
   refunds.on('settled', (refund) => events.publish('refund', refund));
   journal.on('added', (summary) => events.publish('journal', summary));
+  const checklist = new ChecklistRuns({
+    reportDir: resolve(options.reportDir ?? DEFAULT_REPORT_DIR),
+    fixtures: options.fixtures,
+    partner: options.partner,
+    adminToken: options.adminToken,
+    clock,
+  });
+  checklist.on('changed', (run) => events.publish('checklist', run));
   const app = createApp({
     fixtures: options.fixtures,
     partner: options.partner,
@@ -117,6 +132,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     orders,
     events,
     faults,
+    checklist,
     journal,
     jtis: new JtiRegistry(),
     version: VERSION,
@@ -129,5 +145,5 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     newId,
   });
   refunds.start();
-  return { app, store, refunds, orders, events, faults, journal, close: () => refunds.stop() };
+  return { app, store, refunds, orders, events, faults, journal, checklist, close: () => refunds.stop() };
 }

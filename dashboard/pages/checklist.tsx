@@ -1,8 +1,199 @@
-/** Checklist: start a run, follow it item by item, open its report; and the reports written before. */
+/**
+ * Checklist: start a run in driver mode (a POS test build, or the bundled reference POS, with its capabilities),
+ * follow it item by item as the verdicts come (the stream's `checklist` events), then open its report; and the
+ * reports written before, each opening its report.html.
+ */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { adminToken, api, authHeaders, ControlApiError } from '../control-api.js';
+import { useControl, useEvents } from '../hooks.js';
+import { ErrorBox, Section, StatusBadge } from '../widgets.js';
+
+interface RunItem {
+  id: string;
+  title: string;
+  section: string;
+  required: boolean;
+  status: string;
+  message?: string;
+}
+interface Run {
+  id: string;
+  status: 'running' | 'finished' | 'failed';
+  startedAt: string;
+  driver: { url?: string; referencePos: boolean; bugs?: string[] };
+  capabilities: string[];
+  items: RunItem[];
+  outcome?: { verdict: string; counts: Record<string, number>; reason: string };
+  report?: { id: string; html: string };
+  error?: string;
+}
+interface ReportListing {
+  id: string;
+  title: string;
+  startedAt: string;
+  verdict: string;
+  pos: string;
+  html: string;
+}
+
+const CAPABILITIES = ['refund', 'hub', 'kiosk', 'menu-form-b'];
+
 export function ChecklistPage() {
+  const runs = useControl<Run[]>('/_sandbox/checklist/runs');
+  const reports = useControl<ReportListing[]>('/_sandbox/reports', ['checklist'], 1000);
+  const [live, setLive] = useState<Run | undefined>(undefined);
+  const [driver, setDriver] = useState<'reference' | 'url'>('reference');
+  const [driverUrl, setDriverUrl] = useState('http://127.0.0.1:4200');
+  const [posOrderUrl, setPosOrderUrl] = useState('http://127.0.0.1:4200/order');
+  const [capabilities, setCapabilities] = useState<string[]>(['refund', 'hub', 'kiosk']);
+  const [bugs, setBugs] = useState('');
+  const [windowMs, setWindowMs] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  useEvents(['checklist'], (event) => {
+    const run = event.data as Run;
+    setLive((shown) => (shown === undefined || shown.id === run.id ? run : shown));
+  });
+  const shown = live ?? runs.data?.[0];
+  const start = async () => {
+    try {
+      const window = windowMs.trim() === '' ? {} : { windowMs: Number(windowMs) };
+      const body =
+        driver === 'reference'
+          ? { referencePos: true, capabilities, bugs: bugs.split(',').map((bug) => bug.trim()).filter(Boolean), ...window }
+          : { driverUrl, ...(posOrderUrl.trim() === '' ? {} : { posOrderUrl }), capabilities, ...window };
+      setLive(await api<Run>('/_sandbox/checklist/runs', { method: 'POST', body }));
+      setError(undefined);
+    } catch (problem) {
+      setError(problem instanceof ControlApiError ? problem.messages.join('\n') : String(problem));
+    }
+  };
+  const toggle = (capability: string) => setCapabilities((old) => (old.includes(capability) ? old.filter((c) => c !== capability) : [...old, capability]));
   return (
     <div class="page">
-      <p class="muted">The checklist runs from the command line for now: npx pos-sandbox checklist --driver URL, or npm run demo.</p>
+      <Section title="Run the certification checklist (driver mode)">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void start();
+          }}
+        >
+          <div class="inline">
+            <label>
+              <input type="radio" name="driver" checked={driver === 'reference'} onChange={() => setDriver('reference')} /> the bundled reference POS
+            </label>
+            <label>
+              <input type="radio" name="driver" checked={driver === 'url'} onChange={() => setDriver('url')} /> a POS test build's driver
+            </label>
+          </div>
+          {driver === 'url' ? (
+            <div class="inline">
+              <input aria-label="driver URL" size={32} value={driverUrl} onInput={(event) => setDriverUrl(event.currentTarget.value)} />
+              <input aria-label="POS order URL" size={36} value={posOrderUrl} onInput={(event) => setPosOrderUrl(event.currentTarget.value)} />
+            </div>
+          ) : (
+            <div class="inline">
+              <input aria-label="bugs" id="checklist-bugs" size={40} placeholder="bugs to switch on, comma-separated (none: a correct POS)" value={bugs} onInput={(event) => setBugs(event.currentTarget.value)} />
+            </div>
+          )}
+          <div class="inline">
+            capabilities:
+            {CAPABILITIES.map((capability) => (
+              <label>
+                <input type="checkbox" checked={capabilities.includes(capability)} onChange={() => toggle(capability)} /> {capability}
+              </label>
+            ))}
+            <label title="how long the steps that inject an error watch for the POS's retries">
+              retry window (ms) <input id="checklist-window" type="number" min={0} max={60000} size={6} placeholder="3000" value={windowMs} onInput={(event) => setWindowMs(event.currentTarget.value)} />
+            </label>
+            <button type="submit" id="start-checklist" disabled={shown?.status === 'running'}>
+              Start the run
+            </button>
+          </div>
+        </form>
+        <ErrorBox error={error} />
+      </Section>
+      {shown === undefined ? null : <RunView run={shown} />}
+      <Section title="Reports written">
+        <ErrorBox error={reports.error} />
+        <table class="rows" id="reports">
+          <tbody>
+            {(reports.data ?? []).map((report) => (
+              <tr>
+                <td class="mono">{report.startedAt.slice(0, 19).replace('T', ' ')}</td>
+                <td>
+                  <StatusBadge status={report.verdict === 'passed' ? 'PROCESSED' : 'FAILED'} /> {report.verdict}
+                </td>
+                <td>
+                  <ReportLink href={report.html}>{report.title}</ReportLink>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {reports.data?.length === 0 ? <p class="muted">No report in the report folder yet.</p> : null}
+      </Section>
     </div>
+  );
+}
+
+function RunView({ run }: { run: Run }) {
+  const done = run.items.filter((item) => item.status !== 'pending').length;
+  return (
+    <Section title={`Run ${run.id}: ${run.status}${run.status === 'running' ? ` (${done} of ${run.items.length} items judged)` : ''}`}>
+      <p class="muted">
+        driver {run.driver.url ?? '(starting)'}
+        {run.driver.referencePos ? ` · the reference POS${run.driver.bugs?.length ? `, bugs ${run.driver.bugs.join(', ')}` : ', no bug'}` : ''} · capabilities {run.capabilities.join(', ') || 'none'}
+      </p>
+      {run.error === undefined ? null : <ErrorBox error={run.error} />}
+      {run.outcome === undefined ? null : (
+        <p class={`answer ${run.outcome.verdict === 'passed' ? 'ok' : 'bad'}`} id="checklist-outcome">
+          {run.outcome.verdict}: {run.outcome.reason}
+          {run.report === undefined ? null : (
+            <>
+              {' · '}
+              <ReportLink href={run.report.html} id="open-report">
+                open the report
+              </ReportLink>
+            </>
+          )}
+        </p>
+      )}
+      <table class="rows" id="checklist-items">
+        <tbody>
+          {run.items.map((item) => (
+            <tr data-id={item.id} class={`item ${item.status}`}>
+              <td class="mono">{item.id}</td>
+              <td>
+                <StatusBadge status={item.status === 'pass' ? 'pass' : item.status === 'fail' || item.status === 'blocked' || item.status === 'error' ? 'fail' : item.status} />
+              </td>
+              <td>
+                {item.title} <span class="section">{item.section}</span>
+                {item.message === undefined || item.status === 'pass' ? null : <div class="muted">{item.message}</div>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
+/**
+ * A report opens in a tab of its own. Behind --admin-token a plain link cannot carry the token, so the page fetches
+ * the report with it and opens what it got.
+ */
+function ReportLink({ href, id, children }: { href: string; id?: string; children: ComponentChildren }) {
+  const open = async (event: MouseEvent) => {
+    if (adminToken() === null) return;
+    event.preventDefault();
+    const response = await fetch(href, { headers: authHeaders() });
+    const blob = new Blob([await response.text()], { type: 'text/html' });
+    window.open(URL.createObjectURL(blob), '_blank', 'noopener');
+  };
+  return (
+    <a href={href} target="_blank" rel="noopener" id={id} onClick={open}>
+      {children}
+    </a>
   );
 }

@@ -8,7 +8,9 @@ import { writeReport } from '../../certification-checklist/report/write-report.j
 import { runChecklist, StartError, type RunOptions } from '../../certification-checklist/runner.js';
 import { judgedItems, runOutcome } from '../../certification-checklist/run-outcome.js';
 import { parseList, type RunMode } from '../../certification-checklist/scope.js';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../config.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REPORT_DIR } from '../config.js';
+
+export { DEFAULT_REPORT_DIR };
 import { resolveSandboxUrl } from './sandbox-url.js';
 
 interface ChecklistFlags {
@@ -30,7 +32,6 @@ interface ChecklistFlags {
 /** A problem with the command line: said on stderr, exit 2. */
 class UsageError extends Error {}
 
-export const DEFAULT_REPORT_DIR = 'certification-reports';
 
 export function checklistCommand(): Command {
   return new Command('checklist')

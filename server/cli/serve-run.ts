@@ -53,6 +53,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     listenHost: config.host,
     posOrderUrl: config.posOrderUrl,
     faults,
+    reportDir: config.reportDir,
   });
   sandbox.refunds.on('settled', (refund) => {
     const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
@@ -76,6 +77,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // Checklist runs started from the control API call this sandbox back at its own address.
+  sandbox.checklist.sandboxUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
   // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund.
   const orders = sandbox.store.orders.all();
   const refundable = (o: (typeof orders)[number]) =>

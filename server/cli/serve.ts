@@ -25,6 +25,7 @@ export function serveCommand(): Command {
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
     .option('--refund-limit <n>', `how many refunds are kept, in memory and on disk; the oldest go first (default: ${DEFAULT_REFUND_LIMIT})`)
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
+    .option('--report-dir <dir>', 'where checklist runs started from the dashboard write their report folders', 'certification-reports')
     .option('--admin-token <token>', 'let non-loopback clients, by any Host name, use /_sandbox with this bearer token (default: SANDBOX_ADMIN_TOKEN)')
     .option('--show-key', 'print your own non-prod key (SANDBOX_NONPROD_KEY) whole in the banner; it is masked')
     .addOption(new Option('--log-format <format>', 'pretty: one line per request; json: one JSON line per event (default: pretty on a terminal, json when piped)').choices(['pretty', 'json']))

@@ -21,6 +21,8 @@ import { orderRoutes } from './order-routes.js';
 import { eventRoutes } from './event-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { faultRoutes } from './fault-routes.js';
+import { checklistRoutes } from './checklist-routes.js';
+import type { ChecklistRuns } from '../processing/checklist-runs.js';
 
 export const CONTROL_MOUNT = '/_sandbox';
 
@@ -32,6 +34,7 @@ export interface ControlDeps {
   orders: OrderDesk;
   events: SandboxEvents;
   faults: FaultBook;
+  checklist: ChecklistRuns;
   journal: Journal;
   jtis: JtiRegistry;
   clock: () => number;
@@ -56,7 +59,7 @@ export function controlRouter(deps: ControlDeps): Router {
   // Before the token check: a page in a browser is refused whatever it sends.
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));
   router.use(adminGuard(deps.adminToken));
-  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps));
+  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps), checklistRoutes(deps));
   router.get('/openapi.json', (req, res) => {
     // The Host passed the guard: a loopback name or the --host address (or anything, behind --admin-token).
     const serverUrl = req.headers.host === undefined ? undefined : `${req.protocol}://${req.headers.host}`;

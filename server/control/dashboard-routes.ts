@@ -26,8 +26,13 @@ const FILES: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-/** No script, style, image or connection but the sandbox's own; no framing; no form posting anywhere. */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * No script, image or connection but the sandbox's own; no framing; no form posting anywhere. Inline style is
+ * allowed: behind --admin-token a checklist report opens from a blob the page fetched, which inherits this policy,
+ * and a report's style is inline.
+ */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface DashboardPolicy {
   adminToken: boolean;

@@ -27,7 +27,7 @@ describe('the dashboard files', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.text).toContain('<script type="module" src="app.js"></script>');
     expect(page.headers['content-security-policy']).toBe(
-      "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['x-content-type-options']).toBe('nosniff');

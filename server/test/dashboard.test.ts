@@ -4,6 +4,9 @@
  * fault's counter moves. One sandbox, one POS and one browser for the file; each test opens its own page.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -19,19 +22,22 @@ const suite = RUN_BROWSER_TESTS ? describe : describe.skip;
 suite('the dashboard, in Chromium', () => {
   let browser: Browser;
   let baseUrl: string;
+  let reportDir: string;
 
   beforeAll(async () => {
+    reportDir = mkdtempSync(join(tmpdir(), 'dashboard-reports-'));
     const port = await closedPort();
     const pos = await referencePos(['--sandbox', `http://127.0.0.1:${port}`]);
     [browser, { baseUrl }] = await Promise.all([
       launchBrowser(),
-      serve(['--port', String(port), '--pos-order-url', `${pos.url}/order`, '--refund-delay-ms', '50', '--retry-delays-ms', '50']),
+      serve(['--port', String(port), '--pos-order-url', `${pos.url}/order`, '--refund-delay-ms', '50', '--retry-delays-ms', '50', '--report-dir', reportDir]),
     ]);
   }, 20_000);
 
   afterAll(async () => {
     await browser?.close();
     stopServers();
+    rmSync(reportDir, { recursive: true, force: true });
   });
 
   /** A page on the dashboard, once its event stream is live (nothing sent before that is missed). */
@@ -144,4 +150,34 @@ suite('the dashboard, in Chromium', () => {
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   });
+
+  it('runs the checklist against the reference POS from the page, item by item, and opens its report', async () => {
+    const page = await open('#/checklist');
+    const updates: number[] = [];
+    // Every checklist event the page's stream carries: the run is followed as it goes, not fetched at its end.
+    await page.exposeFunction('noteUpdate', (judged: number) => updates.push(judged));
+    await page.locator('#checklist-window').fill('300');
+    await page.locator('#start-checklist').click();
+    await page.locator('#checklist-items tr[data-id=AUTH-01]').waitFor();
+    await page.evaluate(() => {
+      new MutationObserver(() => (window as unknown as { noteUpdate: (n: number) => void }).noteUpdate(document.querySelectorAll('#checklist-items tr.pass').length)).observe(
+        document.querySelector('#checklist-items')!,
+        { subtree: true, attributes: true, childList: true },
+      );
+    });
+    await page.locator('#checklist-outcome').waitFor({ timeout: 30_000 });
+    const failures = await page.locator('#checklist-items tr:not(.pass)').allTextContents();
+    expect([await page.locator('#checklist-outcome').textContent(), failures]).toEqual([expect.stringMatching(/^passed: /), []]);
+    await expect(page.locator('#checklist-items tr.pass').count()).resolves.toBe(34);
+    expect(new Set(updates).size).toBeGreaterThan(3);
+
+    const [report] = await Promise.all([page.waitForEvent('popup'), page.locator('#open-report').click()]);
+    await report.waitForLoadState();
+    await expect(report.title()).resolves.toMatch(/not a certification/);
+    expect(readdirSync(reportDir)).toHaveLength(1);
+    // The report folder is listed for later, each opening its report.html.
+    await page.locator('#reports a', { hasText: 'not a certification' }).waitFor();
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, 40_000);
 });

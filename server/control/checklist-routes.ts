@@ -1,0 +1,57 @@
+/**
+ * /_sandbox/checklist/runs: start a checklist run in driver mode (a POS test build, or the bundled reference POS),
+ * follow it (GET, or `checklist` events), and /_sandbox/reports: the report folders written so far, each report.html.
+ */
+import { Router } from 'express';
+import { ApiError } from '../errors.js';
+import { checkChecklistRunRequest } from '../domain/checklist-run-request.js';
+import { ChecklistRunBusy } from '../processing/checklist-runs.js';
+import { readJsonBody } from '../pipeline/json-body.js';
+import type { ControlDeps } from './control-router.js';
+import { checkQuery } from './control-query.js';
+
+/** The report is the sandbox's own HTML, self-contained: inline style only, nothing loaded, never framed. */
+const REPORT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export function checklistRoutes(deps: ControlDeps): Router {
+  const router = Router();
+  const { checklist } = deps;
+
+  router.get('/checklist/runs', (req, res) => {
+    checkQuery(req.query, []);
+    res.json(checklist.list());
+  });
+
+  router.post('/checklist/runs', readJsonBody, (_req, res) => {
+    const body = res.locals.body;
+    if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
+    const check = checkChecklistRunRequest(body.value);
+    if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
+    try {
+      const run = checklist.start(check.request);
+      res.location(`/_sandbox/checklist/runs/${run.id}`).status(202).json(run);
+    } catch (error) {
+      if (!(error instanceof ChecklistRunBusy)) throw error;
+      throw new ApiError('INVALID_STATE', `checklist run '${error.message}' is still running, and a run changes the sandbox's state (orders, faults): wait for it to finish (GET /_sandbox/checklist/runs/${error.message})`);
+    }
+  });
+
+  router.get('/checklist/runs/:id', (req, res) => {
+    const run = checklist.get(req.params.id);
+    if (!run) throw new ApiError('NOT_FOUND', `no checklist run '${req.params.id}' in this sandbox process; GET /_sandbox/checklist/runs lists them, GET /_sandbox/reports the reports written`);
+    res.json(run);
+  });
+
+  router.get('/reports', async (req, res) => {
+    checkQuery(req.query, []);
+    res.json(await checklist.reports());
+  });
+
+  router.get('/reports/:id/report.html', async (req, res) => {
+    const html = await checklist.reportHtml(req.params.id);
+    if (html === undefined) throw new ApiError('NOT_FOUND', `no report '${req.params.id}' in ${checklist.options.reportDir}; GET /_sandbox/reports lists them`);
+    res.set({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' }).send(html);
+  });
+
+  return router;
+}
