@@ -1,5 +1,7 @@
 /** `pos-sandbox checklist`, `verify-report` and `demo` as real processes, as a partner runs them. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +9,7 @@ import { cli, referencePos, serve, stopServers } from '../../server/test/process
 import { closedPort } from '../../server/test/live.js';
 import { sealReport, type Report } from '../report/report-model.js';
 import { renderReportFiles, REPORT_FILES } from '../report/render-report-files.js';
+import { PACKAGE_ROOT } from '../../server/version.js';
 
 const REPORT_FILES_SORTED = [...REPORT_FILES].sort();
 
@@ -104,6 +107,31 @@ describe('npm run demo and verify-report', () => {
     expect(rejudged.code).toBe(1);
     expect(rejudged.stdout).toContain('VERDICTS DO NOT FOLLOW FROM THE EVIDENCE:\n  - ORDER-02: the report says fail: "order was never accepted"; its evidence gives pass: "order chk-');
   }, 60_000);
+
+  it('with --keep, leaves the sandbox and its dashboard up after the run, with the report listed, until SIGINT', async () => {
+    const reports = tempDir();
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'demo', '--keep', '--window-ms', '0', '--refund-delay-ms', '20', '--retry-delays-ms', '20', '--report-dir', reports], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = once(child, 'exit');
+    try {
+      while (!out.includes('The sandbox stays up')) {
+        if (child.exitCode !== null) throw new Error(`demo exited: ${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const dashboard = /dashboard: +(http:\/\/127\.0\.0\.1:\d+)\/ /.exec(out)?.[1];
+      expect(dashboard).toBeDefined();
+      expect((await fetch(`${dashboard}/`, { redirect: 'manual' })).headers.get('location')).toBe('/_sandbox/ui/');
+      expect((await fetch(`${dashboard}/_sandbox/ui/`)).status).toBe(200);
+      const listed = (await (await fetch(`${dashboard}/_sandbox/reports`)).json()) as Array<{ verdict: string; title: string }>;
+      expect(listed).toEqual([expect.objectContaining({ verdict: 'passed', title: 'Demo run, not a certification: demo-pos (the bundled reference POS)' })]);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toEqual([0, null]);
+  }, 30_000);
 
   it.each(['--window-ms', '--refund-delay-ms', '--delivery-timeout-ms'])('refuses a %s that is not a whole number with exit 2', async (flag) => {
     const run = await cli(['demo', flag, '1.5']);

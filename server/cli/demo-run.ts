@@ -27,21 +27,27 @@ export interface DemoRun {
   refundDelayMs: number;
   dispatch: ServeConfig['dispatch'];
   reportDir: string;
+  /** Leave the sandbox and the reference POS listening after the run, for the dashboard. */
+  keep?: boolean;
+  /** The sandbox's port; 0 picks a free one. */
+  port?: number;
 }
 
-export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dispatch, reportDir }: DemoRun): Promise<number> {
+export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dispatch, reportDir, keep = false, port = 0 }: DemoRun): Promise<number> {
   const fixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
   const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
-  const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs, dispatch });
+  const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs, dispatch, reportDir });
   const servers: Server[] = [];
-  const listen = async (app: Express) => {
+  const listen = async (app: Express, on = 0) => {
     const server = createSandboxServer(app);
     servers.push(server);
-    server.listen(0, '127.0.0.1');
+    server.listen(on, '127.0.0.1');
     await once(server, 'listening');
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   };
-  const sandboxUrl = await listen(sandbox.app);
+  const sandboxUrl = await listen(sandbox.app, port);
+  // The dashboard's Checklist page runs the checklist against this sandbox again.
+  sandbox.checklist.sandboxUrl = sandboxUrl;
   const pos = createReferencePos({
     identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
     sandboxUrl,
@@ -57,6 +63,7 @@ export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dis
       'POS Sandbox demo',
       `  sandbox:        ${sandboxUrl}  (in memory, partner ${partner.name})`,
       `  reference POS:  ${posUrl}  (bugs: ${bugs.size > 0 ? [...bugs].join(', ') : 'none, a correct POS'})`,
+      `  dashboard:      ${sandboxUrl}/  (open it to watch the run${keep ? '; it stays up after the run, until Ctrl-C' : '; --keep leaves it up after the run'})`,
       '',
     ].join('\n'),
   );
@@ -71,6 +78,10 @@ export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dis
     out: process.stdout,
   };
   const code = await runAndReport(options, reportDir);
+  if (keep) {
+    process.stdout.write(`\nThe sandbox stays up: the dashboard at ${sandboxUrl}/ shows the run's traffic, orders and report. Ctrl-C stops it.\n`);
+    return code;
+  }
   sandbox.close();
   for (const server of servers) server.closeAllConnections();
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

@@ -18,6 +18,8 @@ interface DemoFlags {
   refundDelayMs?: string;
   deliveryTimeoutMs?: string;
   retryDelaysMs?: string;
+  keep?: boolean;
+  port?: string;
 }
 
 export function demoCommand(): Command {
@@ -33,24 +35,33 @@ export function demoCommand(): Command {
     // As serve's: the three forged-token steps each wait for the retry of the order the POS refused, 1 s by default.
     .option('--delivery-timeout-ms <ms>', "how long each try to deliver an order waits for the POS's whole reply (default: 10000)")
     .option('--retry-delays-ms <list>', 'the pauses before an order is tried again: before the 2nd try, then the 3rd; one value for both (default: 1000,2000)')
+    .option('--keep', 'keep the sandbox and the reference POS up after the run, for the dashboard, until Ctrl-C')
+    .option('--port <port>', 'the port of the sandbox and its dashboard (default: a free one)')
     .action(async (flags: DemoFlags) => {
       let bugs;
       let dispatch;
       const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
       const windowMs = Number(flags.windowMs ?? 3000);
       const refundDelayMs = Number(flags.refundDelayMs ?? DEFAULT_REFUND_DELAY_MS);
+      const port = Number(flags.port ?? 0);
       try {
         bugs = parseBugs(flags.bug);
         if (!capabilities.ok) throw new Error(capabilities.problem);
         if (!Number.isInteger(windowMs) || windowMs < 0) throw new Error(`--window-ms must be a whole number, got '${flags.windowMs}'`);
         if (!Number.isInteger(refundDelayMs) || refundDelayMs < 0) throw new Error(`--refund-delay-ms must be a whole number, got '${flags.refundDelayMs}'`);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number from 0 to 65535, got '${flags.port}'`);
         dispatch = deliveryPolicy(flags);
       } catch (error) {
         process.stderr.write(`pos-sandbox demo: ${(error as Error).message}\n`);
         process.exit(2);
       }
       const { runDemo } = await import('./demo-run.js');
-      const code = await runDemo({ bugs, capabilities: capabilities.ok ? capabilities.values : [], windowMs, refundDelayMs, dispatch, reportDir: flags.reportDir });
-      process.exit(code);
+      const code = await runDemo({ bugs, capabilities: capabilities.ok ? capabilities.values : [], windowMs, refundDelayMs, dispatch, reportDir: flags.reportDir, keep: flags.keep === true, port });
+      // With --keep the servers stay up: the process ends on Ctrl-C (SIGINT) or SIGTERM, with the run's exit code.
+      if (flags.keep === true) {
+        const stop = () => process.exit(code);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      } else process.exit(code);
     });
 }

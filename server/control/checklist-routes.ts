@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
 import { checkChecklistRunRequest } from '../domain/checklist-run-request.js';
-import { ChecklistRunBusy } from '../processing/checklist-runs.js';
+import { ChecklistRunRefused } from '../processing/checklist-runs.js';
 import { readJsonBody } from '../pipeline/json-body.js';
 import type { ControlDeps } from './control-router.js';
 import { checkQuery } from './control-query.js';
@@ -31,8 +31,8 @@ export function checklistRoutes(deps: ControlDeps): Router {
       const run = checklist.start(check.request);
       res.location(`/_sandbox/checklist/runs/${run.id}`).status(202).json(run);
     } catch (error) {
-      if (!(error instanceof ChecklistRunBusy)) throw error;
-      throw new ApiError('INVALID_STATE', `checklist run '${error.message}' is still running, and a run changes the sandbox's state (orders, faults): wait for it to finish (GET /_sandbox/checklist/runs/${error.message})`);
+      if (!(error instanceof ChecklistRunRefused)) throw error;
+      throw new ApiError('INVALID_STATE', error.message);
     }
   });
 

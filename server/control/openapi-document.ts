@@ -1,5 +1,6 @@
 /** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
 
+import { checklistPaths, checklistSchemas } from './openapi-checklist.js';
 import { controlOk, controlResponses, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 import { faultPaths, faultSchemas } from './openapi-faults.js';
@@ -132,6 +133,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         },
       },
       ...journalPaths(),
+      ...checklistPaths(),
       '/_sandbox/tokens': {
         post: {
           operationId: 'mintToken',
@@ -245,6 +247,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         ...schemaComponents('MenuUpdateFormB', menuSchemas.B),
         ...orderModelSchemas(orderSchema),
         ...faultSchemas(faultRuleSchema),
+        ...checklistSchemas(),
         MenuErrorEnvelope: {
           type: 'object',
           required: ['errors'],

@@ -73,6 +73,21 @@ const HEALTH = {
 };
 
 /** Examples of the component schemas that do not come from a payload file. */
+const CHECKLIST_RUN = {
+  id: 'run-1',
+  status: 'finished',
+  startedAt: '2026-11-21T10:00:00.000Z',
+  finishedAt: '2026-11-21T10:00:12.000Z',
+  driver: { url: 'http://127.0.0.1:41234', referencePos: true, bugs: [] },
+  capabilities: ['refund', 'hub', 'kiosk'],
+  items: [
+    { id: 'AUTH-01', title: 'Tokens are HS256, signed with the non-prod key', section: '§5 (1–3)', required: true, status: 'pass', message: 'every POS → service call was HS256, signed with the partner key' },
+    { id: 'ORDER-02', title: 'An accepted order reaches ACCEPTED', section: '§3', required: true, status: 'pass' },
+  ],
+  outcome: { verdict: 'passed', counts: { pass: 2, fail: 0, warn: 0, blocked: 0, not_applicable: 0, skipped: 0, error: 0 }, reason: 'every required item in scope passed (2 required; optional items do not count)' },
+  report: { id: '2026-11-21T10-00-00-000Z-1a2b3c', html: '/_sandbox/reports/2026-11-21T10-00-00-000Z-1a2b3c/report.html' },
+};
+
 function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]> {
   const { menuFormA, menuFormB, order } = payloads;
   const item = order.Items[0]!;
@@ -94,6 +109,7 @@ function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]>
     ],
   };
   return {
+    ChecklistRun: [CHECKLIST_RUN],
     RefundRequest: [{ ExternalId: 'POS-STD-1001' }],
     MenuUpdateFormA: [menuFormA],
     'MenuUpdateFormA.MenuItemFormA': [menuFormA.Items[0]],
@@ -192,6 +208,8 @@ const ID_EXAMPLES: Array<[string, string]> = [
   ['/_sandbox/orders', 'ord-std-0003'],
   ['/_sandbox/faults', 'refund-outage'],
   ['/_sandbox/locations', 'loc-std-001'],
+  ['/_sandbox/checklist/runs', 'run-1'],
+  ['/_sandbox/reports', '2026-11-21T10-00-00-000Z-1a2b3c'],
 ];
 /** Parameters whose example depends on the list: a status of a refund is not one of an order. */
 const LIST_PARAMETER_EXAMPLES: Record<string, Record<string, unknown>> = {
@@ -222,6 +240,9 @@ function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> 
       expiresAt: '2026-11-21T11:00:00.000Z',
     },
     mintTokenRequest: { locationId: 'loc-std-001', ttl: 600 },
+    startChecklistRunRequest: { referencePos: true, capabilities: ['refund', 'hub', 'kiosk'], windowMs: 500 },
+    reports: [{ id: CHECKLIST_RUN.report.id, title: 'Demo run, not a certification: demo-pos (the bundled reference POS)', startedAt: '2026-11-21T10:00:00.000Z', verdict: 'passed', pos: 'demo-pos', html: CHECKLIST_RUN.report.html }],
+    reportHtml: '<!doctype html><html lang="en"><head><title>Demo run, not a certification: demo-pos</title></head><body>…</body></html>',
     checkTokenRequest: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJsb2Mtc3RkLTAwMSJ9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxl' },
     checkToken: {
       answer: { authenticated: false, status: 401, body: { errors: [{ code: 'UNAUTHORIZED', message: 'token claim jti is missing (a unique identifier for each token, §5)' }] } },

@@ -33,6 +33,8 @@ describe('the Postman collection', () => {
       'GET /_sandbox/locations/{{locationId}}/menu',
       'POST /_sandbox/tokens',
       'POST /_sandbox/tokens/check',
+      'GET /_sandbox/checklist/runs',
+      'GET /_sandbox/reports',
       'GET /_sandbox/openapi.json',
       'POST /v2/order/refund',
       'PUT /v2/menu',

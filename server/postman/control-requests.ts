@@ -70,6 +70,14 @@ export function sandboxRequests(): PostmanRequestItem[] {
         ...check('authenticates the token the sandbox minted', ['pm.expect(pm.response.json().answer.authenticated).to.equal(true);']),
       ],
     }),
+    control('Checklist runs', 'GET', '/_sandbox/checklist/runs', {
+      description: 'The certification checklist runs this sandbox started (POST /_sandbox/checklist/runs, or the dashboard), newest first, each with its items and outcome.',
+      tests: [...answers(200), ...check('is a list', ['pm.expect(pm.response.json()).to.be.an("array");'])],
+    }),
+    control('Reports', 'GET', '/_sandbox/reports', {
+      description: "The checklist reports in the sandbox's report folder, newest first; each html opens its report.html.",
+      tests: [...answers(200), ...check('is a list', ['pm.expect(pm.response.json()).to.be.an("array");'])],
+    }),
     control('OpenAPI document', 'GET', '/_sandbox/openapi.json', {
       description: 'The OpenAPI 3.1 description of the POS API and the control API, to import into Insomnia or another tool.',
       tests: [...answers(200), ...check('is OpenAPI 3.1', ['pm.expect(pm.response.json().openapi).to.match(/^3\\.1\\./);'])],

@@ -64,7 +64,8 @@ export interface ChecklistRunsOptions {
 /** Report folder names the control API takes: what runChecklist makes (a time and a tag), nothing with a slash. */
 export const REPORT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export class ChecklistRunBusy extends Error {}
+/** A run cannot start now: another is running, or the sandbox does not listen yet. The message says which. */
+export class ChecklistRunRefused extends Error {}
 
 export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   private readonly runs: ChecklistRun[] = [];
@@ -84,10 +85,17 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     return this.runs.find((run) => run.id === id);
   }
 
-  /** Starts a run and answers it at once (running); throws ChecklistRunBusy while another runs. */
+  /** Starts a run and answers it at once (running); throws ChecklistRunRefused while another runs. */
   start(request: ChecklistRunRequest): ChecklistRun {
     const running = this.runs.find((run) => run.status === 'running');
-    if (running) throw new ChecklistRunBusy(running.id);
+    if (running) {
+      throw new ChecklistRunRefused(
+        `checklist run '${running.id}' is still running, and a run changes the sandbox's state (orders, faults): wait for it to finish (GET /_sandbox/checklist/runs/${running.id})`,
+      );
+    }
+    if (this.sandboxUrl === undefined) {
+      throw new ChecklistRunRefused('this sandbox does not know its own address yet (it is not listening), and the checklist calls it over HTTP; start it with pos-sandbox serve');
+    }
     const run: ChecklistRun = {
       id: `run-${++this.sequence}`,
       status: 'running',
@@ -116,8 +124,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   private async execute(run: ChecklistRun, request: ChecklistRunRequest): Promise<void> {
     const servers: Server[] = [];
     try {
-      if (this.sandboxUrl === undefined) throw new Error('this sandbox does not know its own address yet (it is not listening); start it with pos-sandbox serve');
-      const [{ runChecklist }] = await Promise.all([import('../../certification-checklist/runner.js')]);
+      const { runChecklist } = await import('../../certification-checklist/runner.js');
       let driverUrl: string;
       let posOrderUrl: string | undefined;
       if ('referencePos' in request.driver) {
@@ -129,7 +136,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
         posOrderUrl = request.driver.posOrderUrl;
       }
       const options: RunOptions = {
-        sandboxUrl: this.sandboxUrl,
+        sandboxUrl: this.sandboxUrl!,
         ...(posOrderUrl === undefined ? {} : { posOrderUrl }),
         mode: 'driver',
         driverUrl,

@@ -40,6 +40,8 @@ export interface TestSandboxOptions {
   /** Fault rules of the start, as --faults gives them. */
   faults?: FaultRule[];
   random?: () => number;
+  /** Where checklist runs write their reports, and GET /_sandbox/reports reads them. */
+  reportDir?: string;
 }
 
 /** The backoff waits every test sandbox was asked for, newest last. */
@@ -73,6 +75,7 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     raceWaitMs: options.raceWaitMs,
     faults: options.faults,
     random: options.random,
+    reportDir: options.reportDir,
     sleep:
       options.sleep ??
       (async (ms) => {

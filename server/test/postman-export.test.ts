@@ -141,7 +141,7 @@ describe('the exported collection, run by newman against a real sandbox', () => 
     expect(plain.run.code).toBe(0);
     expect(plain.run.report.run.executions.map((e) => e.item.name)).toEqual(requestNames(plain.dir));
     expect(plain.run.report.run.executions.every((e) => e.response !== undefined && (e.assertions ?? []).length > 0)).toBe(true);
-    expect(plain.run.report.run.stats.assertions).toEqual({ total: 38, pending: 0, failed: 0 });
+    expect(plain.run.report.run.stats.assertions).toEqual({ total: 42, pending: 0, failed: 0 });
   });
 
   it('gets 200 and x-sandbox-findings: 0 for the refund and the menu updates', () => {

@@ -102,6 +102,18 @@ const checkBodyText = fc
   .record({ token: fieldText(fc.constantFrom('"a.b.c"', '"Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln"', '""', '42', 'null')), extra: extraEntries })
   .map(({ token, extra }) => objectText([['token', token], ...extra]));
 
+const checklistRunText = fc
+  .record({
+    driver: fc.oneof(
+      fc.constant<Array<[string, string | undefined]>>([['referencePos', 'true']]),
+      fieldText(fc.constantFrom('"http://127.0.0.1:1"', '"ftp://x"', '""', '7')).map((url): Array<[string, string | undefined]> => [['driverUrl', url]]),
+    ),
+    capabilities: fc.option(fieldText(fc.constantFrom('["refund"]', '["hub","kiosk"]', '["teleport"]', '"refund"', '[]')), { nil: undefined }),
+    windowMs: fc.option(fieldText(fc.constantFrom('0', '300', '-1', '60001', '"5"')), { nil: undefined }),
+    extra: extraEntries,
+  })
+  .map(({ driver, capabilities, windowMs, extra }) => objectText([...driver, ['capabilities', capabilities], ['windowMs', windowMs], ...extra]));
+
 /** A body for a route that reads one: its own shape with fields wrong, any JSON, or no JSON. */
 const bodyOf = (shaped: fc.Arbitrary<string>) =>
   fc.oneof({ weight: 5, arbitrary: shaped }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: brokenJsonText });
@@ -141,6 +153,11 @@ export function controlRoutes(ctx: ControlContext): ControlRoute[] {
     { method: 'GET', path: '/journal/{id}', ids: ['j-000001', 'j-000002'] },
     { method: 'POST', path: '/tokens', body: bodyOf(tokenBodyText(ctx)) },
     { method: 'POST', path: '/tokens/check', body: bodyOf(checkBodyText) },
+    { method: 'GET', path: '/checklist/runs' },
+    { method: 'POST', path: '/checklist/runs', body: bodyOf(checklistRunText) },
+    { method: 'GET', path: '/checklist/runs/{id}', ids: ['run-1', 'run-0'] },
+    { method: 'GET', path: '/reports' },
+    { method: 'GET', path: '/reports/{id}/report.html', ids: ['2026-11-21T10-00-00-000Z-1a2b3c', '..'] },
     { method: 'GET', path: '/openapi.json' },
     { method: 'GET', path: '/no-such-route' },
   ];

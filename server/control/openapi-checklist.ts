@@ -1,0 +1,117 @@
+/** The checklist parts of openapi.json: runs started from the control API, and the report folders. */
+import { CAPABILITIES, ITEM_STATUSES } from '../../certification-checklist/checklist-types.js';
+import { controlOk, controlResponses, getById, json, ref } from './openapi-parts.js';
+
+export function checklistPaths() {
+  return {
+    '/_sandbox/checklist/runs': {
+      get: {
+        operationId: 'checklistRuns',
+        tags: ['Control API'],
+        summary: 'Checklist runs started here, newest first',
+        description: 'The runs this sandbox process started (the last 50), each with its items, its outcome and its report once it finished.',
+        responses: controlResponses({ '200': controlOk('Runs', { type: 'array', items: ref('ChecklistRun') }) }, { invalid: 'a query parameter' }),
+      },
+      post: {
+        operationId: 'startChecklistRun',
+        tags: ['Control API'],
+        summary: 'Start a checklist run in driver mode',
+        description:
+          "Runs the certification checklist against this sandbox, in driver mode: against a POS test build's driver (driverUrl, and posOrderUrl unless the sandbox has one), or against the bundled reference POS started for the run (referencePos, with bugs to switch on). " +
+          'Answers 202 at once; each verdict is a `checklist` event (GET /_sandbox/events), and GET /_sandbox/checklist/runs/{id} has the run. At the end the report folder is written to the report directory (serve --report-dir). One run at a time: a run changes the sandbox\'s state (orders, faults).',
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              driverUrl: { type: 'string', format: 'uri' },
+              posOrderUrl: { type: 'string', format: 'uri' },
+              referencePos: { const: true },
+              bugs: { type: 'array', items: { type: 'string' } },
+              capabilities: { type: 'array', items: { enum: [...CAPABILITIES] } },
+              only: { type: 'array', items: { type: 'string' }, minItems: 1 },
+              windowMs: { type: 'integer', minimum: 0, maximum: 60000 },
+              posName: { type: 'string', minLength: 1, maxLength: 100 },
+              posVersion: { type: 'string', minLength: 1, maxLength: 100 },
+              posBuild: { type: 'string', minLength: 1, maxLength: 100 },
+            },
+          }),
+        },
+        responses: controlResponses(
+          { '202': controlOk('The run, started', ref('ChecklistRun')) },
+          {
+            invalid: 'neither or both of driverUrl and referencePos, an unknown capability, item or bug, a bad URL or window; every problem listed',
+            readsBody: true,
+            changesState: true,
+            conflict: 'INVALID_STATE: another run is still running',
+          },
+        ),
+      },
+    },
+    '/_sandbox/checklist/runs/{id}': getById('checklistRun', 'One checklist run', 'The run as it stands: its items (pending until judged), its outcome and report once it finished, or why it failed.', 'The run', ref('ChecklistRun'), 'no run with that id in this sandbox process'),
+    '/_sandbox/reports': {
+      get: {
+        operationId: 'reports',
+        tags: ['Control API'],
+        summary: 'The checklist reports in the report directory, newest first',
+        description: 'Every report folder in the report directory (serve --report-dir): those the checklist command wrote there, and those of the runs started here.',
+        responses: controlResponses(
+          {
+            '200': controlOk('Reports', {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'title', 'startedAt', 'verdict', 'pos', 'html'],
+                properties: { id: { type: 'string' }, title: { type: 'string' }, startedAt: { type: 'string' }, verdict: { type: 'string' }, pos: { type: 'string' }, html: { type: 'string' } },
+              },
+            }),
+          },
+          { invalid: 'a query parameter' },
+        ),
+      },
+    },
+    '/_sandbox/reports/{id}/report.html': {
+      get: {
+        operationId: 'reportHtml',
+        tags: ['Control API'],
+        summary: "A report's report.html",
+        description: 'The report as a self-contained HTML page.',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: controlResponses({ '200': { description: 'The report', content: { 'text/html': { schema: { type: 'string' } } } } }, { invalid: 'an id that is not UTF-8 percent-encoding', notFound: 'no report folder of that name' }),
+      },
+    },
+  };
+}
+
+export function checklistSchemas() {
+  return {
+    ChecklistRun: {
+      type: 'object',
+      required: ['id', 'status', 'startedAt', 'driver', 'capabilities', 'items'],
+      properties: {
+        id: { type: 'string' },
+        status: { enum: ['running', 'finished', 'failed'] },
+        startedAt: { type: 'string', format: 'date-time' },
+        finishedAt: { type: 'string', format: 'date-time' },
+        driver: { type: 'object', required: ['referencePos'], properties: { url: { type: 'string' }, referencePos: { type: 'boolean' }, bugs: { type: 'array', items: { type: 'string' } } } },
+        capabilities: { type: 'array', items: { type: 'string' } },
+        items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'title', 'section', 'required', 'status'],
+            properties: { id: { type: 'string' }, title: { type: 'string' }, section: { type: 'string' }, required: { type: 'boolean' }, status: { enum: ['pending', ...ITEM_STATUSES] }, message: { type: 'string' } },
+          },
+        },
+        outcome: {
+          type: 'object',
+          required: ['verdict', 'counts', 'reason'],
+          properties: { verdict: { enum: ['passed', 'failed', 'incomplete'] }, counts: { type: 'object', additionalProperties: { type: 'integer' } }, reason: { type: 'string' } },
+        },
+        report: { type: 'object', required: ['id', 'html'], properties: { id: { type: 'string' }, html: { type: 'string' } } },
+        error: { type: 'string' },
+      },
+    },
+  };
+}

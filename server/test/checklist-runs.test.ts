@@ -1,0 +1,120 @@
+/** /_sandbox/checklist/runs and /_sandbox/reports over HTTP (a whole run is driven from the dashboard's browser test). */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { ChecklistRunRefused } from '../processing/checklist-runs.js';
+import { closedPort } from './loopback.js';
+import { orderEnvelope, testSandbox } from './helpers.js';
+
+const until = async (check: () => Promise<boolean>) => {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
+describe('checklist runs', () => {
+  it('refuses a bad run request with every problem named', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).post('/_sandbox/checklist/runs').send({ driverUrl: 'nope', capabilities: ['teleport'] });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(
+      orderEnvelope('INVALID_REQUEST', "driverUrl must be an http(s) URL, got string \"nope\"", "capabilities: unknown 'teleport'; known are refund, hub, kiosk, menu-form-b"),
+    );
+  });
+
+  it('refuses a run while the sandbox does not listen: the checklist calls it over HTTP', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).post('/_sandbox/checklist/runs').send({ referencePos: true });
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual(
+      orderEnvelope('INVALID_STATE', 'this sandbox does not know its own address yet (it is not listening), and the checklist calls it over HTTP; start it with pos-sandbox serve'),
+    );
+  });
+
+  it('answers 202 with every item pending, then says why a run failed to start', async () => {
+    const { app, checklist } = await testSandbox();
+    const port = await closedPort();
+    checklist.sandboxUrl = `http://127.0.0.1:${port}`;
+    const started = await request(app).post('/_sandbox/checklist/runs').send({ referencePos: true, only: ['AUTH-01', 'ORDER-02'] });
+    expect(started.status).toBe(202);
+    expect(started.headers.location).toBe('/_sandbox/checklist/runs/run-1');
+    expect(started.body).toMatchObject({ id: 'run-1', status: 'running', driver: { referencePos: true, bugs: [] }, capabilities: [] });
+    expect(started.body.items.map((item: { id: string; status: string }) => `${item.id} ${item.status}`)).toEqual(['AUTH-01 pending', 'ORDER-02 pending']);
+    await until(async () => (await request(app).get('/_sandbox/checklist/runs/run-1')).body.status !== 'running');
+    const run = (await request(app).get('/_sandbox/checklist/runs/run-1')).body;
+    expect(run).toMatchObject({ status: 'failed', error: expect.stringContaining(`127.0.0.1:${port}`) });
+    expect(run.finishedAt).toEqual(expect.any(String));
+    expect((await request(app).get('/_sandbox/checklist/runs')).body.map((listed: { id: string }) => listed.id)).toEqual(['run-1']);
+  });
+
+  it('runs one at a time: a run changes the sandbox state', async () => {
+    const { app, checklist } = await testSandbox();
+    checklist.sandboxUrl = `http://127.0.0.1:${await closedPort()}`;
+    checklist.start({ driver: { referencePos: true, bugs: [] }, capabilities: [] });
+    expect(() => checklist.start({ driver: { referencePos: true, bugs: [] }, capabilities: [] })).toThrow(ChecklistRunRefused);
+    const second = await request(app).post('/_sandbox/checklist/runs').send({ referencePos: true });
+    // The first run may have failed already (nothing listens at its address); if not, the second waits its turn.
+    if (second.status === 409) {
+      expect(second.body).toEqual(
+        orderEnvelope('INVALID_STATE', "checklist run 'run-1' is still running, and a run changes the sandbox's state (orders, faults): wait for it to finish (GET /_sandbox/checklist/runs/run-1)"),
+      );
+    } else expect(second.status).toBe(202);
+    await until(async () => checklist.list().every((run) => run.status !== 'running'));
+  });
+
+  it('answers 404 for a run this process did not start', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).get('/_sandbox/checklist/runs/run-9');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(
+      orderEnvelope('NOT_FOUND', "no checklist run 'run-9' in this sandbox process; GET /_sandbox/checklist/runs lists them, GET /_sandbox/reports the reports written"),
+    );
+  });
+});
+
+describe('reports', () => {
+  function reportFolder(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'reports-'));
+    const report = (name: string, startedAt: string, verdict: string) => {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'report.json'), JSON.stringify({ title: `Run ${name}`, startedAt, outcome: { verdict }, pos: { name: 'acme-pos' } }));
+      writeFileSync(join(dir, name, 'report.html'), `<!doctype html><title>Run ${name}</title>`);
+    };
+    report('2026-11-20T09-00-00-000Z-aaaaaa', '2026-11-20T09:00:00.000Z', 'failed');
+    report('2026-11-21T09-00-00-000Z-bbbbbb', '2026-11-21T09:00:00.000Z', 'passed');
+    // Not reports: a folder without report.json, a file, a report.json that is not JSON.
+    mkdirSync(join(dir, 'empty'));
+    writeFileSync(join(dir, 'notes.txt'), 'x');
+    mkdirSync(join(dir, 'broken'));
+    writeFileSync(join(dir, 'broken', 'report.json'), '{');
+    return dir;
+  }
+
+  it('lists the report folders newest first, and nothing that is not a report', async () => {
+    const { app } = await testSandbox({ reportDir: reportFolder() });
+    const response = await request(app).get('/_sandbox/reports');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      { id: '2026-11-21T09-00-00-000Z-bbbbbb', title: 'Run 2026-11-21T09-00-00-000Z-bbbbbb', startedAt: '2026-11-21T09:00:00.000Z', verdict: 'passed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-21T09-00-00-000Z-bbbbbb/report.html' },
+      { id: '2026-11-20T09-00-00-000Z-aaaaaa', title: 'Run 2026-11-20T09-00-00-000Z-aaaaaa', startedAt: '2026-11-20T09:00:00.000Z', verdict: 'failed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-20T09-00-00-000Z-aaaaaa/report.html' },
+    ]);
+  });
+
+  it('lists none when the report folder does not exist yet', async () => {
+    const { app } = await testSandbox({ reportDir: join(tmpdir(), 'no-such-reports-folder-here') });
+    expect((await request(app).get('/_sandbox/reports')).body).toEqual([]);
+  });
+
+  it('serves a report.html under a policy that loads nothing and cannot be framed, and nothing outside the folder', async () => {
+    const dir = reportFolder();
+    writeFileSync(join(dir, 'report.html'), 'not a report');
+    const { app } = await testSandbox({ reportDir: dir });
+    const page = await request(app).get('/_sandbox/reports/2026-11-21T09-00-00-000Z-bbbbbb/report.html');
+    expect([page.status, page.headers['content-type'], page.text]).toEqual([200, 'text/html; charset=utf-8', '<!doctype html><title>Run 2026-11-21T09-00-00-000Z-bbbbbb</title>']);
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    for (const id of ['..', '.', '%2e%2e', 'empty', '..%2F..%2Fetc']) {
+      const response = await request(app).get(`/_sandbox/reports/${id}/report.html`);
+      expect([id, response.status]).toEqual([id, 404]);
+    }
+  });
+});
