@@ -18,6 +18,7 @@ describe('resolveServeConfig', () => {
       dispatch: { attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000] },
       journalLimit: 5000,
       refundLimit: 20000,
+      reportDir: 'certification-reports',
       adminToken: undefined,
       faultsFile: undefined,
       partnerOverride: { name: undefined, nonProdKey: undefined },

@@ -49,6 +49,7 @@ export function ChecklistPage() {
   const [capabilities, setCapabilities] = useState<string[]>(['refund', 'hub', 'kiosk']);
   const [bugs, setBugs] = useState('');
   const [windowMs, setWindowMs] = useState('');
+  const [only, setOnly] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   useEvents(['checklist'], (event) => {
     const run = event.data as Run;
@@ -57,7 +58,8 @@ export function ChecklistPage() {
   const shown = live ?? runs.data?.[0];
   const start = async () => {
     try {
-      const window = windowMs.trim() === '' ? {} : { windowMs: Number(windowMs) };
+      const items = only.split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
+      const window = { ...(windowMs.trim() === '' ? {} : { windowMs: Number(windowMs) }), ...(items.length === 0 ? {} : { only: items }) };
       const body =
         driver === 'reference'
           ? { referencePos: true, capabilities, bugs: bugs.split(',').map((bug) => bug.trim()).filter(Boolean), ...window }
@@ -103,6 +105,7 @@ export function ChecklistPage() {
                 <input type="checkbox" checked={capabilities.includes(capability)} onChange={() => toggle(capability)} /> {capability}
               </label>
             ))}
+            <input aria-label="only these items" id="checklist-only" size={24} placeholder="only these items (AUTH-01,ORDER-02)" value={only} onInput={(event) => setOnly(event.currentTarget.value)} />
             <label title="how long the steps that inject an error watch for the POS's retries">
               retry window (ms) <input id="checklist-window" type="number" min={0} max={60000} size={6} placeholder="3000" value={windowMs} onInput={(event) => setWindowMs(event.currentTarget.value)} />
             </label>
@@ -167,7 +170,7 @@ function RunView({ run }: { run: Run }) {
               <td>
                 <StatusBadge status={item.status === 'pass' ? 'pass' : item.status === 'fail' || item.status === 'blocked' || item.status === 'error' ? 'fail' : item.status} />
               </td>
-              <td>
+              <td class="wrap">
                 {item.title} <span class="section">{item.section}</span>
                 {item.message === undefined || item.status === 'pass' ? null : <div class="muted">{item.message}</div>}
               </td>

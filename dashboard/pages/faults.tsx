@@ -54,11 +54,11 @@ export function FaultsPage() {
             {(rules.data ?? []).map((rule) => (
               <tr data-id={rule.id}>
                 <td class="mono">{rule.id}</td>
-                <td>
+                <td class="wrap">
                   {rule.description ?? ''}
                   <div class="mono muted">{JSON.stringify(rule.action)}</div>
                 </td>
-                <td class="mono">{JSON.stringify(rule.match ?? {})}</td>
+                <td class="mono wrap">{JSON.stringify(rule.match ?? {})}</td>
                 <td class="num seen">{rule.seen}</td>
                 <td class="num fired">{rule.fired}</td>
                 <td class="num left">{rule.left ?? '∞'}</td>

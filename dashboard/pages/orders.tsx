@@ -109,7 +109,7 @@ export function OrdersPage() {
                 </tr>
                 {open === order.OrderId ? (
                   <tr class="expanded">
-                    <td colSpan={8}>
+                    <td colSpan={8} class="wrap">
                       <OrderTimeline order={order} />
                     </td>
                   </tr>

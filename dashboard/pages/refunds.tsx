@@ -29,7 +29,7 @@ export function RefundsPage() {
                 <td>
                   <StatusBadge status={refund.status} />
                 </td>
-                <td>
+                <td class="wrap">
                   {refund.reason ?? ''}
                   {refund.detail === undefined ? '' : <div class="muted">{refund.detail}</div>}
                 </td>

@@ -51,6 +51,8 @@ export function TokenPage() {
           </button>
         </form>
       </Section>
+      <ErrorBox error={error} />
+      {explanation === undefined ? null : <ExplanationView explanation={explanation} />}
       <Section title="Mint a valid token">
         <form
           class="inline"
@@ -70,8 +72,6 @@ export function TokenPage() {
           <button type="submit">Mint</button>
         </form>
       </Section>
-      <ErrorBox error={error} />
-      {explanation === undefined ? null : <ExplanationView explanation={explanation} />}
     </div>
   );
 }

@@ -67,6 +67,7 @@ export function startupBanner(input: BannerInput): string {
     `  token audience:        io.service.pos.brokers.openapi`,
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
+    `  dashboard:             ${input.baseUrl}/  (traffic, orders, faults, tokens and the checklist, live)`,
     `  control API:           ${input.baseUrl}/_sandbox/health, /orders, /refunds, /faults, /journal, /journal.har, /events, /openapi.json`,
     `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by npx pos-sandbox validate-menu FILE`,
     `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url URL or SANDBOX_POS_ORDER_URL; npm run reference-pos listens on http://127.0.0.1:4200/order)'}`,

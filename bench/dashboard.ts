@@ -1,0 +1,120 @@
+/**
+ * `npm run bench:dashboard`: the dashboard in Debian's Chromium against a real sandbox process.
+ *
+ * - Load: from navigation to the first 200 Traffic rows drawn and the event stream live, with the journal empty
+ *   (the baseline) and with 5,000 entries, 5 loads each, medians.
+ * - Under load: Traffic open while autocannon sends 200 refunds a second for 10 s. In the page: the gaps between
+ *   animation frames (a frame late by more than 50 ms is a stall the eye sees), the time from a click on a row to
+ *   its detail drawn, and how far the newest row drawn trails the newest call. The same frame gaps measured idle,
+ *   in the same run, are the baseline.
+ *
+ * Timings come from here, never from tests: the machine is shared and noisy.
+ */
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from '../server/test/browser.js';
+import { refundHeaders, startServer, uniqueRefund } from './bench-process.js';
+
+const LOADS = 5;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+
+async function fill(url: string, amount: number): Promise<void> {
+  const refund = uniqueRefund('fill');
+  await autocannon({ url: `${url}${refund.path}`, connections: 10, amount, headers: refundHeaders(), requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: refund.body() }) }] });
+}
+
+/** Milliseconds from navigation to the Traffic rows drawn (as many as the journal has, up to 200) and the stream live. */
+async function loadTime(page: Page, url: string, rows: number): Promise<number> {
+  const started = performance.now();
+  await page.goto(`${url}/#/traffic`);
+  await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+  if (rows > 0) await page.waitForFunction(`document.querySelectorAll('#traffic tbody tr').length >= ${Math.min(rows, 200)}`);
+  return performance.now() - started;
+}
+
+/** Frame gaps (ms) for `seconds`, measured in the page with requestAnimationFrame. */
+function frameGaps(page: Page, seconds: number): Promise<number[]> {
+  // A string, not a function: tsx names functions with a helper the page does not have.
+  return page.evaluate(`new Promise((resolve) => {
+    const gaps = [];
+    let last = performance.now();
+    const end = last + ${seconds * 1000};
+    const tick = (now) => {
+      gaps.push(now - last);
+      last = now;
+      if (now < end) requestAnimationFrame(tick);
+      else resolve(gaps);
+    };
+    requestAnimationFrame(tick);
+  })`);
+}
+
+/** Clicks the newest row and waits for its detail: ms. */
+async function clickToDetail(page: Page): Promise<number> {
+  const row = page.locator('#traffic tbody tr').nth(2);
+  const id = await row.getAttribute('data-id');
+  const started = performance.now();
+  await row.click();
+  await page.getByLabel('request detail').locator('h2').waitFor();
+  await page.waitForFunction(`document.querySelector('[aria-label="request detail"] .muted')?.textContent?.startsWith(${JSON.stringify(id ?? '')}) === true`);
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const server = await startServer(['bin/pos-sandbox.js', 'serve', '--memory', '--refund-delay-ms', '50'], { env: { LOG_LEVEL: 'warn' } });
+  const browser = await launchBrowser();
+  try {
+    // bypassCSP: the page's policy forbids eval, which waitForFunction with a string uses; the bench's own probes only.
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
+    const empty: number[] = [];
+    for (let i = 0; i < LOADS; i++) empty.push(await loadTime(page, server.url, 0));
+    await fill(server.url, 5000);
+    const full: number[] = [];
+    for (let i = 0; i < LOADS; i++) full.push(await loadTime(page, server.url, 5000));
+
+    await loadTime(page, server.url, 5000);
+    const idle = await frameGaps(page, 5);
+    const refund = uniqueRefund('flow');
+    const load = autocannon({
+      url: `${server.url}${refund.path}`,
+      connections: 4,
+      overallRate: 200,
+      duration: 10,
+      headers: refundHeaders(),
+      requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: refund.body() }) }],
+    });
+    const busyGaps = frameGaps(page, 8);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const clicks: number[] = [];
+    const lags: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // How far the newest row drawn trails now, while the calls flow: the time it shows is when its call started.
+      lags.push(await page.evaluate<number>(`Date.now() - Date.parse(new Date().toISOString().slice(0, 11) + (document.querySelector('#traffic tbody tr td')?.textContent ?? '') + 'Z')`));
+      clicks.push(await clickToDetail(page));
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    }
+    const busy = await busyGaps;
+    const result = await load;
+
+    const stalls = (gaps: number[]) => gaps.filter((gap) => gap > 50).length;
+    const lines = [
+      `Dashboard bench, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}`,
+      '',
+      '| measure | baseline (same run) | measured | ratio |',
+      '|---|---|---|---|',
+      `| page load to Traffic drawn, median of ${LOADS} | ${median(empty).toFixed(0)} ms, empty journal | ${median(full).toFixed(0)} ms, 5,000 entries | ${(median(full) / median(empty)).toFixed(2)}× |`,
+      `| frame gap p99 | ${quantile(idle, 0.99).toFixed(1)} ms idle | ${quantile(busy, 0.99).toFixed(1)} ms at ${result.requests.average.toFixed(0)} req/s | ${(quantile(busy, 0.99) / quantile(idle, 0.99)).toFixed(2)}× |`,
+      `| frames over 50 ms | ${stalls(idle)} of ${idle.length} idle | ${stalls(busy)} of ${busy.length} under load | |`,
+      `| click on a row to its detail drawn, median of 5 | | ${median(clicks).toFixed(0)} ms under load | |`,
+      `| newest row drawn trails its call, median of 5 samples | | ${median(lags)} ms (samples ${lags.join(', ')}) | |`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await browser.close();
+    server.child.kill('SIGKILL');
+  }
+}
+
+await main();
