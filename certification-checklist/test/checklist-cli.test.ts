@@ -67,16 +67,44 @@ describe('pos-sandbox checklist', () => {
   }, 30_000);
 });
 
+/** `demo --keep ARGS`: once the run is over and the sandbox stays up, `whileUp(dashboard URL)`; then SIGINT. */
+async function keptDemo(args: string[], whileUp: (dashboard: string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'demo', '--keep', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit');
+  try {
+    while (!stdout.includes('The sandbox stays up')) {
+      if (child.exitCode !== null) throw new Error(`demo exited before the end of its run: ${stdout}${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await whileUp(/dashboard: +(http:\/\/127\.0\.0\.1:\d+)\/ /.exec(stdout)![1]!);
+  } finally {
+    child.kill('SIGINT');
+  }
+  const [code] = (await exited) as [number | null];
+  return { code, stdout, stderr };
+}
+
 describe('npm run demo and verify-report', () => {
-  it('passes every required item against the reference POS, says in every file it is not a certification, and verify-report --rejudge catches a forged verdict', async () => {
+  it('passes every required item against the reference POS, stays up for the dashboard with --keep, says in every file it is not a certification, and verify-report --rejudge catches a forged verdict', async () => {
     const reports = tempDir();
     // Windows of 300 ms, as the in-process runs of checklist-run.test.ts: at the default 3 s, four steps' windows
     // were 12 s of this test's time, and the correct reference POS sends no retry to watch for. Refunds decided
     // after 50 ms, not 1 s: the four refunds waited for were 4 s of it. Refused orders tried again after 50 ms:
     // the three forged-token steps each waited 1 s for the retry.
-    const demo = await cli(['demo', '--window-ms', '300', '--refund-delay-ms', '50', '--retry-delays-ms', '50', '--report-dir', reports]);
+    // --keep: the sandbox and its dashboard stay up after the run, with the report listed, until SIGINT.
+    const demo = await keptDemo(['--window-ms', '300', '--refund-delay-ms', '50', '--retry-delays-ms', '50', '--report-dir', reports], async (dashboard) => {
+      expect((await fetch(`${dashboard}/`, { redirect: 'manual' })).headers.get('location')).toBe('/_sandbox/ui/');
+      expect((await fetch(`${dashboard}/_sandbox/ui/`)).status).toBe(200);
+      const listed = (await (await fetch(`${dashboard}/_sandbox/reports`)).json()) as Array<{ verdict: string; title: string }>;
+      expect(listed).toEqual([expect.objectContaining({ verdict: 'passed', title: 'Demo run, not a certification: demo-pos (the bundled reference POS)' })]);
+    });
     expect(demo.stderr).toBe('');
     expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/^ {2}dashboard: +http:\/\/127\.0\.0\.1:\d+\/ {2}\(open it to watch the run; it stays up after the run, until Ctrl-C\)$/m);
     expect(demo.stdout).toMatch(/NOT A CERTIFICATION \(demo run: the POS under test is the bundled reference POS\)\. PASSED: every required item in scope passed \(29 required; optional items do not count\)\.\n {2}34 pass\n {2}report: /);
     expect(demo.stdout).toMatch(/^ {2}step order-accepted: \d+\.\d s$/m);
     const folder = join(reports, readdirSync(reports)[0]!);
@@ -107,31 +135,6 @@ describe('npm run demo and verify-report', () => {
     expect(rejudged.code).toBe(1);
     expect(rejudged.stdout).toContain('VERDICTS DO NOT FOLLOW FROM THE EVIDENCE:\n  - ORDER-02: the report says fail: "order was never accepted"; its evidence gives pass: "order chk-');
   }, 60_000);
-
-  it('with --keep, leaves the sandbox and its dashboard up after the run, with the report listed, until SIGINT', async () => {
-    const reports = tempDir();
-    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'demo', '--keep', '--window-ms', '0', '--refund-delay-ms', '20', '--retry-delays-ms', '20', '--report-dir', reports], {
-      env: { PATH: process.env.PATH ?? '' },
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = once(child, 'exit');
-    try {
-      while (!out.includes('The sandbox stays up')) {
-        if (child.exitCode !== null) throw new Error(`demo exited: ${out}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const dashboard = /dashboard: +(http:\/\/127\.0\.0\.1:\d+)\/ /.exec(out)?.[1];
-      expect(dashboard).toBeDefined();
-      expect((await fetch(`${dashboard}/`, { redirect: 'manual' })).headers.get('location')).toBe('/_sandbox/ui/');
-      expect((await fetch(`${dashboard}/_sandbox/ui/`)).status).toBe(200);
-      const listed = (await (await fetch(`${dashboard}/_sandbox/reports`)).json()) as Array<{ verdict: string; title: string }>;
-      expect(listed).toEqual([expect.objectContaining({ verdict: 'passed', title: 'Demo run, not a certification: demo-pos (the bundled reference POS)' })]);
-    } finally {
-      child.kill('SIGINT');
-    }
-    expect(await exited).toEqual([0, null]);
-  }, 30_000);
 
   it.each(['--window-ms', '--refund-delay-ms', '--delivery-timeout-ms'])('refuses a %s that is not a whole number with exit 2', async (flag) => {
     const run = await cli(['demo', flag, '1.5']);
