@@ -44,3 +44,21 @@ export function useControl<T>(path: string | undefined, types: ReadonlyArray<San
   useEffect(() => () => clearTimeout(pending.current), []);
   return { data, error, reload: () => setTick((n) => n + 1) };
 }
+
+/**
+ * A control call made by a button: `act(call)` runs it, keeps the error envelope's messages to show (or clears
+ * them), then calls `after` (a list to read again).
+ */
+export function useAction(after?: () => void): { error: string | undefined; act: (call: () => Promise<unknown>) => Promise<void> } {
+  const [error, setError] = useState<string | undefined>(undefined);
+  const act = async (call: () => Promise<unknown>) => {
+    try {
+      await call();
+      setError(undefined);
+    } catch (problem) {
+      setError(problem instanceof ControlApiError ? problem.messages.join('\n') : String(problem));
+    }
+    after?.();
+  };
+  return { error, act };
+}

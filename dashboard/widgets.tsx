@@ -1,5 +1,6 @@
 /** Small pieces every page uses. */
 import type { ComponentChildren } from 'preact';
+import type { Finding } from './logic/types.js';
 
 export function ErrorBox({ error }: { error: string | undefined }) {
   if (error === undefined) return null;
@@ -42,3 +43,18 @@ export function Verdict({ verdict }: { verdict: 'pass' | 'fail' | 'not-judged' }
 }
 
 export const timeOf = (iso: string): string => iso.slice(11, 23);
+
+/** Findings, each with its code, its § and what to fix. */
+export function FindingsList({ findings }: { findings: readonly Finding[] }) {
+  if (findings.length === 0) return <p class="muted">none</p>;
+  return (
+    <ul class="findings-list">
+      {findings.map((found) => (
+        <li>
+          <b>{found.code}</b> <span class="section">{found.section}</span>
+          <div>{found.message}</div>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -7,35 +7,10 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { adminToken, api, authHeaders, ControlApiError } from '../control-api.js';
 import { useControl, useEvents } from '../hooks.js';
+import type { ChecklistRun, ReportListing } from '../logic/types.js';
 import { ErrorBox, Section, StatusBadge } from '../widgets.js';
 
-interface RunItem {
-  id: string;
-  title: string;
-  section: string;
-  required: boolean;
-  status: string;
-  message?: string;
-}
-interface Run {
-  id: string;
-  status: 'running' | 'finished' | 'failed';
-  startedAt: string;
-  driver: { url?: string; referencePos: boolean; bugs?: string[] };
-  capabilities: string[];
-  items: RunItem[];
-  outcome?: { verdict: string; counts: Record<string, number>; reason: string };
-  report?: { id: string; html: string };
-  error?: string;
-}
-interface ReportListing {
-  id: string;
-  title: string;
-  startedAt: string;
-  verdict: string;
-  pos: string;
-  html: string;
-}
+type Run = ChecklistRun;
 
 const CAPABILITIES = ['refund', 'hub', 'kiosk', 'menu-form-b'];
 

@@ -1,7 +1,7 @@
 /** Faults: the rules in force with their counters (kept fresh as traffic flows), add one, remove one or all, reset. */
 import { useState } from 'preact/hooks';
-import { api, ControlApiError } from '../control-api.js';
-import { useControl } from '../hooks.js';
+import { api } from '../control-api.js';
+import { useAction, useControl } from '../hooks.js';
 import type { FaultRule } from '../logic/types.js';
 import { ErrorBox, Section } from '../widgets.js';
 
@@ -14,16 +14,7 @@ const EXAMPLE = JSON.stringify(
 export function FaultsPage() {
   const rules = useControl<FaultRule[]>('/_sandbox/faults', ['journal'], 300);
   const [text, setText] = useState(EXAMPLE);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      setError(undefined);
-    } catch (problem) {
-      setError(problem instanceof ControlApiError ? problem.messages.join('\n') : String(problem));
-    }
-    rules.reload();
-  };
+  const { error, act } = useAction(rules.reload);
   const add = () =>
     act(async () => {
       let body: unknown;

@@ -1,7 +1,7 @@
 /** Orders: create one from a template at a location, watch it travel (every state, every delivery try), resend. */
 import { useState } from 'preact/hooks';
-import { api, ControlApiError } from '../control-api.js';
-import { useControl } from '../hooks.js';
+import { api } from '../control-api.js';
+import { useAction, useControl } from '../hooks.js';
 import type { Location, OrderRecord } from '../logic/types.js';
 import { ErrorBox, Section, StatusBadge, timeOf } from '../widgets.js';
 
@@ -18,18 +18,9 @@ export function OrdersPage() {
   const [template, setTemplate] = useState('standard');
   const [locationId, setLocationId] = useState('');
   const [open, setOpen] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
   const kind = TEMPLATES.find((t) => t.template === template)?.kind;
   const fitting = (locations.data ?? []).filter((location) => location.kind === kind);
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      setError(undefined);
-    } catch (problem) {
-      setError(problem instanceof ControlApiError ? problem.messages.join('\n') : String(problem));
-    }
-    orders.reload();
-  };
+  const { error, act } = useAction(orders.reload);
   const chosen = fitting.some((location) => location.id === locationId) ? locationId : fitting[0]?.id;
   const create = () =>
     act(async () => {

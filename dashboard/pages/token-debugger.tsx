@@ -1,34 +1,20 @@
 /** Token debugger: paste a JWT, see what the POS API would answer and why, rule by rule (§5); mint a valid one. */
 import { useState } from 'preact/hooks';
-import { api, ControlApiError } from '../control-api.js';
-import { useControl } from '../hooks.js';
-import type { Finding, Location } from '../logic/types.js';
-import { ErrorBox, Json, Section, Verdict } from '../widgets.js';
+import { api } from '../control-api.js';
+import { useAction, useControl } from '../hooks.js';
+import type { Location, TokenExplanation } from '../logic/types.js';
+import { ErrorBox, FindingsList, Json, Section, Verdict } from '../widgets.js';
 
-interface Explanation {
-  answer: { authenticated: true } | { authenticated: false; status: 401; body: { errors: Array<{ code: string; message: string }> } };
-  header?: Record<string, unknown>;
-  claims?: Record<string, unknown>;
-  rules: Array<{ rule: string; asks: string; verdict: 'pass' | 'fail' | 'not-judged'; details: string[] }>;
-  findings: Finding[];
-}
+type Explanation = TokenExplanation;
 
 export function TokenPage() {
   const [token, setToken] = useState('');
   const [explanation, setExplanation] = useState<Explanation | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
   const [locationId, setLocationId] = useState('');
   const [ttl, setTtl] = useState('600');
   const locations = useControl<Location[]>('/_sandbox/locations');
   const chosen = locationId || locations.data?.[0]?.id || '';
-  const run = async (action: () => Promise<void>) => {
-    try {
-      await action();
-      setError(undefined);
-    } catch (problem) {
-      setError(problem instanceof ControlApiError ? problem.messages.join('\n') : String(problem));
-    }
-  };
+  const { error, act: run } = useAction();
   const check = (value: string) => run(async () => setExplanation(await api<Explanation>('/_sandbox/tokens/check', { method: 'POST', body: { token: value } })));
   const mint = () =>
     run(async () => {
@@ -108,14 +94,7 @@ function ExplanationView({ explanation }: { explanation: Explanation }) {
       </Section>
       {explanation.findings.length === 0 ? null : (
         <Section title="Findings">
-          <ul class="findings-list">
-            {explanation.findings.map((found) => (
-              <li>
-                <b>{found.code}</b> <span class="section">{found.section}</span>
-                <div>{found.message}</div>
-              </li>
-            ))}
-          </ul>
+          <FindingsList findings={explanation.findings} />
         </Section>
       )}
       <div class="columns">

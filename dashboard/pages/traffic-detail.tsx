@@ -5,7 +5,7 @@ import { useControl } from '../hooks.js';
 import { curlCommand } from '../logic/curl-command.js';
 import { tokenChecks } from '../logic/token-checks.js';
 import type { JournalEntry } from '../logic/types.js';
-import { ErrorBox, Json, Section, StatusBadge, Verdict } from '../widgets.js';
+import { ErrorBox, FindingsList, Json, Section, StatusBadge, Verdict } from '../widgets.js';
 
 export function TrafficDetail({ id, close }: { id: string; close: () => void }) {
   const { data: entry, error } = useControl<JournalEntry>(`/_sandbox/journal/${encodeURIComponent(id)}`);
@@ -40,18 +40,7 @@ function EntryDetail({ entry }: { entry: JournalEntry }) {
         </p>
       )}
       <Section title={`Findings (${entry.findings.length})`}>
-        {entry.findings.length === 0 ? (
-          <p class="muted">none</p>
-        ) : (
-          <ul class="findings-list">
-            {entry.findings.map((found) => (
-              <li>
-                <b>{found.code}</b> <span class="section">{found.section}</span>
-                <div>{found.message}</div>
-              </li>
-            ))}
-          </ul>
-        )}
+        <FindingsList findings={entry.findings} />
       </Section>
       {checks === undefined ? null : (
         <Section title="Token (§5)">
