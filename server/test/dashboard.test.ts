@@ -65,19 +65,19 @@ suite('the dashboard, in Chromium', () => {
       '-s', '-X', 'POST', `${baseUrl}/v2/order/refund`,
       '-H', `Authorization: Bearer ${token}`,
       '-H', 'x-service-locationid: loc-std-001',
+      '-H', `x-api-key: ${PARTNER.apiKey}`,
       '-H', 'Content-Type: application/json',
       '-d', '{"ExternalId":"POS-STD-1001","Comment":"refund by curl"}',
     ]);
     // A second from the moment curl has its answer: the stream carries the entry, the page draws it.
     const row = page.locator('#traffic tbody tr', { hasText: '/v2/order/refund' }).first();
     await row.waitFor({ timeout: 1000 });
-    // Comment is an unknown field, and the call lacks x-api-key and x-api-version: three findings.
-    await expect(row.locator('td.findings').textContent()).resolves.toBe('3');
+    // Comment is an unknown field, and the call lacks x-api-version: two findings.
+    await expect(row.locator('td.findings').textContent()).resolves.toBe('2');
     await row.click();
     const detail = page.getByLabel('request detail');
     await detail.locator('text=UNKNOWN_FIELD').waitFor();
     await expect(detail.locator('.findings-list li').allTextContents()).resolves.toEqual([
-      expect.stringMatching(/^API_KEY_HEADER_MISSING §5 migration notes/),
       expect.stringMatching(/^VERSION_HEADER_MISSING §5 migration notes/),
       expect.stringMatching(/^UNKNOWN_FIELD §2\.1Comment is not a field of/),
     ]);
@@ -87,6 +87,10 @@ suite('the dashboard, in Chromium', () => {
     const curl = await detail.locator('#curl').textContent();
     expect(curl).toContain(`curl -i -X POST '${baseUrl}/v2/order/refund'`);
     expect(curl).not.toContain(token);
+    expect(curl).toContain('-H "x-api-key: ${POS_API_KEY:-your-x-api-key}"');
+    // No secret on the page: neither the partner's key nor the x-api-key the call sent.
+    const shown = await page.content();
+    expect([shown.includes(PARTNER.nonProdKey), shown.includes(PARTNER.apiKey!)]).toEqual([false, false]);
     // The copied command works as it is: a fresh token, the same body.
     const { stdout } = await run('sh', ['-c', curl!.replace('curl -i', 'curl -s -o /dev/null -w %{http_code}')]);
     expect(stdout).toBe('200');
@@ -184,4 +188,25 @@ suite('the dashboard, in Chromium', () => {
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 40_000);
+
+  it('behind --admin-token, asks for the token, keeps it for the tab, and sends it with every call and the stream', async () => {
+    const guarded = await serve(['--admin-token', 'dashboard-admin-token-0001', '--refund-delay-ms', '50']);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${guarded.baseUrl}/`);
+    // The page holds no data: it asks for the token before anything else.
+    await page.locator('#admin-token').fill('dashboard-admin-token-0001');
+    await page.locator('.token-prompt button').click();
+    await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+    const token = ((await (await fetch(`${guarded.baseUrl}/_sandbox/tokens`, { method: 'POST', headers: { authorization: 'Bearer dashboard-admin-token-0001', 'content-type': 'application/json' }, body: '{"locationId":"loc-std-001"}' })).json()) as { token: string }).token;
+    await fetch(`${guarded.baseUrl}/v2/order/refund`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'content-type': 'application/json' }, body: '{"ExternalId":"POS-STD-1001"}' });
+    await page.locator('#traffic tbody tr', { hasText: '/v2/order/refund' }).waitFor();
+    // Kept in sessionStorage, never in the URL; another tab of another session is asked again.
+    expect(page.url()).not.toContain('dashboard-admin-token');
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(`${guarded.baseUrl}/`);
+    await other.locator('#admin-token').waitFor();
+    await context.close();
+    await other.context().close();
+  }, 15_000);
 });
