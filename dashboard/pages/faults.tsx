@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../control-api.js';
 import { useAction, useControl } from '../hooks.js';
-import type { FaultRule } from '../logic/types.js';
+import type { FaultRule, ReadyScript } from '../logic/types.js';
 import { ErrorBox, Section } from '../widgets.js';
 
 const EXAMPLE = JSON.stringify(
@@ -14,6 +14,7 @@ const EXAMPLE = JSON.stringify(
 export function FaultsPage() {
   const rules = useControl<FaultRule[]>('/_sandbox/faults', ['journal'], 300);
   const [text, setText] = useState(EXAMPLE);
+  const scripts = useControl<ReadyScript[]>('/_sandbox/fault-scripts');
   const { error, act } = useAction(rules.reload);
   const add = () =>
     act(async () => {
@@ -77,6 +78,22 @@ export function FaultsPage() {
         </div>
       </Section>
       <Section title="Add a rule (or a list of rules), as in docs/faults.md">
+        <div class="inline">
+          <select
+            aria-label="ready script"
+            id="fault-script"
+            onChange={(event) => {
+              const script = scripts.data?.find((candidate) => candidate.name === event.currentTarget.value);
+              if (script) setText(JSON.stringify(script.rules, null, 2));
+            }}
+          >
+            <option value="">a ready script of fixtures/faults/ …</option>
+            {(scripts.data ?? []).map((script) => (
+              <option value={script.name}>{script.name}</option>
+            ))}
+          </select>
+          <span class="muted">fills the form; edit it, then Add</span>
+        </div>
         <textarea id="fault-input" rows={10} class="mono" value={text} onInput={(event) => setText(event.currentTarget.value)} />
         <button type="button" id="add-fault" onClick={add}>
           Add

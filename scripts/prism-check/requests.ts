@@ -122,6 +122,7 @@ export const STEPS: Step[] = [
   { name: 'journal.har, bad filter', method: 'GET', path: '/_sandbox/journal.har?status=teapot', status: 400 },
   { name: 'mint a token', method: 'POST', path: '/_sandbox/tokens', body: { locationId: LOCATION, ttl: 600 }, status: 201 },
   { name: 'mint a token, bad ttl', method: 'POST', path: '/_sandbox/tokens', body: { locationId: LOCATION, ttl: 0 }, status: 400, invalidOnPurpose: true },
+  { name: 'ready fault scripts', method: 'GET', path: '/_sandbox/fault-scripts', status: 200 },
   { name: 'checklist runs', method: 'GET', path: '/_sandbox/checklist/runs', status: 200 },
   { name: 'start a checklist run, neither driver', method: 'POST', path: '/_sandbox/checklist/runs', body: { capabilities: ['refund'] }, status: 400, invalidOnPurpose: true },
   { name: 'one checklist run, unknown', method: 'GET', path: '/_sandbox/checklist/runs/run-404', status: 404, invalidOnPurpose: true },

@@ -1,4 +1,5 @@
 /**
+ * /_sandbox/fault-scripts: the ready scripts of fixtures/faults/.
  * /_sandbox/faults: the fault rules in force, newest first, with what each has left; add one rule or
  * a list (the list keeps its order, in front of the rules already there); remove one or all.
  */
@@ -6,6 +7,11 @@ import { Router } from 'express';
 import { ApiError } from '../errors.js';
 import { checkFaultRules } from '../faults/check-fault-rules.js';
 import { DuplicateFaultIdError } from '../faults/fault-registry.js';
+import { loadReadyScripts } from '../faults/load-fault-file.js';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../version.js';
+
+const READY_SCRIPTS = join(PACKAGE_ROOT, 'fixtures', 'faults');
 import { readJsonBody } from '../pipeline/json-body.js';
 import type { ControlDeps } from './control-router.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
@@ -16,6 +22,12 @@ export function faultRoutes(deps: ControlDeps): Router {
   const router = Router();
   const { faults } = deps;
   const notFound = (id: string) => new ApiError('NOT_FOUND', `no fault rule '${id}' in force (a rule used up expires); GET /_sandbox/faults lists them`);
+
+  // The ready scripts of fixtures/faults/, to add as they are (the dashboard's Faults page offers them).
+  router.get('/fault-scripts', (req, res) => {
+    checkQuery(req.query, []);
+    res.json(loadReadyScripts(READY_SCRIPTS));
+  });
 
   router.get('/faults', (req, res) => {
     const { limit, after } = checkQuery(req.query, ['limit', 'after']);

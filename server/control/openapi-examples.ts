@@ -240,6 +240,12 @@ function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> 
       expiresAt: '2026-11-21T11:00:00.000Z',
     },
     mintTokenRequest: { locationId: 'loc-std-001', ttl: 600 },
+    faultScripts: [
+      {
+        name: 'service-outage',
+        rules: [{ id: 'outage', description: 'Service outage: the next 6 calls to any POS endpoint answer 503 in the endpoint\'s own envelope, then the service is back.', match: { direction: 'inbound' }, action: { kind: 'status', status: 503 }, times: 6 }],
+      },
+    ],
     startChecklistRunRequest: { referencePos: true, capabilities: ['refund', 'hub', 'kiosk'], windowMs: 500 },
     reports: [{ id: CHECKLIST_RUN.report.id, title: 'Demo run, not a certification: demo-pos (the bundled reference POS)', startedAt: '2026-11-21T10:00:00.000Z', verdict: 'passed', pos: 'demo-pos', html: CHECKLIST_RUN.report.html }],
     reportHtml: '<!doctype html><html lang="en"><head><title>Demo run, not a certification: demo-pos</title></head><body>…</body></html>',

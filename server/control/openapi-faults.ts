@@ -9,6 +9,23 @@ const notFound = 'no fault rule with this id in force (a rule used up expires)';
 
 export function faultPaths() {
   return {
+    '/_sandbox/fault-scripts': {
+      get: {
+        operationId: 'faultScripts',
+        tags: ['Control API'],
+        summary: 'The ready fault scripts of fixtures/faults/',
+        description: 'Each ready script by name (its file, without .json) with its rules, checked, to add as they are with POST /_sandbox/faults (or serve --faults fixtures/faults/<name>.json).',
+        responses: controlResponses(
+          {
+            '200': controlOk('The scripts', {
+              type: 'array',
+              items: { type: 'object', required: ['name', 'rules'], properties: { name: { type: 'string' }, rules: { type: 'array', items: ref('FaultRule') } } },
+            }),
+          },
+          { invalid: 'a query parameter' },
+        ),
+      },
+    },
     '/_sandbox/faults': {
       get: {
         operationId: 'faults',

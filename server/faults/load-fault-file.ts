@@ -1,6 +1,6 @@
 /** Reads a --faults file: a JSON list of fault rules (or one rule), checked like POST /_sandbox/faults. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '../config.js';
 import { checkFaultRules } from './check-fault-rules.js';
 import type { FaultRule } from './fault-rule-types.js';
@@ -34,4 +34,29 @@ function readyScripts(dir: string): string {
   } catch {
     return ` (and ${dirname(dir)} has no ready scripts)`;
   }
+}
+
+/** A ready script of fixtures/faults/: its name (the file's, without .json) and its rules, checked. */
+export interface ReadyScript {
+  name: string;
+  rules: FaultRule[];
+}
+
+/** Every ready script of `dir` that holds a valid list of rules, by name; a broken file is left out, not fatal. */
+export function loadReadyScripts(dir: string): ReadyScript[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  const scripts: ReadyScript[] = [];
+  for (const file of files) {
+    try {
+      scripts.push({ name: file.slice(0, -'.json'.length), rules: loadFaultFile(join(dir, file)) });
+    } catch {
+      // Not a list of rules: the dashboard offers only what it could add.
+    }
+  }
+  return scripts;
 }

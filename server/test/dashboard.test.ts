@@ -151,6 +151,14 @@ suite('the dashboard, in Chromium', () => {
     await expect(rule.locator('td.left').textContent()).resolves.toBe('1');
     await rule.locator('button', { hasText: 'Remove' }).click();
     await rule.waitFor({ state: 'detached' });
+
+    // A ready script of fixtures/faults/ fills the form, and is added as it is.
+    await page.locator('#fault-script').selectOption('rate-limited');
+    await expect(page.locator('#fault-input').inputValue()).resolves.toContain('"id": "rate-limit-every-5th"');
+    await page.locator('#add-fault').click();
+    await page.locator('#faults tr[data-id=rate-limit-every-5th]').waitFor();
+    await page.locator('button', { hasText: 'Remove all rules' }).click();
+    await page.locator('#faults tbody tr').first().waitFor({ state: 'detached' });
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   });

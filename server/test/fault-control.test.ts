@@ -127,3 +127,18 @@ describe('/_sandbox/faults', () => {
     expect(journalSummary(sandbox.journal.list()[0]!).fault).toBe('once');
   });
 });
+
+describe('GET /_sandbox/fault-scripts', () => {
+  it('lists every ready script of fixtures/faults/ by name, each with its rules checked, to add as they are', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).get('/_sandbox/fault-scripts');
+    expect(response.status).toBe(200);
+    const scripts = response.body as Array<{ name: string; rules: Array<{ id: string }> }>;
+    expect(scripts.map((script) => script.name)).toEqual(['duplicate-deliveries', 'flaky-network', 'forged-tokens-to-pos', 'rate-limited', 'service-outage', 'slow-service']);
+    const outage = scripts.find((script) => script.name === 'service-outage')!;
+    const added = await request(app).post('/_sandbox/faults').send(outage.rules);
+    expect(added.status).toBe(201);
+    expect((await request(app).get('/_sandbox/faults')).body.map((rule: { id: string }) => rule.id)).toEqual(['outage']);
+  });
+});
+

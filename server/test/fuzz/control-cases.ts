@@ -153,6 +153,7 @@ export function controlRoutes(ctx: ControlContext): ControlRoute[] {
     { method: 'GET', path: '/journal/{id}', ids: ['j-000001', 'j-000002'] },
     { method: 'POST', path: '/tokens', body: bodyOf(tokenBodyText(ctx)) },
     { method: 'POST', path: '/tokens/check', body: bodyOf(checkBodyText) },
+    { method: 'GET', path: '/fault-scripts' },
     { method: 'GET', path: '/checklist/runs' },
     { method: 'POST', path: '/checklist/runs', body: bodyOf(checklistRunText) },
     { method: 'GET', path: '/checklist/runs/{id}', ids: ['run-1', 'run-0'] },
