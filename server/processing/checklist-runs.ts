@@ -5,7 +5,7 @@
  * `pos-sandbox checklist` writes it, and the run says where.
  */
 import { EventEmitter, once } from 'node:events';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -69,6 +69,11 @@ export class ChecklistRunRefused extends Error {}
 
 export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   private readonly runs: ChecklistRun[] = [];
+  /**
+   * What each report.json said, by folder, with the file's time: a report.json holds the run's whole evidence
+   * (megabytes), and the Checklist page lists the reports again while a run goes on.
+   */
+  private readonly listings = new Map<string, { mtimeMs: number; listing: ReportListing | undefined }>();
   private sequence = 0;
   /** Where this sandbox listens: known once it does (serve, demo); a run needs it, since the checklist calls the sandbox over HTTP. */
   sandboxUrl: string | undefined;
@@ -206,19 +211,27 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   }
 
   private async readListing(id: string): Promise<ReportListing | undefined> {
+    const file = join(this.options.reportDir, id, 'report.json');
+    let mtimeMs: number;
     try {
-      const report = JSON.parse(await readFile(join(this.options.reportDir, id, 'report.json'), 'utf8')) as {
-        title?: unknown;
-        startedAt?: unknown;
-        outcome?: { verdict?: unknown };
-        pos?: { name?: unknown };
-      };
-      const text = (value: unknown) => (typeof value === 'string' ? value : '');
-      return { id, title: text(report.title), startedAt: text(report.startedAt), verdict: text(report.outcome?.verdict), pos: text(report.pos?.name), html: reportHtmlPath(id) };
+      mtimeMs = (await stat(file)).mtimeMs;
     } catch {
-      // A folder without a readable report.json is not a report.
+      // A folder without report.json is not a report.
       return undefined;
     }
+    const known = this.listings.get(id);
+    if (known?.mtimeMs === mtimeMs) return known.listing;
+    let listing: ReportListing | undefined;
+    try {
+      const report = JSON.parse(await readFile(file, 'utf8')) as { title?: unknown; startedAt?: unknown; outcome?: { verdict?: unknown }; pos?: { name?: unknown } };
+      const text = (value: unknown) => (typeof value === 'string' ? value : '');
+      listing = { id, title: text(report.title), startedAt: text(report.startedAt), verdict: text(report.outcome?.verdict), pos: text(report.pos?.name), html: reportHtmlPath(id) };
+    } catch {
+      // A report.json that does not parse is not a report.
+      listing = undefined;
+    }
+    this.listings.set(id, { mtimeMs, listing });
+    return listing;
   }
 
   /** report.html of a report folder, or undefined when there is none. */

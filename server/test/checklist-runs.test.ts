@@ -1,5 +1,5 @@
 /** /_sandbox/checklist/runs and /_sandbox/reports over HTTP (a whole run is driven from the dashboard's browser test). */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -98,6 +98,18 @@ describe('reports', () => {
       { id: '2026-11-21T09-00-00-000Z-bbbbbb', title: 'Run 2026-11-21T09-00-00-000Z-bbbbbb', startedAt: '2026-11-21T09:00:00.000Z', verdict: 'passed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-21T09-00-00-000Z-bbbbbb/report.html' },
       { id: '2026-11-20T09-00-00-000Z-aaaaaa', title: 'Run 2026-11-20T09-00-00-000Z-aaaaaa', startedAt: '2026-11-20T09:00:00.000Z', verdict: 'failed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-20T09-00-00-000Z-aaaaaa/report.html' },
     ]);
+  });
+
+  it('reads a report.json again once it changes, and drops a folder whose report.json went away', async () => {
+    const dir = reportFolder();
+    const { app } = await testSandbox({ reportDir: dir });
+    const verdicts = async () => (await request(app).get('/_sandbox/reports')).body.map((listed: { id: string; verdict: string }) => `${listed.id} ${listed.verdict}`);
+    expect(await verdicts()).toEqual(['2026-11-21T09-00-00-000Z-bbbbbb passed', '2026-11-20T09-00-00-000Z-aaaaaa failed']);
+    const file = join(dir, '2026-11-21T09-00-00-000Z-bbbbbb', 'report.json');
+    writeFileSync(file, JSON.stringify({ title: 'rewritten', startedAt: '2026-11-21T09:00:00.000Z', outcome: { verdict: 'incomplete' }, pos: { name: 'acme-pos' } }));
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    rmSync(join(dir, '2026-11-20T09-00-00-000Z-aaaaaa', 'report.json'));
+    expect(await verdicts()).toEqual(['2026-11-21T09-00-00-000Z-bbbbbb incomplete']);
   });
 
   it('lists none when the report folder does not exist yet', async () => {
