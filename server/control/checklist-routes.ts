@@ -22,13 +22,14 @@ export function checklistRoutes(deps: ControlDeps): Router {
     res.json(checklist.list());
   });
 
-  router.post('/checklist/runs', readJsonBody, (_req, res) => {
+  router.post('/checklist/runs', readJsonBody, async (_req, res) => {
     const body = res.locals.body;
     if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
-    const check = checkChecklistRunRequest(body.value);
+    const { CHECKLIST } = await import('../../certification-checklist/items/all-items.js');
+    const check = checkChecklistRunRequest(body.value, CHECKLIST.map((item) => item.id));
     if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
     try {
-      const run = checklist.start(check.request);
+      const run = await checklist.start(check.request);
       res.location(`/_sandbox/checklist/runs/${run.id}`).status(202).json(run);
     } catch (error) {
       if (!(error instanceof ChecklistRunRefused)) throw error;

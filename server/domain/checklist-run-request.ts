@@ -1,6 +1,5 @@
 /** Pure: the body of POST /_sandbox/checklist/runs, checked with every problem listed. */
 import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
-import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { BUGS, type Bug } from '../../reference-pos/bugs.js';
 import { describeValue } from './describe-value.js';
 
@@ -16,7 +15,8 @@ export interface ChecklistRunRequest {
 const FIELDS = ['driverUrl', 'posOrderUrl', 'referencePos', 'bugs', 'capabilities', 'only', 'windowMs', 'posName', 'posVersion', 'posBuild'];
 const HTTP_URL = /^https?:\/\/[^/\s]+(\/\S*)?$/;
 
-export function checkChecklistRunRequest(body: unknown): { ok: true; request: ChecklistRunRequest } | { ok: false; problems: string[] } {
+/** `itemIds`: the checklist's items, which `only` may name (handed in: the checklist is loaded when a run starts). */
+export function checkChecklistRunRequest(body: unknown, itemIds: readonly string[]): { ok: true; request: ChecklistRunRequest } | { ok: false; problems: string[] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, problems: [`body must be a JSON object such as {"referencePos":true,"capabilities":["refund"]}, got ${describeValue(body)}`] };
   }
@@ -34,7 +34,7 @@ export function checkChecklistRunRequest(body: unknown): { ok: true; request: Ch
   const bugList = stringList(bugs, 'bugs', Object.keys(BUGS), problems);
   if (bugList.length > 0 && referencePos !== true) problems.push('bugs break the bundled reference POS on purpose: they go with referencePos: true');
   const capabilityList = stringList(capabilities, 'capabilities', CAPABILITIES, problems) as Capability[];
-  const onlyList = only === undefined ? undefined : stringList(only, 'only', CHECKLIST.map((item) => item.id), problems);
+  const onlyList = only === undefined ? undefined : stringList(only, 'only', itemIds, problems);
   if (onlyList !== undefined && onlyList.length === 0) problems.push('only must name at least one item, or be left out for the whole checklist');
   if (windowMs !== undefined && (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs < 0 || windowMs > 60_000)) {
     problems.push(`windowMs must be a whole number of milliseconds from 0 to 60000, got ${describeValue(windowMs)}`);

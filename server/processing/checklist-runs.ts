@@ -10,10 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ItemStatus } from '../../certification-checklist/checklist-types.js';
-import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
-import { buildReport } from '../../certification-checklist/report/report-model.js';
-import { writeReport } from '../../certification-checklist/report/write-report.js';
-import { judgedItems, runOutcome, type RunOutcome } from '../../certification-checklist/run-outcome.js';
+import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
 import type { ItemResult, RunOptions } from '../../certification-checklist/runner.js';
 import type { ChecklistRunRequest } from '../domain/checklist-run-request.js';
 import type { PartnerIdentity } from '../config.js';
@@ -90,8 +87,12 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     return this.runs.find((run) => run.id === id);
   }
 
-  /** Starts a run and answers it at once (running); throws ChecklistRunRefused while another runs. */
-  start(request: ChecklistRunRequest): ChecklistRun {
+  /**
+   * Starts a run and answers it (running) once its items are listed; refuses (ChecklistRunRefused) while another
+   * runs. The checklist's code is loaded then, not when the sandbox starts: a start that runs no checklist does
+   * not pay for it.
+   */
+  async start(request: ChecklistRunRequest): Promise<ChecklistRun> {
     const running = this.runs.find((run) => run.status === 'running');
     if (running) {
       throw new ChecklistRunRefused(
@@ -107,16 +108,19 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
       startedAt: new Date(this.options.clock()).toISOString(),
       driver: 'referencePos' in request.driver ? { referencePos: true, bugs: request.driver.bugs } : { url: request.driver.url, referencePos: false },
       capabilities: request.capabilities,
-      items: CHECKLIST.filter((item) => request.only === undefined || request.only.includes(item.id)).map((item) => ({
-        id: item.id,
-        title: item.title,
-        section: item.section,
-        required: item.required,
-        status: 'pending',
-      })),
+      items: [],
     };
+    // In the list before the first await: a second start made meanwhile finds it running.
     this.runs.push(run);
     if (this.runs.length > 50) this.runs.shift();
+    const { CHECKLIST } = await import('../../certification-checklist/items/all-items.js');
+    run.items = CHECKLIST.filter((item) => request.only === undefined || request.only.includes(item.id)).map((item) => ({
+      id: item.id,
+      title: item.title,
+      section: item.section,
+      required: item.required,
+      status: 'pending',
+    }));
     this.changed(run);
     void this.execute(run, request);
     return run;
@@ -129,7 +133,12 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   private async execute(run: ChecklistRun, request: ChecklistRunRequest): Promise<void> {
     const servers: Server[] = [];
     try {
-      const { runChecklist } = await import('../../certification-checklist/runner.js');
+      const [{ runChecklist }, { buildReport }, { writeReport }, { judgedItems, runOutcome }] = await Promise.all([
+        import('../../certification-checklist/runner.js'),
+        import('../../certification-checklist/report/report-model.js'),
+        import('../../certification-checklist/report/write-report.js'),
+        import('../../certification-checklist/run-outcome.js'),
+      ]);
       let driverUrl: string;
       let posOrderUrl: string | undefined;
       if ('referencePos' in request.driver) {

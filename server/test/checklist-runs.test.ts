@@ -50,8 +50,9 @@ describe('checklist runs', () => {
   it('runs one at a time: a run changes the sandbox state', async () => {
     const { app, checklist } = await testSandbox();
     checklist.sandboxUrl = `http://127.0.0.1:${await closedPort()}`;
-    checklist.start({ driver: { referencePos: true, bugs: [] }, capabilities: [] });
-    expect(() => checklist.start({ driver: { referencePos: true, bugs: [] }, capabilities: [] })).toThrow(ChecklistRunRefused);
+    const first = checklist.start({ driver: { referencePos: true, bugs: [] }, capabilities: [] });
+    await expect(checklist.start({ driver: { referencePos: true, bugs: [] }, capabilities: [] })).rejects.toThrow(ChecklistRunRefused);
+    await first;
     const second = await request(app).post('/_sandbox/checklist/runs').send({ referencePos: true });
     // The first run may have failed already (nothing listens at its address); if not, the second waits its turn.
     if (second.status === 409) {
