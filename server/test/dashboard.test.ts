@@ -198,7 +198,8 @@ suite('the dashboard, in Chromium', () => {
   }, 40_000);
 
   it('behind --admin-token, asks for the token, keeps it for the tab, and sends it with every call and the stream', async () => {
-    const guarded = await serve(['--admin-token', 'dashboard-admin-token-0001', '--refund-delay-ms', '50']);
+    const guardedReports = mkdtempSync(join(tmpdir(), 'dashboard-guarded-reports-'));
+    const guarded = await serve(['--admin-token', 'dashboard-admin-token-0001', '--refund-delay-ms', '50', '--report-dir', guardedReports]);
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${guarded.baseUrl}/`);
@@ -214,7 +215,18 @@ suite('the dashboard, in Chromium', () => {
     const other = await (await browser.newContext()).newPage();
     await other.goto(`${guarded.baseUrl}/`);
     await other.locator('#admin-token').waitFor();
+
+    // A report cannot be opened by a plain link behind the token: the page fetches it with the token and opens that.
+    await page.locator('nav a[data-page=checklist]').click();
+    await page.locator('#checklist-only').fill('AUTH-01');
+    await page.locator('#checklist-window').fill('0');
+    await page.locator('#start-checklist').click();
+    await page.locator('#checklist-outcome', { hasText: 'open the report' }).waitFor({ timeout: 20_000 });
+    const [report] = await Promise.all([page.waitForEvent('popup'), page.locator('#open-report').click()]);
+    await report.waitForLoadState();
+    await expect(report.title()).resolves.toMatch(/not a certification/);
+    rmSync(guardedReports, { recursive: true, force: true });
     await context.close();
     await other.context().close();
-  }, 15_000);
+  }, 30_000);
 });
