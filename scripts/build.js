@@ -37,7 +37,9 @@ export async function buildDist() {
     // Packages are bundled too, but for pino and its transports, which start worker threads from their own files:
     // resolving and wrapping a few hundred CommonJS files of node_modules cost about 90 ms of every start
     // (453 → 363 ms to the first health answer, bench/cold-start.ts, 2026-11-23).
-    external: ['pino', 'pino-pretty'],
+    // pg and node-pg-migrate too: loaded only by --store (a dynamic import), and node-pg-migrate loads its
+    // migration files and TypeScript loader (jiti) from its own folder.
+    external: ['pino', 'pino-pretty', 'pg', 'node-pg-migrate'],
     // Bundled CommonJS code calls require for Node's own modules; an ES module has none of its own.
     banner: { js: "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);" },
     // Stack traces can point at the TypeScript sources (node --enable-source-maps).

@@ -13,6 +13,7 @@ describe('resolveServeConfig', () => {
       strict: false,
       logLevel: 'info',
       dataFile: '.sandbox/db.json',
+      databaseUrl: undefined,
       freshState: false,
       refundDelayMs: 1000,
       dispatch: { attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000] },
@@ -31,6 +32,24 @@ describe('resolveServeConfig', () => {
     expect(() => resolveServeConfig({ memory: true, data: 'x.json' }, {}, defaults)).toThrow(
       new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory'),
     );
+  });
+
+  it('keeps state in PostgreSQL with --store URL, or --store alone and DATABASE_URL; DATABASE_URL alone changes nothing', () => {
+    const url = 'postgres://app:pw@db:5432/sandbox';
+    expect(resolveServeConfig({ store: url }, {}, defaults)).toMatchObject({ databaseUrl: url, dataFile: undefined });
+    expect(resolveServeConfig({ store: true }, { DATABASE_URL: url }, defaults)).toMatchObject({ databaseUrl: url, dataFile: undefined });
+    expect(resolveServeConfig({}, { DATABASE_URL: url }, defaults)).toMatchObject({ databaseUrl: undefined, dataFile: '.sandbox/db.json' });
+    expect(() => resolveServeConfig({ store: true }, { DATABASE_URL: ' ' }, defaults)).toThrow(
+      new ConfigError('--store without a URL takes the database from DATABASE_URL, which is not set'),
+    );
+    expect(() => resolveServeConfig({ store: 'mysql://root:secret@db/x' }, {}, defaults)).toThrow(
+      new ConfigError("--store takes a PostgreSQL URL (postgres://user:password@host:5432/database), got 'mysql://***@db/x'"),
+    );
+    for (const other of [{ memory: true }, { data: 'x.json' }, { freshState: true }]) {
+      expect(() => resolveServeConfig({ store: url, ...other }, {}, defaults)).toThrow(
+        new ConfigError('--store excludes --data, --memory and --fresh-state: state goes to the database, a data file or memory'),
+      );
+    }
   });
 
   it('takes --fresh-state with a data file, and refuses it with --memory', () => {

@@ -10,6 +10,8 @@ export interface ServeFlags {
   logLevel?: string;
   data?: string;
   memory?: boolean;
+  /** --store: a PostgreSQL URL, or `true` (the flag alone) for DATABASE_URL's. */
+  store?: string | boolean;
   freshState?: boolean;
   refundDelayMs?: string;
   deliveryTimeoutMs?: string;
@@ -32,8 +34,10 @@ export interface ServeConfig {
   posOrderUrl: string | undefined;
   strict: boolean;
   logLevel: string;
-  /** The lowdb data file; undefined with --memory. */
+  /** The lowdb data file; undefined with --memory and --store. */
   dataFile: string | undefined;
+  /** --store: the PostgreSQL database the state goes to, in place of the data file. */
+  databaseUrl: string | undefined;
   /** --fresh-state: move the stored state aside and start from the fixtures. */
   freshState: boolean;
   refundDelayMs: number;
@@ -85,6 +89,10 @@ export function resolveServeConfig(
 ): ServeConfig {
   if (flags.memory && flags.data !== undefined) throw new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory');
   if (flags.memory && flags.freshState) throw new ConfigError('--fresh-state and --memory exclude each other: a start in memory is always fresh');
+  const databaseUrl = parseDatabaseUrl(flags.store, env);
+  if (databaseUrl !== undefined && (flags.memory || flags.data !== undefined || flags.freshState)) {
+    throw new ConfigError('--store excludes --data, --memory and --fresh-state: state goes to the database, a data file or memory');
+  }
   return {
     host: flags.host ?? DEFAULT_HOST,
     port: parsePort(flags.port ?? env.PORT),
@@ -92,7 +100,8 @@ export function resolveServeConfig(
     posOrderUrl: parseUrl(flags.posOrderUrl ?? nonEmpty(env.SANDBOX_POS_ORDER_URL)),
     strict: flags.strict ?? false,
     logLevel: parseLogLevel(flags.logLevel ?? env.LOG_LEVEL ?? 'info'),
-    dataFile: flags.memory ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
+    dataFile: flags.memory || databaseUrl !== undefined ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
+    databaseUrl,
     freshState: flags.freshState ?? false,
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
     dispatch: deliveryPolicy(flags),
@@ -154,6 +163,20 @@ function parseDelays(value: string | undefined): number[] {
     throw new ConfigError(`--retry-delays-ms must be one or two whole numbers of ms from 0, separated by a comma (the pause before the second try, then the third: 1000,2000), got '${value}'`);
   }
   return delays;
+}
+
+/**
+ * --store URL, or --store alone for DATABASE_URL's. DATABASE_URL alone does not switch the store: a laptop whose shell
+ * holds one for another program keeps its data file, as before.
+ */
+function parseDatabaseUrl(flag: string | boolean | undefined, env: Record<string, string | undefined>): string | undefined {
+  if (flag === undefined || flag === false) return undefined;
+  const value = flag === true ? nonEmpty(env.DATABASE_URL) : flag;
+  if (value === undefined) throw new ConfigError('--store without a URL takes the database from DATABASE_URL, which is not set');
+  if (!/^postgres(ql)?:\/\/./i.test(value)) {
+    throw new ConfigError(`--store takes a PostgreSQL URL (postgres://user:password@host:5432/database), got '${value.replace(/\/\/[^@/]*@/, '//***@')}'`);
+  }
+  return value;
 }
 
 function parseAdminToken(value: string | undefined): string | undefined {

@@ -37,7 +37,14 @@ export async function serve(flags: ServeFlags): Promise<void> {
   if (config.freshState && config.dataFile !== undefined) {
     process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
   }
-  const storage = config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile);
+  // The driver and the migration tool are loaded only for a database.
+  const database = config.databaseUrl === undefined ? undefined : await (await import('../store/open-postgres.js')).openPostgres(config.databaseUrl, { log: (message) => logger.warn(message) });
+  const storage =
+    database !== undefined
+      ? (await import('../store/postgres-storage.js')).postgresStorage(database.pool, partner.name, database.where)
+      : config.dataFile === undefined
+        ? memoryStorage()
+        : fileStorage(config.dataFile);
   const sandbox = await createSandbox({
     fixtures,
     partner,
@@ -110,7 +117,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      server.close(() => process.exit(0));
+      server.close(() => void (database?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
       // A request held by a hang fault would keep the server open for ever.
       server.closeAllConnections();
     });

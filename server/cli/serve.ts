@@ -15,6 +15,7 @@ export function serveCommand(): Command {
     .option('--strict', 'reject requests that draw findings instead of only reporting them')
     .option('--data <file>', `lowdb data file; segments go beside it (default: ${DEFAULT_DATA_FILE})`)
     .option('--memory', 'keep all state in memory (nothing written; for tests and demos)')
+    .option('--store [url]', 'keep the state in PostgreSQL (postgres://user:password@host:5432/db); alone, the URL of DATABASE_URL (docs/hosting.md)')
     .option(
       '--fresh-state',
       'start afresh from the fixtures: first move the data file and its segments folder aside, renamed with the time (nothing is deleted); see docs/state-file.md',
@@ -32,7 +33,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL. Flags beat the environment.' +
+      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL, DATABASE_URL (with --store alone). Flags beat the environment.' +
         '\n\nA stored state that fails the check at start (a broken data file or segment) stops the start with exit\ncode 2, naming the file, and nothing on disk is changed; --fresh-state starts afresh without deleting it.',
     )
     .action(async (flags: ServeFlags) => {

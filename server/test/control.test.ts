@@ -82,7 +82,7 @@ describe('the control API', () => {
       startedAt: '2026-11-21T10:00:00.000Z',
       uptimeSeconds: 65,
       partner: 'demo-pos',
-      store: 'memory',
+      store: sandbox.store.storage.where,
       refundDelayMs: 0,
       delivery: { attempts: 3, attemptTimeoutMs: 2_000, retryDelaysMs: [1_000, 2_000], posOrderUrl: null },
       strict: false,

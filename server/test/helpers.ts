@@ -44,6 +44,16 @@ export interface TestSandboxOptions {
   reportDir?: string;
 }
 
+let defaultStorage: () => DocumentStorage = memoryStorage;
+
+/**
+ * The storage of every test sandbox that names none: memory, or a PostgreSQL one (on-postgres/), under which the
+ * store-agnostic suites run a second time.
+ */
+export function useStorageForTestSandboxes(factory: () => DocumentStorage): void {
+  defaultStorage = factory;
+}
+
 /** The backoff waits every test sandbox was asked for, newest last. */
 export const sleeps: number[] = [];
 
@@ -59,7 +69,7 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
   const sandbox = await createSandbox({
     fixtures,
     partner: options.partner ?? PARTNER,
-    storage: options.storage ?? memoryStorage(),
+    storage: options.storage ?? defaultStorage(),
     logger: options.logger ?? silentLogger(),
     strict: options.strict ?? false,
     refundDelayMs: options.refundDelayMs ?? 0,

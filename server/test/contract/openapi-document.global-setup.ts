@@ -12,10 +12,13 @@ import { tsImport } from 'tsx/esm/api';
 import type * as SandboxOpenApiModule from '../../control/sandbox-openapi.js';
 import type * as DocumentFileModule from './openapi-document-file.js';
 import type * as ResponseContractModule from './response-contract.js';
+import type * as PostgresModule from '../postgres.js';
 
 // jest runs this file outside its module registry, where `.js` does not name the `.ts` source: tsx loads the sources.
 
 export default async function buildOpenApiDocumentOnce(): Promise<void> {
+  // The run's PostgreSQL server starts meanwhile (postgres.ts): its initdb waits mostly on the disk.
+  const postgres = startRunPostgres();
   // A specifier in a variable: scripts/build.js is plain JavaScript, which tsc is not asked to type.
   const buildScript = new URL('../../../scripts/build.js', import.meta.url).href;
   await ((await import(buildScript)) as { buildDist: () => Promise<void> }).buildDist();
@@ -32,4 +35,18 @@ export default async function buildOpenApiDocumentOnce(): Promise<void> {
   writeFileSync(join(dir, BODY_VALIDATORS_FILE), bodyValidatorsModule(document as Parameters<typeof bodyValidatorsModule>[0], resolve));
   // Workers inherit the environment of the process that runs globalSetup.
   process.env[OPENAPI_DOCUMENT_ENV] = file;
+  await postgres;
+}
+
+/**
+ * Where the PostgreSQL suites run (server binaries installed, or required), one server for the whole run; its URL goes
+ * to the workers by the environment, and globalTeardown stops it. Where they are required, a server that cannot
+ * start fails the run.
+ */
+async function startRunPostgres(): Promise<void> {
+  const { RUN_POSTGRES_TESTS, startPostgres, POSTGRES_URL_ENV } = (await tsImport('../postgres.ts', import.meta.url)) as typeof PostgresModule;
+  if (!RUN_POSTGRES_TESTS) return;
+  const server = await startPostgres();
+  (globalThis as { posSandboxPostgres?: PostgresModule.PostgresServer }).posSandboxPostgres = server;
+  process.env[POSTGRES_URL_ENV] = server.url;
 }

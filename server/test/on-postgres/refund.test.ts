@@ -1,0 +1,4 @@
+/** ../refund.test.ts with every test sandbox on PostgreSQL. */
+import { onPostgres } from './postgres-store.js';
+
+await onPostgres(() => import('../refund.test.js'));

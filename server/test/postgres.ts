@@ -1,0 +1,148 @@
+/**
+ * A real PostgreSQL server for the tests that need one, started by the test setup itself: Debian's server binaries
+ * (`initdb`, `pg_ctl`) make a cluster in a temp folder and run it on a free port, listening on 127.0.0.1 only.
+ * jest's globalSetup starts one for the whole run (a cluster's initdb costs about 1.3 s, and ten suites use one);
+ * each test file makes databases of its own on it (`testDatabase`), so no file sees another's rows.
+ *
+ * Where no server binaries are installed the PostgreSQL suites are skipped, but not where
+ * POS_SANDBOX_REQUIRE_POSTGRES=1 (.ci/run sets it): there their absence fails them.
+ *
+ * PostgreSQL refuses to run as root: as root, the cluster belongs to the `postgres` user (which Debian's package
+ * creates) and its commands run as that user.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Where `initdb` and `pg_ctl` are: POSTGRES_BIN_DIR, else the newest of Debian's /usr/lib/postgresql/N/bin. */
+function findBinDir(): string | undefined {
+  const named = process.env.POSTGRES_BIN_DIR;
+  if (named) return existsSync(join(named, 'initdb')) ? named : undefined;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((entry) => /^\d+$/.test(entry) && existsSync(join(root, entry, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+}
+
+export const POSTGRES_BIN_DIR = findBinDir();
+export const POSTGRES_REQUIRED = process.env.POS_SANDBOX_REQUIRE_POSTGRES === '1';
+/** Whether the PostgreSQL suites run here: the server binaries are installed, or required (and their absence then fails). */
+export const RUN_POSTGRES_TESTS = POSTGRES_BIN_DIR !== undefined || POSTGRES_REQUIRED;
+
+export interface PostgresServer {
+  /** The URL of the database `postgres` of this server (a superuser, no password: trust on loopback). */
+  readonly url: string;
+  /** A new empty database on this server, and its URL. */
+  createDatabase(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** As root: the uid and gid of the `postgres` user, whom the commands run as. */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    return { uid, gid };
+  } catch {
+    throw new Error('PostgreSQL refuses to run as root, and there is no `postgres` user to run it as (apt-get install -y postgresql makes one)');
+  }
+}
+
+function run(command: string, args: string[], user: { uid: number; gid: number } | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...user, env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`))));
+  });
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  if (POSTGRES_BIN_DIR === undefined) {
+    throw new Error('no PostgreSQL server binaries found (looked in /usr/lib/postgresql/N/bin); install them (apt-get install -y postgresql) or set POSTGRES_BIN_DIR');
+  }
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), 'pos-sandbox-pg-'));
+  if (user) {
+    chownSync(dir, user.uid, user.gid);
+    chmodSync(dir, 0o700);
+  }
+  const data = join(dir, 'data');
+  const bin = (name: string) => join(POSTGRES_BIN_DIR!, name);
+  // --no-sync and fsync=off: a test's cluster never outlives an operating system crash, and syncing costs seconds.
+  await run(bin('initdb'), ['-D', data, '-A', 'trust', '-U', 'sandbox', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], user);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  await run(bin('pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'], user);
+  const url = `postgres://sandbox@127.0.0.1:${port}/postgres`;
+  let stopped = false;
+  return {
+    url,
+    async createDatabase(name: string): Promise<string> {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://sandbox@127.0.0.1:${port}/${encodeURIComponent(name)}`;
+    },
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      await run(bin('pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], user).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Set by jest's globalSetup: the URL of the run's server, which every worker inherits. */
+export const POSTGRES_URL_ENV = 'POS_SANDBOX_TEST_POSTGRES_URL';
+
+let ownServer: Promise<PostgresServer> | undefined;
+let databases = 0;
+
+/**
+ * A new empty database of this test file, on the run's server; a file run without jest's globalSetup starts a
+ * server of its own, stopped when the process exits.
+ */
+export async function testDatabase(name: string): Promise<string> {
+  // A worker runs several files, each with this module afresh: a random part keeps their names apart.
+  const unique = `${name}_${++databases}_${randomBytes(6).toString('hex')}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  const shared = process.env[POSTGRES_URL_ENV];
+  if (shared !== undefined) {
+    const client = new pg.Client({ connectionString: shared });
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(unique)}`);
+    } finally {
+      await client.end();
+    }
+    const url = new URL(shared);
+    url.pathname = `/${unique}`;
+    return url.toString();
+  }
+  ownServer ??= startPostgres().then((server) => {
+    process.once('exit', () => void server.stop());
+    return server;
+  });
+  return (await ownServer).createDatabase(unique);
+}
