@@ -32,7 +32,7 @@ import { LEGACY_MOUNT, POS_MOUNTS } from './api/pos-routes.js';
 import { menuHandler } from './api/menu.js';
 import { refundHandler } from './api/refund.js';
 import { orderStatusHandler } from './api/order-status.js';
-import { CONTROL_MOUNT, controlRouter } from './control/control-router.js';
+import { CONTROL_MOUNT, controlRouter, type Readiness } from './control/control-router.js';
 import { dashboardRoutes } from './control/dashboard-routes.js';
 import './pipeline/locals.js';
 
@@ -60,6 +60,9 @@ export interface AppDeps {
   listenHost?: string;
   /** Where the dashboard's built files are (dist/dashboard by default). */
   dashboardDirectory?: string;
+  /** This process, among the instances that may serve one database (/_sandbox/health). */
+  instanceId: string;
+  readiness: Readiness;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
   newId?: () => string;

@@ -20,6 +20,8 @@ import type { FaultRule } from './faults/fault-rule-types.js';
 import type { DocumentStorage } from './store/segment-storage.js';
 import { VERSION } from './version.js';
 import { resolve } from 'node:path';
+import { hostname } from 'node:os';
+import type { Readiness } from './control/control-router.js';
 import { ChecklistRuns } from './processing/checklist-runs.js';
 import { DEFAULT_REPORT_DIR } from './config.js';
 
@@ -57,6 +59,10 @@ export interface SandboxOptions {
   random?: () => number;
   /** Where checklist runs started from the control API write their reports (default: certification-reports/ here). */
   reportDir?: string;
+  /** This process among the instances of one database (default: host name and process id). */
+  instanceId?: string;
+  /** Shared by the sandboxes of one process (a hosted sandbox's partners): set `draining` when it stops. */
+  readiness?: Readiness;
 }
 
 export interface Sandbox {
@@ -69,12 +75,19 @@ export interface Sandbox {
   journal: Journal;
   /** Checklist runs started from the control API; told the sandbox's address once it listens. */
   checklist: ChecklistRuns;
+  /** Readiness answers 503 once `draining` is set (a stop under way). */
+  readiness: Readiness;
   /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
   close(): void;
 }
 
 // In config.ts, which the commands' options read without loading the sandbox.
 export { DEFAULT_JOURNAL_LIMIT, DEFAULT_REFUND_DELAY_MS } from './config.js';
+
+/** The host's name and the process id: unique among the instances of one database, and telling where each runs. */
+export function defaultInstanceId(): string {
+  return `${hostname()}-${process.pid}`;
+}
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const clock = options.clock ?? Date.now;
@@ -114,6 +127,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   refunds.on('accepted', (refund) => events.publish('refund', refund));
   refunds.on('settled', (refund) => events.publish('refund', refund));
   journal.on('added', (summary) => events.publish('journal', summary));
+  const readiness = options.readiness ?? { draining: false };
   const checklist = new ChecklistRuns({
     reportDir: resolve(options.reportDir ?? DEFAULT_REPORT_DIR),
     fixtures: options.fixtures,
@@ -141,9 +155,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     menuSchemas: options.menuSchemas ?? loadMenuUpdateSchemas(),
     adminToken: options.adminToken,
     listenHost: options.listenHost,
+    instanceId: options.instanceId ?? defaultInstanceId(),
+    readiness,
     clock,
     newId,
   });
   refunds.start();
-  return { app, store, refunds, orders, events, faults, journal, checklist, close: () => refunds.stop() };
+  return { app, store, refunds, orders, events, faults, journal, checklist, readiness, close: () => refunds.stop() };
 }

@@ -16,7 +16,8 @@ import { adminGuard } from './admin-guard.js';
 import { crossSiteGuard } from './cross-site-guard.js';
 import { journalRoutes } from './journal-routes.js';
 import { sandboxOpenApi } from './sandbox-openapi.js';
-import { stateRoutes } from './state-routes.js';
+import { pingStore, stateRoutes } from './state-routes.js';
+import { checkQuery } from './control-query.js';
 import { orderRoutes } from './order-routes.js';
 import { eventRoutes } from './event-routes.js';
 import { tokenRoutes } from './token-routes.js';
@@ -47,6 +48,14 @@ export interface ControlDeps {
   /** --host: a Host header naming it is the sandbox's own (besides the loopback names). */
   listenHost: string | undefined;
   menuSchemas: MenuUpdateValidators;
+  /** This process, among the instances that may serve one database. */
+  instanceId: string;
+  /** Set once the process is stopping: readiness then answers 503, so a load balancer sends no more. */
+  readiness: Readiness;
+}
+
+export interface Readiness {
+  draining: boolean;
 }
 
 export function controlRouter(deps: ControlDeps): Router {
@@ -55,6 +64,13 @@ export function controlRouter(deps: ControlDeps): Router {
   router.use((_req, res, next) => {
     res.locals.family = 'order';
     next();
+  });
+  // Readiness is for load balancers, which carry no token and probe from anywhere; it tells nothing but ready or not.
+  router.get('/ready', async (req, res) => {
+    checkQuery(req.query, []);
+    const ping = deps.readiness.draining ? undefined : await pingStore(deps.store.storage);
+    const reason = deps.readiness.draining ? 'stopping: finishing the requests in flight' : ping?.ok === false ? ping.error : undefined;
+    res.status(reason === undefined ? 200 : 503).json(reason === undefined ? { ready: true, instanceId: deps.instanceId } : { ready: false, instanceId: deps.instanceId, reason });
   });
   // Before the token check: a page in a browser is refused whatever it sends.
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));

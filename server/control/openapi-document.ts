@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
 
 import { checklistPaths, checklistSchemas } from './openapi-checklist.js';
-import { controlOk, controlResponses, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
+import { controlError, controlOk, controlResponses, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 import { faultPaths, faultSchemas } from './openapi-faults.js';
 import { journalPaths, journalSchemas } from './openapi-journal.js';
@@ -78,8 +78,27 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           operationId: 'health',
           tags: ['Control API'],
           summary: 'Status, version and uptime',
-          description: 'Whether the sandbox is up, with its version, store, refund delay, delivery policy, journal size, fault rules in force and event-stream load.',
-          responses: controlResponses({ '200': controlOk('The sandbox is up', ref('Health')) }, { invalid: 'any query parameter' }),
+          description:
+            'Whether the sandbox is up, with its version, store (what holds the state, and how long it took to answer a trivial request now), instance id, refund delay, delivery policy, journal size, fault rules in force and event-stream load. 503 with the same body when the store does not answer within 2 s.',
+          responses: controlResponses(
+            { '200': controlOk('The sandbox is up', ref('Health')), '503': controlOk('The store did not answer: status is unavailable, and storeError says why', ref('Health')) },
+            { invalid: 'any query parameter' },
+          ),
+        },
+      },
+      '/_sandbox/ready': {
+        get: {
+          operationId: 'ready',
+          tags: ['Control API'],
+          summary: 'Readiness, for a load balancer',
+          description:
+            'Needs no token and answers any client, so a load balancer can probe it: 200 when this instance takes requests, 503 while it stops (SIGTERM: it finishes what is in flight) or when its store does not answer within 2 s. It tells nothing but that.',
+          security: [],
+          responses: {
+            '200': controlOk('Ready', ref('Readiness')),
+            '400': controlError('INVALID_REQUEST: any query parameter'),
+            '503': controlOk('Not ready, and why', ref('Readiness')),
+          },
         },
       },
       '/_sandbox/reset': {
@@ -266,7 +285,12 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
           type: 'object',
           required: ['status', 'version', 'uptimeSeconds'],
           properties: {
-            status: { const: 'ok' },
+            status: { enum: ['ok', 'unavailable'] },
+            store: { type: 'string', description: 'Where the state is: the data file, "memory", or the database URL without its password' },
+            storeKind: { enum: ['file', 'memory', 'postgres'] },
+            storeLatencyMs: { type: 'number', description: 'How long the store took to answer a trivial request, now' },
+            storeError: { type: 'string', description: 'Why the store counts as unavailable' },
+            instanceId: { type: 'string', description: 'This process: its host name and process id' },
             version: { type: 'string' },
             uptimeSeconds: { type: 'integer' },
             startedAt: { type: 'string', format: 'date-time' },
@@ -286,6 +310,11 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
               properties: { clients: { type: 'integer' }, waitingBytes: { type: 'integer' }, dropped: { type: 'integer' } },
             },
           },
+        },
+        Readiness: {
+          type: 'object',
+          required: ['ready', 'instanceId'],
+          properties: { ready: { type: 'boolean' }, instanceId: { type: 'string' }, reason: { type: 'string' } },
         },
         Refund: {
           type: 'object',

@@ -68,6 +68,10 @@ const HEALTH = {
   version: '0.1.0',
   startedAt: AT,
   uptimeSeconds: 42,
+  store: '.sandbox/db.json',
+  storeKind: 'file',
+  storeLatencyMs: 0.1,
+  instanceId: 'sandbox-host-41235',
   delivery: { attempts: 3, attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000], posOrderUrl: 'http://127.0.0.1:4200/order' },
   events: { clients: 0, waitingBytes: 0, dropped: 0 },
 };
@@ -137,6 +141,7 @@ function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]>
     MenuErrorEnvelope: [menuError('VALIDATION_ERROR', 'Items[0].Prices[0].Price must be 0 or more, got number -1; prices are whole numbers of minor units (1150 for 11.50)')],
     OrderErrorEnvelope: [orderError('INVALID_PAYLOAD', 'ExternalId must not be empty or blank')],
     Health: [HEALTH],
+    Readiness: [{ ready: true, instanceId: 'sandbox-host-41235' }],
     Refund: [REFUND],
     JournalEntry: [JOURNAL_ENTRY],
   };

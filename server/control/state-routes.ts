@@ -8,20 +8,50 @@ import type { RefundView } from '../domain/refund-outcome.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
 import { pageAfter, RECORD_PAGE } from './paging.js';
 import { sendPage } from './page-response.js';
+import type { DocumentStorage } from '../store/segment-storage.js';
+
+/** How long a store may take to answer a health or readiness check before it counts as unavailable. */
+export const STORE_PING_LIMIT_MS = 2000;
+
+/** Pings the store, timed; a store that fails or takes longer than the limit is unavailable, and why. */
+export async function pingStore(storage: DocumentStorage): Promise<{ ok: true; ms: number } | { ok: false; ms: number; error: string }> {
+  const started = performance.now();
+  const ms = () => Math.round((performance.now() - started) * 10) / 10;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      storage.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PING_LIMIT_MS} ms`)), STORE_PING_LIMIT_MS);
+      }),
+    ]);
+    return { ok: true, ms: ms() };
+  } catch (error) {
+    return { ok: false, ms: ms(), error: `the ${storage.kind} store did not answer: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function stateRoutes(deps: ControlDeps): Router {
   const router = Router();
   const { store, refunds, journal, fixtures, partner } = deps;
 
-  router.get('/health', (req, res) => {
+  router.get('/health', async (req, res) => {
     checkQuery(req.query, []);
-    res.json({
-      status: 'ok',
+    const ping = await pingStore(store.storage);
+    res.status(ping.ok ? 200 : 503).json({
+      status: ping.ok ? 'ok' : 'unavailable',
       version: deps.version,
       startedAt: new Date(deps.startedAt).toISOString(),
       uptimeSeconds: Math.floor((deps.clock() - deps.startedAt) / 1000),
       partner: partner.name,
       store: store.storage.where,
+      storeKind: store.storage.kind,
+      // How long the store took to answer a trivial request now (a round trip to the database, a stat of the folder).
+      storeLatencyMs: ping.ms,
+      ...(ping.ok ? {} : { storeError: ping.error }),
+      instanceId: deps.instanceId,
       refundDelayMs: deps.refundDelayMs,
       // Where orders go when a request names no URL of its own; null: nowhere yet (the checklist stops at start).
       delivery: { ...deps.dispatchPolicy, posOrderUrl: deps.orders.defaultPosOrderUrl ?? null },

@@ -44,6 +44,8 @@ export function postgresStorage(pool: Pool, partner: string, where: string): Doc
   return {
     where,
     persistent: true,
+    kind: 'postgres',
+    ping: async () => void (await pool.query('SELECT 1')),
     open<T>(name: string): Adapter<T> {
       return {
         async read(): Promise<T | null> {

@@ -1,6 +1,6 @@
 /** Where lowdb documents live: files beside the data file, or memory for --memory and the tests. */
 import { mkdirSync, rmSync } from 'node:fs';
-import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { open as openFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { Memory } from 'lowdb';
@@ -24,6 +24,10 @@ export interface DocumentStorage {
   readonly where: string;
   /** False when nothing outlives the process (memory): a record log then renders no lines, since none is read back. */
   readonly persistent: boolean;
+  /** What holds the state, for /_sandbox/health. */
+  readonly kind: 'memory' | 'file' | 'postgres';
+  /** Resolves once the store has answered a trivial request (health and readiness time it); rejects when it cannot. */
+  ping(): Promise<void>;
 }
 
 /** The segments folder of a data file: `.sandbox/db.json` → `.sandbox/db.segments`. */
@@ -50,6 +54,9 @@ export function fileStorage(dataFile: string): DocumentStorage {
   return {
     where: dataFile,
     persistent: true,
+    kind: 'file',
+    // The folder the data file is in: where every write goes (the file itself may not exist yet).
+    ping: async () => void (await stat(dirname(dataFile))),
     open<T>(name: string): Adapter<T> {
       // One adapter a file: its writer serializes the writes to that file.
       if (!adapters.has(name)) {
@@ -102,6 +109,8 @@ export function memoryStorage(): DocumentStorage {
   return {
     where: 'memory',
     persistent: false,
+    kind: 'memory',
+    ping: async () => undefined,
     async append(name: string, text: string): Promise<void> {
       logs.set(name, (logs.get(name) ?? '') + text);
     },
