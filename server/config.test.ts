@@ -14,6 +14,7 @@ describe('resolveServeConfig', () => {
       logLevel: 'info',
       dataFile: '.sandbox/db.json',
       databaseUrl: undefined,
+      partnersFile: undefined,
       freshState: false,
       refundDelayMs: 1000,
       dispatch: { attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000] },

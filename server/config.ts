@@ -10,6 +10,8 @@ export interface ServeFlags {
   logLevel?: string;
   data?: string;
   memory?: boolean;
+  /** --partners: the partners file of a hosted sandbox. */
+  partners?: string;
   /** --store: a PostgreSQL URL, or `true` (the flag alone) for DATABASE_URL's. */
   store?: string | boolean;
   freshState?: boolean;
@@ -38,6 +40,8 @@ export interface ServeConfig {
   dataFile: string | undefined;
   /** --store: the PostgreSQL database the state goes to, in place of the data file. */
   databaseUrl: string | undefined;
+  /** --partners: serve every partner of this file, each with its own state (docs/hosting.md). */
+  partnersFile: string | undefined;
   /** --fresh-state: move the stored state aside and start from the fixtures. */
   freshState: boolean;
   refundDelayMs: number;
@@ -90,6 +94,9 @@ export function resolveServeConfig(
   if (flags.memory && flags.data !== undefined) throw new ConfigError('--data and --memory exclude each other: state goes to a file or stays in memory');
   if (flags.memory && flags.freshState) throw new ConfigError('--fresh-state and --memory exclude each other: a start in memory is always fresh');
   const databaseUrl = parseDatabaseUrl(flags.store, env);
+  if (nonEmpty(flags.partners) !== undefined && flags.adminToken !== undefined) {
+    throw new ConfigError('--admin-token does not go with --partners: each partner has its admin token in the partners file (and the operator its operatorToken)');
+  }
   if (databaseUrl !== undefined && (flags.memory || flags.data !== undefined || flags.freshState)) {
     throw new ConfigError('--store excludes --data, --memory and --fresh-state: state goes to the database, a data file or memory');
   }
@@ -102,6 +109,7 @@ export function resolveServeConfig(
     logLevel: parseLogLevel(flags.logLevel ?? env.LOG_LEVEL ?? 'info'),
     dataFile: flags.memory || databaseUrl !== undefined ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
     databaseUrl,
+    partnersFile: nonEmpty(flags.partners),
     freshState: flags.freshState ?? false,
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
     dispatch: deliveryPolicy(flags),

@@ -96,3 +96,32 @@ function faultLine(faults: BannerInput['faults']): string[] {
   if (faults.from === 'stored') return [`  fault rules:           ${rules} kept from the last run (GET /_sandbox/faults; DELETE /_sandbox/faults clears them)`];
   return [`  fault rules:           ${rules} from ${faults.from} (GET /_sandbox/faults shows what each has left)`];
 }
+
+export interface HostedBannerInput {
+  version: string;
+  baseUrl: string;
+  state: string;
+  partnersFile: string;
+  instanceId: string;
+  operator: boolean;
+  partners: Array<{ name: string; locations: number; posOrderUrl: string | undefined }>;
+}
+
+/** What `serve --partners` prints: no key and no token, since a hosted sandbox's log is read by its operators. */
+export function hostedBanner(input: HostedBannerInput): string {
+  const width = Math.max(...input.partners.map((partner) => partner.name.length));
+  return [
+    `POS Sandbox ${input.version} hosting ${input.partners.length} partner${input.partners.length === 1 ? '' : 's'}, listening on ${input.baseUrl}`,
+    '',
+    `  partners file:  ${input.partnersFile}`,
+    `  state:          ${input.state}`,
+    `  instance:       ${input.instanceId}`,
+    `  control API:    each partner with its admin token (Authorization: Bearer …)${input.operator ? "; the operator's token with x-sandbox-partner: NAME" : ''}`,
+    `  readiness:      ${input.baseUrl}/_sandbox/ready (no token; 503 while stopping)`,
+    `  dashboard:      ${input.baseUrl}/  (asks for the partner's admin token)`,
+    '  partners:',
+    ...input.partners.map((partner) => `    ${partner.name.padEnd(width)}  ${partner.locations} location${partner.locations === 1 ? '' : 's'}  orders to ${partner.posOrderUrl ?? '(nowhere yet)'}`),
+    '',
+    'A POS call is the partner\'s whose POS name is its token\'s iss; docs/hosting.md says the rest.',
+  ].join('\n');
+}

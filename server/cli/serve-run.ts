@@ -6,7 +6,8 @@
 import { once } from 'node:events';
 import pc from 'picocolors';
 import { join } from 'node:path';
-import { createSandbox } from '../sandbox.js';
+import { createSandbox, defaultInstanceId } from '../sandbox.js';
+import { openDatabase } from './open-database.js';
 import { fileStorage, memoryStorage } from '../store/segment-storage.js';
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
@@ -20,11 +21,13 @@ import { startupBanner } from './banner.js';
 import { createSandboxServer } from '../http-parser-errors.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { OrderLogLines } from './order-log-lines.js';
+import { stopGracefully } from './graceful-stop.js';
 
 const SAMPLE_TTL_S = 3600;
 
 export async function serve(flags: ServeFlags): Promise<void> {
   const config = resolveServeConfig(flags, process.env, { fixturesDir: join(PACKAGE_ROOT, 'fixtures') });
+  if (config.partnersFile !== undefined) return (await import('./serve-hosted.js')).serveHosted(config, flags);
   const fixtures = loadFixtures(config.fixturesDir);
   const partner = resolvePartner(fixtures.partner, config.partnerOverride);
   const faults = config.faultsFile === undefined ? undefined : loadFaultFile(config.faultsFile, join(PACKAGE_ROOT, 'fixtures', 'faults'));
@@ -38,7 +41,8 @@ export async function serve(flags: ServeFlags): Promise<void> {
     process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
   }
   // The driver and the migration tool are loaded only for a database.
-  const database = config.databaseUrl === undefined ? undefined : await (await import('../store/open-postgres.js')).openPostgres(config.databaseUrl, { log: (message) => logger.warn(message) });
+  const instanceId = defaultInstanceId();
+  const database = config.databaseUrl === undefined ? undefined : await openDatabase(config.databaseUrl, [partner.name], instanceId, logger);
   const storage =
     database !== undefined
       ? (await import('../store/postgres-storage.js')).postgresStorage(database.pool, partner.name, database.where)
@@ -61,6 +65,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     posOrderUrl: config.posOrderUrl,
     faults,
     reportDir: config.reportDir,
+    instanceId,
   });
   sandbox.refunds.on('settled', (refund) => {
     const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
@@ -115,11 +120,5 @@ export async function serve(flags: ServeFlags): Promise<void> {
       showKey: flags.showKey === true,
     }) + '\n',
   );
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      server.close(() => void (database?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
-      // A request held by a hang fault would keep the server open for ever.
-      server.closeAllConnections();
-    });
-  }
+  stopGracefully({ server, readiness: sandbox.readiness, close: () => sandbox.close(), database });
 }

@@ -15,6 +15,7 @@ export function serveCommand(): Command {
     .option('--strict', 'reject requests that draw findings instead of only reporting them')
     .option('--data <file>', `lowdb data file; segments go beside it (default: ${DEFAULT_DATA_FILE})`)
     .option('--memory', 'keep all state in memory (nothing written; for tests and demos)')
+    .option('--partners <file>', 'host every partner of this file, each with its own state, tokens and reports (docs/hosting.md)')
     .option('--store [url]', 'keep the state in PostgreSQL (postgres://user:password@host:5432/db); alone, the URL of DATABASE_URL (docs/hosting.md)')
     .option(
       '--fresh-state',

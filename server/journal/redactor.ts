@@ -1,12 +1,21 @@
 /**
  * The one redaction of every output: journal entries (and so the HAR and reports made from them), events and
- * log lines all pass through the same Redactor, which knows the partner's key and remembers the signatures of
- * the tokens the sandbox has seen or minted.
+ * log lines all pass through the same Redactor, which knows the partner's key (a hosted sandbox's log: every
+ * partner's) and remembers the signatures of the tokens the sandbox has seen or minted.
  */
 import { scrubText, scrubValue } from './redaction.js';
 
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
+
+/**
+ * The key as it was typed, and as base64 and base64url (a client that encodes it before sending); also as a query
+ * string decodes it ('+' read as a space) and as JSON may escape it ('/' written '\/').
+ */
+function variantsOf(partnerKey: string): string[] {
+  const encoded = (encoding: 'base64' | 'base64url') => Buffer.from(partnerKey).toString(encoding).replace(/=+$/, '');
+  return [partnerKey, encoded('base64'), encoded('base64url'), partnerKey.replaceAll('+', ' '), partnerKey.replaceAll('/', '\\/')];
+}
 
 export class Redactor {
   private readonly signatures = new Set<string>();
@@ -15,12 +24,10 @@ export class Redactor {
   /** The token remembered last: a POS sends one token call after call, and nothing can have been added since. */
   private last: string | undefined;
 
-  constructor(partnerKey: string) {
-    // The key as it was typed, and as base64 and base64url (a client that encodes it before sending).
-    const encoded = (encoding: 'base64' | 'base64url') => Buffer.from(partnerKey).toString(encoding).replace(/=+$/, '');
-    // Also as a query string decodes it ('+' read as a space) and as JSON may escape it ('/' written '\/').
-    const variants = [partnerKey, encoded('base64'), encoded('base64url'), partnerKey.replaceAll('+', ' '), partnerKey.replaceAll('/', '\\/')];
-    this.secrets = partnerKey === '' ? [] : [...new Set(variants)];
+  /** One partner's key; a hosted sandbox's log knows every partner's. */
+  constructor(partnerKeys: string | readonly string[]) {
+    const keys = typeof partnerKeys === 'string' ? [partnerKeys] : partnerKeys;
+    this.secrets = [...new Set(keys.filter((key) => key !== '').flatMap(variantsOf))];
   }
 
   /** Remembers a token's signature, so the signature sent alone later (`?s=<signature>`) is redacted too. */

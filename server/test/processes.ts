@@ -24,6 +24,12 @@ export async function serve(args: string[], env: Record<string, string> = {}): P
   return { baseUrl: url, banner: output(), child };
 }
 
+/** Starts `serve --partners …` (a hosted sandbox) and resolves once its banner is printed. */
+export async function serveHosted(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string; child: ChildProcess }> {
+  const { url, output, child } = await startUntilReady([BIN, 'serve', ...args], { ...BASE_ENV, PORT: '0', ...env }, 'docs/hosting.md says the rest');
+  return { baseUrl: url, banner: output(), child };
+}
+
 /** Spawns a server and resolves once it has printed its URL and `lastLine`; rejects with its stderr if it exits first. */
 function startUntilReady(argv: string[], env: Record<string, string>, lastLine: string): Promise<{ url: string; output: () => string; child: ChildProcess }> {
   const child = spawn(process.execPath, argv, { env });

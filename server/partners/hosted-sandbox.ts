@@ -1,0 +1,122 @@
+/**
+ * A hosted sandbox (`serve --partners FILE`): one full sandbox per partner, each with its own store (its own data
+ * file, or its own rows of the database), journal, events, fault rules, seen jtis and report folder, behind the
+ * front that gives each request to the partner it belongs to (hosted-front.ts). A partner's sandbox is the very
+ * sandbox the laptop runs, started with that partner's identity and an admin token: the laptop is the one-partner
+ * case, without the front.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { RequestListener } from 'node:http';
+import { createSandbox, defaultInstanceId, type Sandbox, type SandboxOptions } from '../sandbox.js';
+import type { Logger } from '../logger.js';
+import type { DocumentStorage } from '../store/segment-storage.js';
+import { Redactor } from '../journal/redactor.js';
+import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { pingStore } from '../control/state-routes.js';
+import type { Readiness } from '../control/control-router.js';
+import { VERSION } from '../version.js';
+import { hostedFront } from './hosted-front.js';
+import type { HostedPartner, PartnersSetup } from './load-partners-file.js';
+
+export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 'partner' | 'storage' | 'adminToken' | 'redactor' | 'reportDir' | 'readiness'> {
+  setup: PartnersSetup;
+  /** Each partner's store: a data file of its own, or its rows of the shared database. */
+  storageFor: (partner: string) => DocumentStorage;
+  logger: Logger;
+  /** Each partner's checklist reports go to a folder of its own in here. */
+  reportDir: string;
+}
+
+export interface HostedSandbox {
+  listener: RequestListener;
+  /** Each partner's sandbox, by name (its tokens' iss). */
+  partners: Map<string, Sandbox>;
+  readiness: Readiness;
+  instanceId: string;
+  close(): void;
+}
+
+/** The key as it may be shown: a fingerprint, never the key. */
+export function keyFingerprint(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
+
+export async function createHostedSandbox(options: HostedSandboxOptions): Promise<HostedSandbox> {
+  const { setup, storageFor, logger, reportDir, ...common } = options;
+  const readiness: Readiness = { draining: false };
+  const instanceId = options.instanceId ?? defaultInstanceId();
+  const partners = new Map<string, Sandbox>();
+  for (const partner of setup.partners) {
+    const name = partner.identity.name;
+    partners.set(
+      name,
+      await createSandbox({
+        ...common,
+        fixtures: partner.fixtures,
+        partner: partner.identity,
+        storage: storageFor(name),
+        logger: logger.child({ partner: name }),
+        redactor: new Redactor(partner.identity.nonProdKey),
+        adminToken: partner.adminToken,
+        posOrderUrl: partner.posOrderUrl ?? options.posOrderUrl,
+        reportDir: join(reportDir, name),
+        readiness,
+        instanceId,
+      }),
+    );
+  }
+  const front = hostedFront({
+    partners: setup.partners.map((partner) => {
+      const sandbox = partners.get(partner.identity.name)!;
+      return {
+        name: partner.identity.name,
+        adminToken: partner.adminToken,
+        app: sandbox.app as unknown as RequestListener,
+        listing: () => listing(partner, sandbox),
+        health: () => partnerHealth(sandbox),
+      };
+    }),
+    operatorToken: setup.operatorToken,
+    logger,
+    clock: options.clock ?? Date.now,
+    version: VERSION,
+    instanceId,
+  });
+  return {
+    listener: front.listener,
+    partners,
+    readiness,
+    instanceId,
+    close: () => {
+      for (const sandbox of partners.values()) sandbox.close();
+    },
+  };
+}
+
+/** What the operator's GET /_sandbox/partners shows of a partner: never a key or a token. */
+function listing(partner: HostedPartner, sandbox: Sandbox): Record<string, unknown> {
+  return {
+    name: partner.identity.name,
+    displayName: partner.displayName,
+    keyFingerprint: keyFingerprint(partner.identity.nonProdKey),
+    tokenAudience: SERVICE_AUDIENCE,
+    locations: partner.fixtures.locations.map((location) => ({ id: location.id, kind: location.kind })),
+    posOrderUrl: sandbox.orders.defaultPosOrderUrl ?? null,
+    capabilities: partner.capabilities,
+  };
+}
+
+async function partnerHealth(sandbox: Sandbox): Promise<Record<string, unknown>> {
+  const ping = await pingStore(sandbox.store.storage);
+  return {
+    status: ping.ok ? 'ok' : 'unavailable',
+    storeKind: sandbox.store.storage.kind,
+    storeLatencyMs: ping.ms,
+    ...(ping.ok ? {} : { storeError: ping.error }),
+    orders: sandbox.store.orders.size,
+    refunds: sandbox.store.refunds.size,
+    journal: sandbox.journal.size,
+    faults: sandbox.faults.size,
+  };
+}

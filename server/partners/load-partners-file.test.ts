@@ -1,0 +1,97 @@
+/** The partners file on real files in a temp folder: what it gives, and every problem named at its place. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { ConfigError } from '../config.js';
+import { FIXTURES_DIR } from '../test/helpers.js';
+import { loadPartnersFile, readSecret } from './load-partners-file.js';
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'partners-file-'));
+  file = join(dir, 'partners.json');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const KEY = 'a-non-prod-key-of-at-least-32-chars!';
+const entry = (name: string, more: Record<string, unknown> = {}) => ({ name, nonProdKey: `${KEY}${name}`, adminToken: `admin-token-of-${name}`, ...more });
+const load = (value: unknown, env: Record<string, string> = {}) => {
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return loadPartnersFile(file, { env, defaultFixturesDir: FIXTURES_DIR });
+};
+const problems = (value: unknown, env: Record<string, string> = {}) => {
+  try {
+    load(value, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message.split('\n');
+  }
+  throw new Error('the file was taken');
+};
+
+describe('loadPartnersFile', () => {
+  it('gives each partner its identity, tokens and fixtures cut to its locations', () => {
+    const setup = load({ operatorToken: { env: 'OP' }, partners: [entry('one', { apiKey: 'x-key', posOrderUrl: 'http://pos.test/order' }), entry('two', { locations: ['loc-kiosk-001'] })] }, { OP: 'operator-token-123456' });
+    expect(setup.operatorToken).toBe('operator-token-123456');
+    expect(setup.partners.map((partner) => [partner.identity, partner.adminToken, partner.posOrderUrl, partner.fixtures.locations.map((location) => location.id)])).toEqual([
+      [{ name: 'one', nonProdKey: `${KEY}one`, apiKey: 'x-key' }, 'admin-token-of-one', 'http://pos.test/order', ['loc-std-001', 'loc-hub-001-burgers', 'loc-hub-001-noodles', 'loc-kiosk-001']],
+      [{ name: 'two', nonProdKey: `${KEY}two`, apiKey: undefined }, 'admin-token-of-two', undefined, ['loc-kiosk-001']],
+    ]);
+    const two = setup.partners[1]!.fixtures;
+    expect([Object.keys(two.menus), [...new Set(two.orders.map((order) => order.LocationId))], two.partner.name]).toEqual([['loc-kiosk-001'], ['loc-kiosk-001'], 'two']);
+  });
+
+  it('reads a secret from a file without its trailing newline, relative to the partners file', () => {
+    writeFileSync(join(dir, 'key'), `${KEY}-from-file\n`);
+    expect(readSecret({ file: 'key' }, dir, {})).toEqual({ value: `${KEY}-from-file` });
+    expect(load({ partners: [entry('one', { nonProdKey: { file: 'key' } })] }).partners[0]!.identity.nonProdKey).toBe(`${KEY}-from-file`);
+  });
+
+  it('names every problem at its place, all at once', () => {
+    expect(
+      problems(
+        {
+          operatorToken: 'short',
+          partners: [entry('one'), entry('ONE', { adminToken: 'admin-token-of-one' }), entry('three', { nonProdKey: { env: 'MISSING_KEY' }, locations: ['loc-std-001', 'loc-mars'] }), entry('four', { adminToken: { file: 'nowhere' } })],
+        },
+        {},
+      ),
+    ).toEqual([
+      `the partners file ${file} cannot be used:`,
+      '  - operatorToken must be at least 16 characters long',
+      "  - partners[1].name 'ONE' is taken by partners[0] already (names are compared ignoring case)",
+      '  - partners[1].adminToken is the same as partners[0].adminToken: each partner needs a token of its own',
+      '  - partners[2].nonProdKey: the environment variable MISSING_KEY is not set',
+      `  - partners[2].locations: 'loc-mars' not among the locations of ${FIXTURES_DIR} (loc-std-001, loc-hub-001-burgers, loc-hub-001-noodles, loc-kiosk-001)`,
+      `  - partners[3].adminToken: the file ${join(dir, 'nowhere')} cannot be read (ENOENT)`,
+    ]);
+  });
+
+  it('holds the file to its schema first, with JSON paths', () => {
+    const lines = problems({ partners: [{ name: 'has space', nonProdKey: 42, adminToken: 'admin-token-of-x', capabilities: ['teleport'] }], extra: true });
+    expect(lines).toEqual([
+      `the partners file ${file} cannot be used:`,
+      '  - extra is not an allowed field',
+      '  - partners[0].name must match ^[A-Za-z0-9][A-Za-z0-9._-]*$, got string "has space"',
+      '  - partners[0].nonProdKey must be a string, got number 42',
+      '  - partners[0].nonProdKey must be an object, got number 42',
+      '  - partners[0].nonProdKey must match exactly one schema in oneOf',
+      '  - partners[0].capabilities[0] must be one of "refunds", "menu-form-a", "menu-form-b", "order-status", "orders", "hub", "kiosk", got string "teleport"',
+    ]);
+    expect(problems({ partners: [] })).toEqual([`the partners file ${file} cannot be used:`, '  - partners must not be empty']);
+  });
+
+  it('says so when the file is missing or not JSON', () => {
+    expect(() => loadPartnersFile(join(dir, 'none.json'), { env: {}, defaultFixturesDir: FIXTURES_DIR })).toThrow(
+      new ConfigError(`the partners file ${join(dir, 'none.json')} cannot be read (ENOENT)`),
+    );
+    expect(() => load('{"partners": [')).toThrow(/^the partners file .* is not valid JSON \(/);
+  });
+
+  it('names a fixture folder that is broken', () => {
+    const lines = problems({ partners: [entry('one', { fixtures: 'no-such-folder' })] });
+    expect(lines[1]).toBe('  - partners[0].fixtures: the fixtures are broken:');
+  });
+});

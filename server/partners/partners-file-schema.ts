@@ -1,0 +1,58 @@
+/**
+ * The partners file (`serve --partners FILE`): every POS partner a hosted sandbox serves, with its credentials, the
+ * locations it gets and where its orders go (docs/hosting.md). Validated at start like the fixtures; the types come
+ * from the schema.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+
+/** A secret given inline (tests, demos), or by the name of an environment variable or a file that holds it. */
+const secretSchema = {
+  oneOf: [
+    { type: 'string', minLength: 1 },
+    { type: 'object', additionalProperties: false, required: ['env'], properties: { env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } } },
+    { type: 'object', additionalProperties: false, required: ['file'], properties: { file: { type: 'string', minLength: 1 } } },
+  ],
+} as const;
+
+/** What a partner says its POS does; listed by GET /_sandbox/partners. */
+export const CAPABILITIES = ['refunds', 'menu-form-a', 'menu-form-b', 'order-status', 'orders', 'hub', 'kiosk'] as const;
+
+export const partnersFileSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['partners'],
+  properties: {
+    $schema: { type: 'string' },
+    /** The operator's token: the control API of every partner (with x-sandbox-partner naming one). */
+    operatorToken: secretSchema,
+    partners: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'nonProdKey', 'adminToken'],
+        properties: {
+          /** The POS name: the iss of its tokens (§5), and the partner's id everywhere in the sandbox. */
+          name: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' },
+          displayName: { type: 'string', maxLength: 200 },
+          nonProdKey: secretSchema,
+          apiKey: { type: 'string', minLength: 1 },
+          /** Its bearer token for the control API, the dashboard and the commands (SANDBOX_ADMIN_TOKEN there). */
+          adminToken: secretSchema,
+          /** A fixture folder as --fixtures takes (its partner.json is replaced by this entry); default: the bundled one. */
+          fixtures: { type: 'string', minLength: 1 },
+          /** The ids of the fixture folder's locations this partner gets; default: all of them. */
+          locations: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+          posOrderUrl: { type: 'string', pattern: '^https?://' },
+          capabilities: { type: 'array', uniqueItems: true, items: { enum: CAPABILITIES } },
+        },
+      },
+    },
+  },
+} as const;
+
+export type PartnersFile = FromSchema<typeof partnersFileSchema>;
+export type PartnerEntry = PartnersFile['partners'][number];
+export type Secret = PartnerEntry['nonProdKey'];
