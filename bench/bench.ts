@@ -17,6 +17,7 @@ import { pinLoadGenerator } from './bench-process.js';
 import { cliStarts, cliStartTable, CLI_TARGET_MS } from './cli-start.js';
 import { coldStartMs } from './cold-start.js';
 import { refundTable } from './refund-table.js';
+import { POSTGRES_BIN_DIR, startPostgres } from '../server/test/postgres.js';
 import { MENU_ITEMS, serverCpu } from './server-cpu.js';
 import { fillState } from './soak-and-memory.js';
 
@@ -36,11 +37,15 @@ try {
   const started = new Date();
   print(`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; servers on core 0, load on core 1.`);
 
+  // A real PostgreSQL for the --store rows, started as the tests start theirs; without its server binaries the
+  // table has no PostgreSQL rows, and says so.
+  const database = POSTGRES_BIN_DIR === undefined ? undefined : await startPostgres();
+  if (!database) print('(No PostgreSQL server binaries here: the table has no `--store` rows. `apt-get install -y postgresql`.)');
   progress('refund table…');
-  const table = await refundTable((round, target) => join(dir, `table-${round}-${target}`, 'db.json'), SECONDS, ROUNDS, progress);
+  const table = await refundTable((round, target) => join(dir, `table-${round}-${target}`, 'db.json'), SECONDS, ROUNDS, progress, database).finally(() => database?.stop());
   const bare = table[0]!.bare;
   print();
-  print(`**POST /v2/order/refund**, a clean refund with a new ExternalId each, 50 connections, ${SECONDS} s after 3 s of warm-up, median of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, each target paired with a fresh bare Express 5 run:`);
+  print(`**POST /v2/order/refund**, a clean refund with a new ExternalId each, 50 connections, ${SECONDS} s after 3 s of warm-up, median of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}, each target paired with a fresh bare Express 5 run${database ? '; PostgreSQL 15 (fsync off, as in the tests) runs on the load core' : ''}:`);
   print();
   print('| server | req/s | p99 ms | server CPU µs / request | × bare Express 5 |');
   print('|---|---|---|---|---|');

@@ -3,6 +3,7 @@
  * target paired with a fresh bare Express 5 run just before it, so each ratio compares two runs of the same minute.
  * Rounds are repeated and the median kept: a neighbour's burst on a shared machine moves one round, not three.
  */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -15,14 +16,27 @@ export interface Target {
   env?: Record<string, string>;
   /** For a server that prints nothing: it is ready once this path answers. */
   silentProbe?: string;
+  /** Made before each run: environment for its servers (a fresh database's DATABASE_URL). */
+  before?: () => Promise<Record<string, string>>;
+  /** How many servers share the target, each started after the one before listens; the load is split over them. */
+  instances?: number;
+}
+
+/** Where the PostgreSQL targets get a fresh database for each run (a server the bench started). */
+export interface BenchDatabase {
+  createDatabase(name: string): Promise<string>;
 }
 
 export const PRISM_BIN = join(PACKAGE_ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 
 export const BARE: Target = { name: 'bare Express 5', args: () => [join('bench', 'bare-express.js')] };
 
-/** What is compared with bare Express: Prism's mock when installed (a dev dependency), then the sandbox's two stores. */
-export function targets(): Target[] {
+/**
+ * What is compared with bare Express: Prism's mock when installed (a dev dependency), then the sandbox's two stores,
+ * then PostgreSQL with one instance and with two (both on the server core: the second follows, and sends each
+ * request it gets on to the first) when the bench could start a database.
+ */
+export function targets(database?: BenchDatabase): Target[] {
   const list: Target[] = [];
   if (existsSync(PRISM_BIN)) {
     // --errors=false: a mock that answers every request from the document's example, as Prism users run it;
@@ -35,6 +49,13 @@ export function targets(): Target[] {
   }
   list.push({ name: 'pos-sandbox serve --memory', args: () => [join('bin', 'pos-sandbox.js'), 'serve', '--memory', '--log-level', 'warn'] });
   list.push({ name: 'pos-sandbox serve (data file, the default)', args: (dir) => [join('bin', 'pos-sandbox.js'), 'serve', '--data', join(dir, 'db.json'), '--log-level', 'warn'] });
+  if (database) {
+    let made = 0;
+    const fresh = async () => ({ DATABASE_URL: await database.createDatabase(`bench_${++made}`) });
+    const store = () => [join('bin', 'pos-sandbox.js'), 'serve', '--store', '--log-level', 'warn'];
+    list.push({ name: 'pos-sandbox serve --store (PostgreSQL, 1 instance)', args: store, before: fresh });
+    list.push({ name: 'pos-sandbox serve --store (PostgreSQL, 2 instances, load split)', args: store, before: fresh, instances: 2 });
+  }
   return list;
 }
 
@@ -72,9 +93,15 @@ export interface TableRow {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Every target, `rounds` times, each after its own fresh bare Express run. */
-export async function refundTable(dataDir: (round: number, target: number) => string, seconds: number, rounds: number, progress: (line: string) => void): Promise<TableRow[]> {
+export async function refundTable(
+  dataDir: (round: number, target: number) => string,
+  seconds: number,
+  rounds: number,
+  progress: (line: string) => void,
+  database?: BenchDatabase,
+): Promise<TableRow[]> {
   const runs = new Map<string, Array<{ bare: LoadResult; target: LoadResult }>>();
-  const all = targets();
+  const all = targets(database);
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of all.entries()) {
       const bare = await measure(BARE, '', seconds, `B${round}${index}`);
@@ -103,13 +130,42 @@ export async function refundTable(dataDir: (round: number, target: number) => st
 }
 
 async function measure(target: Target, dataDir: string, seconds: number, run: string): Promise<LoadResult> {
-  const port = await freePort();
-  const probe = target.silentProbe === undefined ? undefined : `http://127.0.0.1:${port}${target.silentProbe}`;
-  const server = await startPinnedServer(target.args(dataDir, port), { ...target.env, PORT: port }, probe);
+  const env = { ...target.env, ...(await target.before?.()) };
+  const servers: Array<{ url: string; child: ChildProcess }> = [];
   try {
-    return await refundLoad(server.url, server.child.pid!, seconds, run);
+    for (let n = 0; n < (target.instances ?? 1); n++) {
+      const port = await freePort();
+      const probe = target.silentProbe === undefined ? undefined : `http://127.0.0.1:${port}${target.silentProbe}`;
+      servers.push(await startPinnedServer(target.args(dataDir, port), { ...env, PORT: port }, probe));
+    }
+    if (servers.length === 1) return await refundLoad(servers[0]!.url, servers[0]!.child.pid!, seconds, run);
+    return await splitLoad(servers, seconds, run);
   } finally {
-    server.child.kill('SIGKILL');
-    await new Promise((resolve) => (server.child.exitCode !== null ? resolve(undefined) : server.child.once('exit', resolve)));
+    for (const server of servers) server.child.kill('SIGKILL');
+    await Promise.all(servers.map((server) => new Promise((resolve) => (server.child.exitCode !== null ? resolve(undefined) : server.child.once('exit', resolve)))));
   }
+}
+
+/** The 50 connections split evenly over the servers, all at once; their CPU and their answers added up. */
+async function splitLoad(servers: Array<{ url: string; child: ChildProcess }>, seconds: number, run: string): Promise<LoadResult> {
+  const connections = Math.floor(50 / servers.length);
+  const fire = (duration: number) =>
+    Promise.all(
+      servers.map((server, n) => {
+        const request = uniqueRefund(`${run}-${n}`);
+        return autocannon({ url: `${server.url}${request.path}`, connections, duration, headers: refundHeaders(), requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: request.body() }) }] });
+      }),
+    );
+  await fire(3);
+  const cpu = () => servers.reduce((sum, server) => sum + cpuMs(server.child.pid!), 0);
+  const before = cpu();
+  const results = await fire(seconds);
+  const spent = cpu() - before;
+  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
+  return {
+    rps: results.reduce((sum, result) => sum + result.requests.average, 0),
+    p99: Math.max(...results.map((result) => result.latency.p99)),
+    non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+    cpuUs: (spent * 1000) / Math.max(1, total),
+  };
 }

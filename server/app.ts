@@ -62,6 +62,8 @@ export interface AppDeps {
   dashboardDirectory?: string;
   /** This process, among the instances that may serve one database (/_sandbox/health). */
   instanceId: string;
+  /** Several instances on one database: the key of the requests another instance sends on. */
+  forwardKey?: string;
   readiness: Readiness;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
@@ -74,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(series(requestId(deps.newId ?? randomUUID), requireHostHeader));
-  app.use(dashboardRoutes({ adminToken: deps.adminToken !== undefined, listenHost: deps.listenHost, directory: deps.dashboardDirectory }));
+  app.use(dashboardRoutes({ adminToken: deps.adminToken !== undefined, listenHost: deps.listenHost, directory: deps.dashboardDirectory, forwardKey: deps.forwardKey }));
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
 
   // Everything below is the POS API: logged and journaled, in the order of the stages in server/pipeline/.

@@ -15,6 +15,7 @@ describe('resolveServeConfig', () => {
       dataFile: '.sandbox/db.json',
       databaseUrl: undefined,
       partnersFile: undefined,
+      advertiseUrl: undefined,
       freshState: false,
       refundDelayMs: 1000,
       dispatch: { attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000] },

@@ -12,6 +12,8 @@ export interface ServeFlags {
   memory?: boolean;
   /** --partners: the partners file of a hosted sandbox. */
   partners?: string;
+  /** --advertise-url: where the other instances on the database reach this one. */
+  advertiseUrl?: string;
   /** --store: a PostgreSQL URL, or `true` (the flag alone) for DATABASE_URL's. */
   store?: string | boolean;
   freshState?: boolean;
@@ -42,6 +44,8 @@ export interface ServeConfig {
   databaseUrl: string | undefined;
   /** --partners: serve every partner of this file, each with its own state (docs/hosting.md). */
   partnersFile: string | undefined;
+  /** --advertise-url: where the other instances on the database send the requests of the partners this one leads. */
+  advertiseUrl: string | undefined;
   /** --fresh-state: move the stored state aside and start from the fixtures. */
   freshState: boolean;
   refundDelayMs: number;
@@ -110,6 +114,7 @@ export function resolveServeConfig(
     dataFile: flags.memory || databaseUrl !== undefined ? undefined : (flags.data ?? DEFAULT_DATA_FILE),
     databaseUrl,
     partnersFile: nonEmpty(flags.partners),
+    advertiseUrl: parseAdvertiseUrl(flags.advertiseUrl ?? nonEmpty(env.SANDBOX_ADVERTISE_URL)),
     freshState: flags.freshState ?? false,
     refundDelayMs: parseWhole('--refund-delay-ms', flags.refundDelayMs, 1000, 0),
     dispatch: deliveryPolicy(flags),
@@ -185,6 +190,12 @@ function parseDatabaseUrl(flag: string | boolean | undefined, env: Record<string
     throw new ConfigError(`--store takes a PostgreSQL URL (postgres://user:password@host:5432/database), got '${value.replace(/\/\/[^@/]*@/, '//***@')}'`);
   }
   return value;
+}
+
+function parseAdvertiseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^/]+\/?$/i.test(value)) throw new ConfigError(`--advertise-url must be an http(s) URL with no path (http://10.0.0.5:4100), got '${value}'`);
+  return value.replace(/\/$/, '');
 }
 
 function parseAdminToken(value: string | undefined): string | undefined {

@@ -61,6 +61,8 @@ export interface SandboxOptions {
   reportDir?: string;
   /** This process among the instances of one database (default: host name and process id). */
   instanceId?: string;
+  /** Several instances on one database: the key of the requests another instance sends on (server/cluster/). */
+  forwardKey?: string;
   /** Shared by the sandboxes of one process (a hosted sandbox's partners): set `draining` when it stops. */
   readiness?: Readiness;
 }
@@ -156,6 +158,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     adminToken: options.adminToken,
     listenHost: options.listenHost,
     instanceId: options.instanceId ?? defaultInstanceId(),
+    forwardKey: options.forwardKey,
     readiness,
     clock,
     newId,

@@ -12,7 +12,6 @@ import { Redactor } from '../journal/redactor.js';
 import { createLogger } from '../logger.js';
 import { createHostedSandbox } from '../partners/hosted-sandbox.js';
 import { defaultInstanceId } from '../sandbox.js';
-import { openDatabase } from './open-database.js';
 import { loadPartnersFile } from '../partners/load-partners-file.js';
 import { createSandboxServer } from '../http-parser-errors.js';
 import { fileStorage, memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
@@ -35,8 +34,9 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   const redactor = new Redactor(setup.partners.map((partner) => partner.identity.nonProdKey));
   const logger = createLogger({ level: config.logLevel, pretty, colour: pretty && pc.isColorSupported, redactor });
   const instanceId = defaultInstanceId();
-  const names = setup.partners.map((partner) => partner.identity.name);
-  const database = config.databaseUrl === undefined ? undefined : await openDatabase(config.databaseUrl, names, instanceId, logger);
+  // On a database, each partner is led by one instance at a time: this one, or the one it sends the partner's
+  // requests to (docs/hosting.md).
+  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
   const dataFile = config.dataFile;
   if (config.freshState && dataFile !== undefined) {
     for (const partner of setup.partners) {
@@ -44,15 +44,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
       process.stdout.write(setAsideReport(file, setAsideState(file, new Date())));
     }
   }
-  let storageFor: (partner: string) => DocumentStorage;
-  if (database !== undefined) {
-    const { postgresStorage } = await import('../store/postgres-storage.js');
-    storageFor = (partner) => postgresStorage(database.pool, partner, database.where);
-  } else if (dataFile !== undefined) {
-    storageFor = (partner) => fileStorage(partnerDataFile(dataFile, partner));
-  } else {
-    storageFor = () => memoryStorage();
-  }
+  const storageFor = (partner: string): DocumentStorage => (dataFile === undefined ? memoryStorage() : fileStorage(partnerDataFile(dataFile, partner)));
   const hosted = await createHostedSandbox({
     setup,
     storageFor,
@@ -67,6 +59,10 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
     faults,
     reportDir: config.reportDir,
     instanceId,
+    place: cluster === undefined ? undefined : async (partner, make) => {
+      const slot = await cluster.add(partner, make);
+      return { listener: slot.listener, sandbox: () => slot.sandbox };
+    },
   });
   const server = createSandboxServer(hosted.listener);
   server.listen(config.port, config.host);
@@ -76,17 +72,21 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const own = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
-  for (const sandbox of hosted.partners.values()) sandbox.checklist.sandboxUrl = own;
+  for (const placed of hosted.partners.values()) {
+    const sandbox = placed.sandbox();
+    if (sandbox) sandbox.checklist.sandboxUrl = own;
+  }
+  await cluster?.publish(config.advertiseUrl ?? own);
   process.stdout.write(
     hostedBanner({
       version: VERSION,
       baseUrl: `http://${host}:${port}`,
-      state: database?.where ?? (dataFile === undefined ? 'memory' : join(dirname(dataFile), 'partners', '<partner>.json')),
+      state: cluster?.database.where ?? (dataFile === undefined ? 'memory' : join(dirname(dataFile), 'partners', '<partner>.json')),
       partnersFile: config.partnersFile!,
       instanceId: hosted.instanceId,
       operator: setup.operatorToken !== undefined,
       partners: setup.partners.map((partner) => ({ name: partner.identity.name, locations: partner.fixtures.locations.length, posOrderUrl: partner.posOrderUrl ?? config.posOrderUrl })),
     }) + '\n',
   );
-  stopGracefully({ server, readiness: hosted.readiness, close: () => hosted.close(), database });
+  stopGracefully({ server, readiness: hosted.readiness, close: () => hosted.close(), database: cluster ? { close: () => cluster.stop() } : undefined });
 }

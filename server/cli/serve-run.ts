@@ -6,15 +6,15 @@
 import { once } from 'node:events';
 import pc from 'picocolors';
 import { join } from 'node:path';
-import { createSandbox, defaultInstanceId } from '../sandbox.js';
-import { openDatabase } from './open-database.js';
+import { createSandbox, defaultInstanceId, type Sandbox } from '../sandbox.js';
+import type { DocumentStorage } from '../store/segment-storage.js';
 import { fileStorage, memoryStorage } from '../store/segment-storage.js';
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadFaultFile } from '../faults/load-fault-file.js';
 import { mintPosToken } from '../domain/mint-pos-token.js';
-import { createLogger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
@@ -40,48 +40,38 @@ export async function serve(flags: ServeFlags): Promise<void> {
   if (config.freshState && config.dataFile !== undefined) {
     process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
   }
-  // The driver and the migration tool are loaded only for a database.
   const instanceId = defaultInstanceId();
-  const database = config.databaseUrl === undefined ? undefined : await openDatabase(config.databaseUrl, [partner.name], instanceId, logger);
-  const storage =
-    database !== undefined
-      ? (await import('../store/postgres-storage.js')).postgresStorage(database.pool, partner.name, database.where)
-      : config.dataFile === undefined
-        ? memoryStorage()
-        : fileStorage(config.dataFile);
-  const sandbox = await createSandbox({
-    fixtures,
-    partner,
-    storage,
-    logger,
-    redactor,
-    strict: config.strict,
-    refundDelayMs: config.refundDelayMs,
-    dispatch: config.dispatch,
-    journalLimit: config.journalLimit,
-    refundLimit: config.refundLimit,
-    adminToken: config.adminToken,
-    listenHost: config.host,
-    posOrderUrl: config.posOrderUrl,
-    faults,
-    reportDir: config.reportDir,
-    instanceId,
-  });
-  sandbox.refunds.on('settled', (refund) => {
-    const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
-    logger.info({ refundId: refund.id, externalId: refund.externalId, location: refund.locationId }, `refund ${outcome}`);
-  });
-  const orderLines = new OrderLogLines();
-  sandbox.orders.on('changed', (order) => {
-    const last = order.History?.at(-1);
-    if (last?.status !== order.Status || !orderLines.isNewState(order.OrderId, order.History?.length ?? 0)) return;
-    const detail = order.Reason ? `: ${order.Reason}` : order.ExternalId ? ` (ExternalId ${order.ExternalId})` : '';
-    logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
-  });
-  sandbox.orders.on('deliveryError', (orderId, error) => logger.error({ orderId, err: error }, 'order delivery stopped by an internal error'));
-  const app = sandbox.app;
-
-  const server = createSandboxServer(app);
+  const sandboxOn = async (storage: DocumentStorage, forwardKey?: string): Promise<Sandbox> => {
+    const made = await createSandbox({
+      fixtures,
+      partner,
+      storage,
+      logger,
+      redactor,
+      strict: config.strict,
+      refundDelayMs: config.refundDelayMs,
+      dispatch: config.dispatch,
+      journalLimit: config.journalLimit,
+      refundLimit: config.refundLimit,
+      adminToken: config.adminToken,
+      listenHost: config.host,
+      posOrderUrl: config.posOrderUrl,
+      faults,
+      reportDir: config.reportDir,
+      instanceId,
+      forwardKey,
+      readiness,
+    });
+    logOutcomes(made, logger);
+    return made;
+  };
+  const readiness = { draining: false };
+  // On a database, the partner is led by one instance at a time; this one leads it, or sends its requests to the
+  // one that does (docs/hosting.md). The driver and the migration tool are loaded only then.
+  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
+  const slot = await cluster?.add(partner.name, sandboxOn);
+  const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
+  const server = createSandboxServer(slot?.listener ?? sandbox!.app);
   server.listen(config.port, config.host);
   await once(server, 'listening');
   // Only now: the stored state is read at start with V8's own growth, which a 100,000-refund start needs (10% quicker).
@@ -89,12 +79,16 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  // Checklist runs started from the control API call this sandbox back at its own address.
-  sandbox.checklist.sandboxUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
-  // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund.
-  const orders = sandbox.store.orders.all();
+  // Checklist runs started from the control API call this sandbox back at its own address; the other instances on
+  // a database send it the requests of the partner it leads at the address it advertises.
+  const own = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
+  if (sandbox) sandbox.checklist.sandboxUrl = own;
+  await cluster?.publish(config.advertiseUrl ?? own);
+  // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund. An
+  // instance that follows has no state of its own: the fixtures then.
+  const orders = sandbox?.store.orders.all() ?? [];
   const refundable = (o: (typeof orders)[number]) =>
-    o.Status === 'ACCEPTED' && o.ExternalId !== undefined && !sandbox.refunds.latestRefund(o.ExternalId, o.LocationId);
+    o.Status === 'ACCEPTED' && o.ExternalId !== undefined && !sandbox?.refunds.latestRefund(o.ExternalId, o.LocationId);
   const sampleOrder = orders.find(refundable) ?? orders.find((o) => o.ExternalId) ?? fixtures.orders[0];
   const locationId = sampleOrder?.LocationId ?? fixtures.locations[0]?.id ?? 'loc';
   const { token } = mintPosToken({
@@ -113,12 +107,28 @@ export async function serve(flags: ServeFlags): Promise<void> {
       posOrderUrl: config.posOrderUrl,
       strict: config.strict,
       fixturesDir: config.fixturesDir,
-      state: storage.where,
-      faults: { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith },
+      state: cluster ? `${cluster.database.where} (${sandbox ? 'this instance leads the partner' : `another instance leads the partner; this one sends its requests there`})` : (sandbox?.store.storage.where ?? 'memory'),
+      faults: sandbox ? { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith } : undefined,
       sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
       keyFrom: config.partnerOverride.nonProdKey === undefined ? 'fixtures' : 'environment',
       showKey: flags.showKey === true,
     }) + '\n',
   );
-  stopGracefully({ server, readiness: sandbox.readiness, close: () => sandbox.close(), database });
+  stopGracefully({ server, readiness, close: () => sandbox?.close(), database: cluster ? { close: () => cluster.stop() } : undefined });
+}
+
+/** The log lines of what the sandbox decides on its own: refunds settled, orders moving. */
+function logOutcomes(sandbox: Sandbox, logger: Logger): void {
+  sandbox.refunds.on('settled', (refund) => {
+    const outcome = refund.status === 'FAILED' ? `FAILED ${refund.reason}: ${refund.detail}` : `${refund.status}: ${refund.detail}`;
+    logger.info({ refundId: refund.id, externalId: refund.externalId, location: refund.locationId }, `refund ${outcome}`);
+  });
+  const orderLines = new OrderLogLines();
+  sandbox.orders.on('changed', (order) => {
+    const last = order.History?.at(-1);
+    if (last?.status !== order.Status || !orderLines.isNewState(order.OrderId, order.History?.length ?? 0)) return;
+    const detail = order.Reason ? `: ${order.Reason}` : order.ExternalId ? ` (ExternalId ${order.ExternalId})` : '';
+    logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
+  });
+  sandbox.orders.on('deliveryError', (orderId, error) => logger.error({ orderId, err: error }, 'order delivery stopped by an internal error'));
 }

@@ -16,6 +16,7 @@ export function serveCommand(): Command {
     .option('--data <file>', `lowdb data file; segments go beside it (default: ${DEFAULT_DATA_FILE})`)
     .option('--memory', 'keep all state in memory (nothing written; for tests and demos)')
     .option('--partners <file>', 'host every partner of this file, each with its own state, tokens and reports (docs/hosting.md)')
+    .option('--advertise-url <url>', 'with --store: where the other instances on the database reach this one (default: http://HOST:PORT; needed across machines)')
     .option('--store [url]', 'keep the state in PostgreSQL (postgres://user:password@host:5432/db); alone, the URL of DATABASE_URL (docs/hosting.md)')
     .option(
       '--fresh-state',
@@ -34,7 +35,7 @@ export function serveCommand(): Command {
     .addOption(new Option('--log-level <level>', 'log level (default: LOG_LEVEL or info)').choices(LOG_LEVELS))
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL, DATABASE_URL (with --store alone). Flags beat the environment.' +
+      '\nEnvironment: PORT, SANDBOX_PARTNER (the POS name), SANDBOX_NONPROD_KEY (the partner\'s own non-prod key),\nSANDBOX_POS_ORDER_URL, SANDBOX_ADMIN_TOKEN, LOG_LEVEL, DATABASE_URL (with --store alone), SANDBOX_ADVERTISE_URL. Flags beat the environment.' +
         '\n\nA stored state that fails the check at start (a broken data file or segment) stops the start with exit\ncode 2, naming the file, and nothing on disk is changed; --fresh-state starts afresh without deleting it.',
     )
     .action(async (flags: ServeFlags) => {

@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
+import { clientAddress, FORWARDED_FOR } from '../cluster/forward-request.js';
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -16,13 +17,18 @@ function sameSecret(sent: string, expected: string): boolean {
   return timingSafeEqual(digest(sent), digest(expected));
 }
 
-export function adminGuard(adminToken: string | undefined): RequestHandler {
+function forwardedFrom(header: string | string[] | undefined): string | undefined {
+  return header === undefined ? undefined : `${Array.isArray(header) ? header[0] : header}, through another instance`;
+}
+
+export function adminGuard(adminToken: string | undefined, forwardKey?: string): RequestHandler {
   return (req, _res, next) => {
     if (adminToken === undefined) {
-      if (isLoopbackAddress(req.socket.remoteAddress)) return next();
+      // A request another instance sent on (several instances on one database) came from that instance's client.
+      if (isLoopbackAddress(clientAddress(req, forwardKey))) return next();
       throw new ApiError(
         'FORBIDDEN',
-        `the control API answers loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`,
+        `the control API answers loopback clients only (this request came from ${forwardedFrom(req.headers[FORWARDED_FOR]) ?? req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`,
       );
     }
     const sent = /^\s*Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]?.trim();

@@ -50,6 +50,8 @@ export interface ControlDeps {
   menuSchemas: MenuUpdateValidators;
   /** This process, among the instances that may serve one database. */
   instanceId: string;
+  /** Several instances on one database: the key of the requests another instance sends on (forward-request.ts). */
+  forwardKey?: string;
   /** Set once the process is stopping: readiness then answers 503, so a load balancer sends no more. */
   readiness: Readiness;
 }
@@ -74,7 +76,7 @@ export function controlRouter(deps: ControlDeps): Router {
   });
   // Before the token check: a page in a browser is refused whatever it sends.
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));
-  router.use(adminGuard(deps.adminToken));
+  router.use(adminGuard(deps.adminToken, deps.forwardKey));
   router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps), checklistRoutes(deps));
   router.get('/openapi.json', (req, res) => {
     // The Host passed the guard: a loopback name or the --host address (or anything, behind --admin-token).

@@ -15,6 +15,7 @@ import { Router, type Response } from 'express';
 import { ApiError } from '../errors.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { isLoopbackAddress } from './admin-guard.js';
+import { clientAddress } from '../cluster/forward-request.js';
 import { isOwnHost } from './cross-site-guard.js';
 
 export const DASHBOARD_PATH = '/_sandbox/ui/';
@@ -39,6 +40,8 @@ export interface DashboardPolicy {
   listenHost: string | undefined;
   /** Where the built files are; dist/dashboard of the package by default. */
   directory?: string;
+  /** Several instances on one database: the key of the requests another instance sends on. */
+  forwardKey?: string;
 }
 
 export function dashboardRoutes(policy: DashboardPolicy): Router {
@@ -64,7 +67,7 @@ export function dashboardRoutes(policy: DashboardPolicy): Router {
     // The page's relative links (app.js, app.css) need the slash.
     if (!req.path.endsWith('/') && req.params.file === undefined) return res.redirect(301, DASHBOARD_PATH);
     if (!policy.adminToken) {
-      if (!isLoopbackAddress(req.socket.remoteAddress)) {
+      if (!isLoopbackAddress(clientAddress(req, policy.forwardKey))) {
         throw new ApiError('FORBIDDEN', `the dashboard answers loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`);
       }
       if (req.headers.host !== undefined && !isOwnHost(req.headers.host, policy.listenHost)) {

@@ -111,7 +111,9 @@ export function posOperation(spec: {
         '429': injected('TOO_MANY_REQUESTS: only when a rate-limit fault injects it (a rule, or x-sandbox-fault: rate-limit)', {
           'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait (default 1).' },
         }),
-        '503': injected('SERVICE_UNAVAILABLE: only when a status fault injects it; nothing was processed'),
+        '503': injected(
+          'SERVICE_UNAVAILABLE: when a status fault injects it (nothing was processed); or, with several instances on one database, when the instance leading the partner stopped while it had the request (whether it was stored is unknown), or when none led it for 5 s (nothing stored); then with Retry-After: 1',
+        ),
         ...Object.fromEntries(Object.entries(spec.more ?? {}).map(([status, description]) => [status, error(description)])),
         default: injectedDefault(spec.envelope),
       },
@@ -134,6 +136,8 @@ export function controlResponses(
   refusals: { invalid?: string; changesState?: boolean; readsBody?: boolean; notFound?: string; conflict?: string } = {},
 ): Record<string, object> {
   return {
+    // First, so that an operation's own 503 (health's) replaces it.
+    '503': controlError('SERVICE_UNAVAILABLE: with several instances on one database, the instance leading the partner stopped while it had the request, or none led it for 5 s; Retry-After: 1'),
     ...success,
     '400': controlError(`INVALID_REQUEST: ${refusals.invalid ? `${refusals.invalid}; or ` : ''}${GUARD_INVALID}`),
     '401': controlError('UNAUTHORIZED: only when the sandbox was started with --admin-token, and this request lacks Authorization: Bearer <that token>'),

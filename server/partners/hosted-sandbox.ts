@@ -23,15 +23,27 @@ export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 
   setup: PartnersSetup;
   /** Each partner's store: a data file of its own, or its rows of the shared database. */
   storageFor: (partner: string) => DocumentStorage;
+  /**
+   * Where a partner's sandbox runs: here, made at once on its store (the default), or wherever the instances on one
+   * database agree (server/cluster/): `make` makes it on a store, and the answer's listener takes the partner's
+   * requests.
+   */
+  place?: (partner: string, make: (storage: DocumentStorage, forwardKey?: string) => Promise<Sandbox>) => Promise<PlacedPartner>;
   logger: Logger;
   /** Each partner's checklist reports go to a folder of its own in here. */
   reportDir: string;
 }
 
+export interface PlacedPartner {
+  listener: RequestListener;
+  /** The partner's sandbox, when it runs in this process. */
+  sandbox(): Sandbox | undefined;
+}
+
 export interface HostedSandbox {
   listener: RequestListener;
-  /** Each partner's sandbox, by name (its tokens' iss). */
-  partners: Map<string, Sandbox>;
+  /** Each partner's sandbox, by name (its tokens' iss), while it runs in this process. */
+  partners: Map<string, PlacedPartner>;
   readiness: Readiness;
   instanceId: string;
   close(): void;
@@ -43,19 +55,22 @@ export function keyFingerprint(key: string): string {
 }
 
 export async function createHostedSandbox(options: HostedSandboxOptions): Promise<HostedSandbox> {
-  const { setup, storageFor, logger, reportDir, ...common } = options;
+  const { setup, storageFor, logger, reportDir, place, ...common } = options;
   const readiness: Readiness = { draining: false };
   const instanceId = options.instanceId ?? defaultInstanceId();
-  const partners = new Map<string, Sandbox>();
+  const partners = new Map<string, PlacedPartner>();
+  const here = async (partner: string, make: (storage: DocumentStorage) => Promise<Sandbox>): Promise<PlacedPartner> => {
+    const sandbox = await make(storageFor(partner));
+    return { listener: sandbox.app as unknown as RequestListener, sandbox: () => sandbox };
+  };
   for (const partner of setup.partners) {
     const name = partner.identity.name;
-    partners.set(
-      name,
-      await createSandbox({
+    const make = (storage: DocumentStorage, forwardKey?: string) =>
+      createSandbox({
         ...common,
         fixtures: partner.fixtures,
         partner: partner.identity,
-        storage: storageFor(name),
+        storage,
         logger: logger.child({ partner: name }),
         redactor: new Redactor(partner.identity.nonProdKey),
         adminToken: partner.adminToken,
@@ -63,18 +78,19 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         reportDir: join(reportDir, name),
         readiness,
         instanceId,
-      }),
-    );
+        forwardKey,
+      });
+    partners.set(name, await (place ?? here)(name, make));
   }
   const front = hostedFront({
     partners: setup.partners.map((partner) => {
-      const sandbox = partners.get(partner.identity.name)!;
+      const placed = partners.get(partner.identity.name)!;
       return {
         name: partner.identity.name,
         adminToken: partner.adminToken,
-        app: sandbox.app as unknown as RequestListener,
-        listing: () => listing(partner, sandbox),
-        health: () => partnerHealth(sandbox),
+        app: placed.listener,
+        listing: () => listing(partner, partner.posOrderUrl ?? options.posOrderUrl),
+        health: () => partnerHealth(placed.sandbox()),
       };
     }),
     operatorToken: setup.operatorToken,
@@ -89,28 +105,31 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
     readiness,
     instanceId,
     close: () => {
-      for (const sandbox of partners.values()) sandbox.close();
+      for (const placed of partners.values()) placed.sandbox()?.close();
     },
   };
 }
 
 /** What the operator's GET /_sandbox/partners shows of a partner: never a key or a token. */
-function listing(partner: HostedPartner, sandbox: Sandbox): Record<string, unknown> {
+function listing(partner: HostedPartner, posOrderUrl: string | undefined): Record<string, unknown> {
   return {
     name: partner.identity.name,
     displayName: partner.displayName,
     keyFingerprint: keyFingerprint(partner.identity.nonProdKey),
     tokenAudience: SERVICE_AUDIENCE,
     locations: partner.fixtures.locations.map((location) => ({ id: location.id, kind: location.kind })),
-    posOrderUrl: sandbox.orders.defaultPosOrderUrl ?? null,
+    posOrderUrl: posOrderUrl ?? null,
     capabilities: partner.capabilities,
   };
 }
 
-async function partnerHealth(sandbox: Sandbox): Promise<Record<string, unknown>> {
+async function partnerHealth(sandbox: Sandbox | undefined): Promise<Record<string, unknown>> {
+  // Led by another instance: this one only sends its requests there.
+  if (sandbox === undefined) return { status: 'ok', role: 'follows' };
   const ping = await pingStore(sandbox.store.storage);
   return {
     status: ping.ok ? 'ok' : 'unavailable',
+    role: 'leads',
     storeKind: sandbox.store.storage.kind,
     storeLatencyMs: ping.ms,
     ...(ping.ok ? {} : { storeError: ping.error }),

@@ -16,6 +16,7 @@ import { readRefundLine } from './refund-line.js';
 import { parseLogName, parseSegmentName } from './segment-names.js';
 import type { DocumentStorage } from './segment-storage.js';
 import type { StoredDocuments, StoredEntry } from './stored-documents.js';
+import { StoreError } from './store-error.js';
 
 /**
  * Writes to one document or log run one after the other, in the order they were asked for: on a pool they would
@@ -38,9 +39,45 @@ class NameQueue {
   }
 }
 
+/**
+ * An instance's lead of the partner (several instances on one database, server/cluster/): its writes go through only
+ * while the partner's epoch is still this one. The leaders' row is read FOR SHARE by each write, so a new leader's
+ * epoch change waits for the writes under way, and its start reads them; any write after it is refused.
+ */
+export interface WriteFence {
+  epoch: number;
+  /** Told when a write was refused: another instance leads the partner now. */
+  onFenced(): void;
+}
+
+/** A write refused because another instance leads the partner now: nothing of it was stored. */
+export class FencedError extends StoreError {
+  constructor(partner: string) {
+    super(`this instance no longer leads partner '${partner}': another instance took it over, and this write was not stored`);
+  }
+}
+
 /** `where`: the database for people (its URL without a password) and the partner. */
-export function postgresStorage(pool: Pool, partner: string, where: string): DocumentStorage {
+export function postgresStorage(pool: Pool, partner: string, where: string, fence?: WriteFence): DocumentStorage {
   const queue = new NameQueue();
+  // Without a fence, a CTE that always yields one row: the same statements either way.
+  const fenced = fence === undefined ? 'SELECT 1' : 'SELECT 1 FROM sandbox_leaders WHERE partner = $1 AND epoch = $4 FOR SHARE';
+  const fenceValues = fence === undefined ? [] : [fence.epoch];
+  const refuse = (): never => {
+    fence?.onFenced();
+    throw new FencedError(partner);
+  };
+  /** One statement that writes only while this instance leads the partner; refused (and told) otherwise. */
+  const write = async (sql: string, values: unknown[]) => {
+    const { rowCount } = await pool.query(`WITH fence AS (${fenced}) ${sql}`, [...values, ...fenceValues]);
+    if (rowCount === 0) refuse();
+  };
+  /** The fence taken first in a transaction of several statements. */
+  const checkFence = async (client: PoolClient) => {
+    if (fence === undefined) return;
+    const { rowCount } = await client.query('SELECT 1 FROM sandbox_leaders WHERE partner = $1 AND epoch = $2 FOR SHARE', [partner, fence.epoch]);
+    if (rowCount === 0) refuse();
+  };
   return {
     where,
     persistent: true,
@@ -53,21 +90,20 @@ export function postgresStorage(pool: Pool, partner: string, where: string): Doc
           return rows[0] === undefined ? null : (JSON.parse(rows[0].body) as T);
         },
         write: (data: T) =>
-          queue.run(name, async () => {
-            await pool.query(
-              'INSERT INTO sandbox_documents (partner, name, body) VALUES ($1, $2, $3) ON CONFLICT (partner, name) DO UPDATE SET body = EXCLUDED.body',
+          queue.run(name, () =>
+            write(
+              'INSERT INTO sandbox_documents (partner, name, body) SELECT $1, $2, $3 FROM fence ON CONFLICT (partner, name) DO UPDATE SET body = EXCLUDED.body',
               [partner, name, JSON.stringify(data)],
-            );
-          }),
+            ),
+          ),
       };
     },
     append: (name: string, text: string) =>
-      queue.run(name, async () => {
-        await pool.query('INSERT INTO sandbox_log_appends (partner, name, body) VALUES ($1, $2, $3)', [partner, name, text]);
-      }),
+      queue.run(name, () => write('INSERT INTO sandbox_log_appends (partner, name, body) SELECT $1, $2, $3 FROM fence', [partner, name, text])),
     rewrite: (name: string, text: string) =>
       queue.run(name, () =>
         inTransaction(pool, async (client) => {
+          await checkFence(client);
           await client.query('DELETE FROM sandbox_log_appends WHERE partner = $1 AND name = $2', [partner, name]);
           await client.query('INSERT INTO sandbox_log_appends (partner, name, body) VALUES ($1, $2, $3)', [partner, name, text]);
         }),
@@ -75,6 +111,7 @@ export function postgresStorage(pool: Pool, partner: string, where: string): Doc
     remove: (name: string) =>
       queue.run(name, () =>
         inTransaction(pool, async (client) => {
+          await checkFence(client);
           await client.query('DELETE FROM sandbox_documents WHERE partner = $1 AND name = $2', [partner, name]);
           await client.query('DELETE FROM sandbox_log_appends WHERE partner = $1 AND name = $2', [partner, name]);
         }),

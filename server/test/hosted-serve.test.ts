@@ -1,6 +1,7 @@
 /**
  * `pos-sandbox serve --partners FILE --store URL` as a real process on a real PostgreSQL: two partners, each with its
- * rows; a graceful stop on SIGTERM; a restart that finds each partner's state where it left it.
+ * rows; a graceful stop on SIGTERM; a restart that finds each partner's state where it left it; a second instance
+ * that follows, and takes the lead when the first dies.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,21 +68,18 @@ suite('serve --partners --store', () => {
     expect(await externalIds(second.baseUrl, 'alpha-admin-token-0001')).toEqual(['POS-ALPHA-1']);
     expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-1']);
 
-    // A second instance on the same partners' rows is refused, naming the one that holds them; a single-partner
-    // sandbox of one of them too.
-    const refused = await cli(['serve', '--partners', file, '--store', url, '--port', '0'], ENV);
-    expect([refused.code, refused.stderr.trim()]).toEqual([
-      2,
-      expect.stringMatching(/^pos-sandbox: another pos-sandbox instance \(.+-\d+\) serves partner 'alpha-pos' on postgres:\/\/.+: one instance per partner's state, since each keeps that state in memory; stop it first \(docs\/hosting\.md\)$/),
-    ]);
-    const single = await cli(['serve', '--store', url, '--port', '0'], { SANDBOX_PARTNER: 'beta-pos', SANDBOX_NONPROD_KEY: BETA_KEY });
-    expect(single.code).toBe(2);
-    expect(single.stderr).toContain("serves partner 'beta-pos'");
-    // Once the holder is gone (SIGKILL: no goodbye to the database), the lock goes with its connection.
+    // A second instance on the same database follows: a call to it is sent on to the leader, whose state it is.
+    const follower = await serveHosted(['--partners', file, '--store', url], ENV);
+    expect(await refund(follower.baseUrl, 'beta-pos', BETA_KEY, 'loc-kiosk-001', 'POS-BETA-2')).toBe(200);
+    expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
+    const health = (await (await fetch(`${follower.baseUrl}/_sandbox/health`, { headers: { authorization: 'Bearer operator-token-0000001' } })).json()) as { partners: Array<{ role: string }> };
+    expect(health.partners.map((partner) => partner.role)).toEqual(['follows', 'follows']);
+    // The leader gone without a goodbye (SIGKILL): the follower takes the lead, and the state with it.
     second.child.kill('SIGKILL');
     await once(second.child, 'exit');
-    const third = await serveHosted(['--partners', file, '--store', url], ENV);
-    expect(await externalIds(third.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-1']);
+    expect(await refund(follower.baseUrl, 'alpha-pos', ALPHA_KEY, 'loc-std-001', 'POS-ALPHA-2')).toBe(200);
+    expect(await externalIds(follower.baseUrl, 'alpha-admin-token-0001')).toEqual(['POS-ALPHA-2', 'POS-ALPHA-1']);
+    expect(await externalIds(follower.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
   }, 30_000);
 
   it('refuses a partners file with a problem: exit code 2, the problem named, nothing started', async () => {

@@ -15,11 +15,11 @@ export function stopServers(): void {
 }
 
 /**
- * Starts `serve` (in memory unless `args` name --data) and resolves once the banner is printed,
+ * Starts `serve` (in memory unless `args` name --data or --store) and resolves once the banner is printed,
  * with the base URL, everything printed, and the process.
  */
 export async function serve(args: string[], env: Record<string, string> = {}): Promise<{ baseUrl: string; banner: string; child: ChildProcess }> {
-  const storage = args.includes('--data') ? [] : ['--memory'];
+  const storage = args.includes('--data') || args.includes('--store') ? [] : ['--memory'];
   const { url, output, child } = await startUntilReady([BIN, 'serve', ...storage, ...args], { ...BASE_ENV, PORT: '0', ...env }, `-d '`);
   return { baseUrl: url, banner: output(), child };
 }

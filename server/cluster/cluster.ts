@@ -1,0 +1,51 @@
+/**
+ * serve --store: the database opened (migrations applied), and each partner of this instance in a slot that leads
+ * it or follows the instance that does (partner-slot.ts). One instance alone leads every partner; the next ones
+ * follow, and take over a partner whose leader is gone.
+ */
+import type { Logger } from '../logger.js';
+import type { Sandbox } from '../sandbox.js';
+import type { OpenedPostgres } from '../store/open-postgres.js';
+import type { DocumentStorage } from '../store/segment-storage.js';
+import { Leadership } from './leadership.js';
+import { PartnerSlot } from './partner-slot.js';
+
+export interface Cluster {
+  database: OpenedPostgres;
+  slots: Map<string, PartnerSlot>;
+  /** Places a partner on this instance: it leads it if no other instance does, and follows otherwise. */
+  add(partner: string, createSandbox: (storage: DocumentStorage, forwardKey: string) => Promise<Sandbox>): Promise<PartnerSlot>;
+  /** Says where this instance answers, once it listens. */
+  publish(url: string): Promise<void>;
+  /** Gives up every lead (their refunds and orders are taken over by another instance) and closes the database. */
+  stop(): Promise<void>;
+}
+
+export async function startCluster(options: { url: string; instanceId: string; logger: Logger }): Promise<Cluster> {
+  const { openPostgres } = await import('../store/open-postgres.js');
+  const database = await openPostgres(options.url, { log: (message) => options.logger.warn(message) });
+  const leadership = await Leadership.connect(options.url, database.pool, options.instanceId).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  const slots = new Map<string, PartnerSlot>();
+  const add = async (partner: string, createSandbox: (storage: DocumentStorage, forwardKey: string) => Promise<Sandbox>): Promise<PartnerSlot> => {
+    const slot = new PartnerSlot({ partner, leadership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox });
+    await slot.start();
+    slots.set(partner, slot);
+    return slot;
+  };
+  return {
+    database,
+    slots,
+    add,
+    publish: async (url) => {
+      for (const slot of slots.values()) await slot.publish(url);
+    },
+    stop: async () => {
+      for (const slot of slots.values()) await slot.stop();
+      await leadership.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * One partner on an instance of a sandbox that several instances serve on one database (docs/hosting.md). The
+ * instance either leads the partner, and runs its whole sandbox (state in memory, refunds processed, orders
+ * delivered, fault counters, journal, events), or follows, and sends the partner's requests on to the leader. So
+ * every state change of a partner happens in one process, as on a laptop, and a client may call any instance.
+ *
+ * A follower tries to take the lead every `checkMs`, and at once when the leader does not answer: the lock goes with
+ * the leader's connection, so a leader that died (SIGKILL) is replaced within about that time, and the new leader
+ * reads the state from the database: refunds still PENDING are decided, orders left mid-delivery recovered, as a
+ * restart would.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type pg from 'pg';
+import type { Logger } from '../logger.js';
+import type { Sandbox } from '../sandbox.js';
+import { postgresStorage } from '../store/postgres-storage.js';
+import type { DocumentStorage } from '../store/segment-storage.js';
+import { forwardRequest, readBody, unavailable } from './forward-request.js';
+import type { Leadership } from './leadership.js';
+
+/** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
+export const TAKEOVER_CHECK_MS = 1000;
+/** How long a request waits for a leader to answer (or for this instance to take the lead) before a 503. */
+export const LEADER_WAIT_MS = 5000;
+
+export interface PartnerSlotOptions {
+  partner: string;
+  leadership: Leadership;
+  pool: pg.Pool;
+  where: string;
+  instanceId: string;
+  logger: Logger;
+  /** Makes the partner's sandbox on this storage, once this instance leads it; `forwardKey` is the database's. */
+  createSandbox(storage: DocumentStorage, forwardKey: string): Promise<Sandbox>;
+  checkMs?: number;
+  waitMs?: number;
+}
+
+type State = { kind: 'following' } | { kind: 'leading'; sandbox: Sandbox; epoch: number } | { kind: 'stopped' };
+
+export class PartnerSlot {
+  private state: State = { kind: 'following' };
+  private taking: Promise<boolean> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private url: string | undefined;
+
+  constructor(private readonly options: PartnerSlotOptions) {
+    options.leadership.onLost(() => this.stepDown('the lock connection to the database was lost'));
+  }
+
+  get partner(): string {
+    return this.options.partner;
+  }
+
+  /** The partner's sandbox while this instance leads it. */
+  get sandbox(): Sandbox | undefined {
+    return this.state.kind === 'leading' ? this.state.sandbox : undefined;
+  }
+
+  /** Tries to lead at once, then keeps trying every checkMs while following. */
+  async start(): Promise<void> {
+    await this.tryLead();
+    this.timer = setInterval(() => {
+      if (this.state.kind === 'following') void this.tryLead().catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'could not try to take the lead'));
+    }, this.options.checkMs ?? TAKEOVER_CHECK_MS);
+    this.timer.unref();
+  }
+
+  /** Where this instance answers, for the others to forward to; known once it listens. */
+  async publish(url: string): Promise<void> {
+    this.url = url;
+    if (this.state.kind !== 'leading') return;
+    this.state.sandbox.checklist.sandboxUrl = url;
+    await this.options.leadership.publish(this.partner, this.state.epoch, url);
+  }
+
+  readonly listener: RequestListener = (req, res) => {
+    if (this.state.kind === 'leading') return this.state.sandbox.app(req, res);
+    void this.forward(req, res).catch((error: unknown) => {
+      this.options.logger.error({ err: error, partner: this.partner }, 'forwarding a request to the leading instance failed');
+      unavailable(req, res, 'the instance leading this partner could not be reached; send it again in a second');
+    });
+  };
+
+  /** Stops leading (a graceful stop): the sandbox stops its timers, and the lock is given up for another to take. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    const state = this.state;
+    this.state = { kind: 'stopped' };
+    if (state.kind === 'leading') {
+      state.sandbox.close();
+      await state.sandbox.store.commit().catch(() => undefined);
+      await this.options.leadership.release(this.partner);
+    }
+  }
+
+  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (body === undefined) return unavailable(req, res, 'a request body over 2 MiB cannot be sent on to the instance leading this partner');
+    const deadline = Date.now() + (this.options.waitMs ?? LEADER_WAIT_MS);
+    for (;;) {
+      if (this.state.kind === 'leading') {
+        // Led here now: the request goes in again at this instance's own address, as a new one, whole.
+        if (this.url !== undefined && (await forwardRequest({ req, res, body, target: this.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
+        return unavailable(req, res, 'this instance has just taken the lead of this partner and is not listening yet; send it again in a second');
+      }
+      if (this.state.kind === 'stopped') return unavailable(req, res, 'this instance is stopping; send it again to another');
+      const leader = await this.options.leadership.leaderOf(this.partner);
+      if (leader?.url && leader.instanceId !== this.options.instanceId) {
+        if ((await forwardRequest({ req, res, body, target: leader.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
+      }
+      // No leader answering: take the lead if it is free, or wait a little for the one that took it.
+      if (await this.tryLead()) continue;
+      if (Date.now() > deadline) return unavailable(req, res, 'no instance leads this partner just now (one is taking over); send it again in a second');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Takes the lead if no instance holds it; one try at a time. */
+  private tryLead(): Promise<boolean> {
+    this.taking ??= this.takeLead().finally(() => (this.taking = undefined));
+    return this.taking;
+  }
+
+  private async takeLead(): Promise<boolean> {
+    if (this.state.kind !== 'following') return this.state.kind === 'leading';
+    const epoch = await this.options.leadership.tryLead(this.partner, this.url ?? null);
+    if (epoch === undefined) return false;
+    const storage = postgresStorage(this.options.pool, this.partner, this.options.where, {
+      epoch,
+      onFenced: () => this.stepDown('another instance took the lead'),
+    });
+    try {
+      const sandbox = await this.options.createSandbox(storage, this.options.leadership.forwardKey);
+      if (this.url !== undefined) sandbox.checklist.sandboxUrl = this.url;
+      this.state = { kind: 'leading', sandbox, epoch };
+      this.options.logger.info({ partner: this.partner, epoch }, `this instance leads partner '${this.partner}' (epoch ${epoch})`);
+      return true;
+    } catch (error) {
+      await this.options.leadership.release(this.partner);
+      throw error;
+    }
+  }
+
+  private stepDown(why: string): void {
+    if (this.state.kind !== 'leading') return;
+    const { sandbox } = this.state;
+    this.state = { kind: 'following' };
+    sandbox.close();
+    void this.options.leadership.release(this.partner);
+    this.options.logger.warn({ partner: this.partner }, `this instance no longer leads partner '${this.partner}': ${why}`);
+  }
+}
