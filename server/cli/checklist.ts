@@ -56,6 +56,7 @@ export function checklistCommand(): Command {
         'Exit codes: 0 every required item in scope passed (warnings allowed); 1 one failed, was blocked, or none was executed; 2 the run could not start.',
         'Only a full --driver or --interactive run with --pos-version, against a POS that is not the bundled reference POS, is a certification; the report of any other run says "not a certification" in its title.',
         `Items: ${CHECKLIST.map((item) => item.id).join(', ')}.`,
+        'Environment: SANDBOX_URL; SANDBOX_ADMIN_TOKEN, sent to the control API of a sandbox started with --admin-token or --partners (the partner\'s own token).',
         'Example: npx pos-sandbox checklist --pos-order-url http://127.0.0.1:4200/order --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk --pos-name acme-pos --pos-version 4.2.0',
       ].join('\n'),
     )
@@ -128,6 +129,8 @@ export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOp
     ...(waitS ? { waitMs: waitS * 1000 } : {}),
     windowMs,
     ...(Object.keys(pos).length > 0 ? { pos } : {}),
+    // Behind --admin-token, or a partner's token of a hosted sandbox: the run's control calls carry it.
+    ...(env.SANDBOX_ADMIN_TOKEN ? { adminToken: env.SANDBOX_ADMIN_TOKEN } : {}),
     out: process.stdout,
   };
 }
