@@ -64,7 +64,9 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
       return { listener: slot.listener, sandbox: () => slot.sandbox };
     },
   });
-  const server = createSandboxServer(hosted.listener);
+  const server = createSandboxServer(
+    cluster ? (await import('../cluster/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, instanceId, database: cluster.database }) : hosted.listener,
+  );
   server.listen(config.port, config.host);
   await once(server, 'listening');
   limitHeapGrowth();

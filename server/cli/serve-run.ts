@@ -71,7 +71,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
   const slot = await cluster?.add(partner.name, sandboxOn);
   const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
-  const server = createSandboxServer(slot?.listener ?? sandbox!.app);
+  const server = createSandboxServer(
+    cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, instanceId, database: cluster.database }) : sandbox!.app,
+  );
   server.listen(config.port, config.host);
   await once(server, 'listening');
   // Only now: the stored state is read at start with V8's own growth, which a 100,000-refund start needs (10% quicker).

@@ -3,12 +3,34 @@
  * it or follows the instance that does (partner-slot.ts). One instance alone leads every partner; the next ones
  * follow, and take over a partner whose leader is gone.
  */
+import type { RequestListener } from 'node:http';
+import type { Readiness } from '../control/control-router.js';
+import { pingStore } from '../control/state-routes.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
 import type { OpenedPostgres } from '../store/open-postgres.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { Leadership } from './leadership.js';
 import { PartnerSlot } from './partner-slot.js';
+
+/**
+ * GET /_sandbox/ready answered by this instance itself, before any partner's: a load balancer asks each instance
+ * whether it can take requests (it is not stopping, and reaches the database), not whether the leader of some partner
+ * can, which a follower would otherwise forward the probe to.
+ */
+export function answerReadinessHere(listener: RequestListener, options: { readiness: Readiness; instanceId: string; database: OpenedPostgres }): RequestListener {
+  const store = { kind: 'postgres' as const, ping: async () => void (await options.database.pool.query('SELECT 1')) };
+  return (req, res) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.url?.toLowerCase() !== '/_sandbox/ready') return listener(req, res);
+    void (async () => {
+      const ping = options.readiness.draining ? undefined : await pingStore(store);
+      const reason = options.readiness.draining ? 'stopping: finishing the requests in flight' : ping?.ok === false ? ping.error : undefined;
+      const body = JSON.stringify(reason === undefined ? { ready: true, instanceId: options.instanceId } : { ready: false, instanceId: options.instanceId, reason });
+      res.writeHead(reason === undefined ? 200 : 503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    })();
+  };
+}
 
 export interface Cluster {
   database: OpenedPostgres;

@@ -14,7 +14,7 @@ import type { DocumentStorage } from '../store/segment-storage.js';
 export const STORE_PING_LIMIT_MS = 2000;
 
 /** Pings the store, timed; a store that fails or takes longer than the limit is unavailable, and why. */
-export async function pingStore(storage: DocumentStorage): Promise<{ ok: true; ms: number } | { ok: false; ms: number; error: string }> {
+export async function pingStore(storage: Pick<DocumentStorage, 'kind' | 'ping'>): Promise<{ ok: true; ms: number } | { ok: false; ms: number; error: string }> {
   const started = performance.now();
   const ms = () => Math.round((performance.now() - started) * 10) / 10;
   let timer: NodeJS.Timeout | undefined;

@@ -74,6 +74,8 @@ suite('serve --partners --store', () => {
     expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
     const health = (await (await fetch(`${follower.baseUrl}/_sandbox/health`, { headers: { authorization: 'Bearer operator-token-0000001' } })).json()) as { partners: Array<{ role: string }> };
     expect(health.partners.map((partner) => partner.role)).toEqual(['follows', 'follows']);
+    // A load balancer's probe is answered by the instance it asks, not forwarded to the leader.
+    expect(await (await fetch(`${follower.baseUrl}/_sandbox/ready`)).json()).toEqual({ ready: true, instanceId: expect.stringMatching(new RegExp(`-${follower.child.pid}$`)) });
     // The leader gone without a goodbye (SIGKILL): the follower takes the lead, and the state with it.
     second.child.kill('SIGKILL');
     await once(second.child, 'exit');
