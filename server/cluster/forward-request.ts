@@ -32,16 +32,18 @@ export function clientAddress(req: IncomingMessage, forwardKey: string | undefin
   return timingSafeEqual(sent, createHash('sha256').update(forwardKey).digest()) ? forwarded : undefined;
 }
 
-/** Reads a request's body whole; undefined when it is larger than `MAX_FORWARDED_BODY`. */
+/**
+ * Reads a request's body whole; undefined when it is larger than `MAX_FORWARDED_BODY`. A larger one is still read
+ * to its end, and dropped: the client then gets the answer instead of a connection cut while it was still sending.
+ */
 export async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_FORWARDED_BODY) return undefined;
-    chunks.push(chunk);
+    if (size <= MAX_FORWARDED_BODY) chunks.push(chunk);
   }
-  return Buffer.concat(chunks);
+  return size > MAX_FORWARDED_BODY ? undefined : Buffer.concat(chunks);
 }
 
 /**
@@ -89,12 +91,23 @@ export function forwardRequest(options: { req: IncomingMessage; res: ServerRespo
 
 /** 503 in the envelope of the request's path, with Retry-After. */
 export function unavailable(req: IncomingMessage, res: ServerResponse, message: string): void {
+  refuse(req, res, 503, 'SERVICE_UNAVAILABLE', message, { 'retry-after': '1' });
+}
+
+/** An answer of this instance's own, in the envelope of the request's path; the connection closes after it. */
+export function refuse(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const family = envelopeFamilyFor(new URL(req.url ?? '/', 'http://sandbox.invalid').pathname);
-  const text = JSON.stringify(renderEnvelope(family, 'SERVICE_UNAVAILABLE', [message]));
-  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'retry-after': '1' });
+  let path = '/';
+  try {
+    path = new URL(req.url ?? '/', 'http://sandbox.invalid').pathname;
+  } catch {
+    // A target no URL parser takes: the order envelope, as for any path that is not the menu's.
+  }
+  const text = JSON.stringify(renderEnvelope(envelopeFamilyFor(path), code, [message]));
+  // The connection closes after it: a body this instance did not read to its end may still be arriving.
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), connection: 'close', ...headers });
   res.end(text);
 }

@@ -15,7 +15,8 @@ import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
 import { postgresStorage } from '../store/postgres-storage.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
-import { forwardRequest, readBody, unavailable } from './forward-request.js';
+import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } from './forward-request.js';
+import { BODY_LIMIT_BYTES } from '../pipeline/json-body.js';
 import type { Leadership } from './leadership.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
@@ -96,7 +97,8 @@ export class PartnerSlot {
 
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
-    if (body === undefined) return unavailable(req, res, 'a request body over 2 MiB cannot be sent on to the instance leading this partner');
+    // Over twice what any endpoint takes: the answer the leader would give, without sending it megabytes first.
+    if (body === undefined) return refuse(req, res, 413, 'PAYLOAD_TOO_LARGE', `body is larger than ${MAX_FORWARDED_BODY} bytes; the sandbox accepts at most 1 MiB (${BODY_LIMIT_BYTES} bytes)`);
     const deadline = Date.now() + (this.options.waitMs ?? LEADER_WAIT_MS);
     for (;;) {
       if (this.state.kind === 'leading') {

@@ -244,7 +244,8 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         adminToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The control API: none from a loopback client; the --admin-token value when the sandbox was started with one.',
+          description:
+            "The control API: none from a loopback client; the --admin-token value when the sandbox was started with one. A hosted sandbox (serve --partners, docs/hosting.md) always takes a token: a partner's admin token, or the operator's with the header x-sandbox-partner naming the partner.",
         },
         posToken: {
           type: 'http',

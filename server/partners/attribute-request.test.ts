@@ -1,5 +1,6 @@
 /** Pure: which partner a request belongs to, for the paths, tokens and headers a client may send. */
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { signHs256 } from '../test/helpers.js';
 import { attributeRequest, PartnerBook, type RequestHead } from './attribute-request.js';
 
@@ -82,5 +83,19 @@ describe('attributeRequest', () => {
   it('takes the first of repeated x-sandbox-partner headers', () => {
     const request = head('GET', '/_sandbox/orders', { authorization: 'Bearer operator-token-0000001', 'x-sandbox-partner': ['beta-pos', 'alpha-pos'] as unknown as string });
     expect(attributeRequest(request, book)).toMatchObject({ to: 'partner', name: 'beta-pos' });
+  });
+});
+
+describe('attributeRequest on anything a client can send', () => {
+  it('never throws, and gives a call to no partner but by its iss or its admin token', () => {
+    const anyToken = fc.oneof(fc.string(), fc.constant('Bearer '), fc.string().map((text) => `Bearer ${text}`), fc.json().map((json) => `Bearer e30.${Buffer.from(json).toString('base64url')}.sig`), fc.constantFrom('alpha-pos', 'beta-pos', 'gamma-pos', 'ALPHA-POS').map((iss) => tokenOf({ iss })));
+    fc.assert(
+      fc.property(fc.constantFrom('GET', 'POST', 'PUT', 'HEAD', 'DELETE'), fc.oneof(fc.string(), fc.constantFrom('/_sandbox/orders', '/v2/order/refund', '/_sandbox', '/')), fc.option(anyToken), fc.option(fc.string()), (method, path, authorization, named) => {
+        const attribution = attributeRequest(head(method, path, { ...(authorization === null ? {} : { authorization }), ...(named === null ? {} : { 'x-sandbox-partner': named }) }), book);
+        if (attribution.to === 'partner') expect(['alpha-pos', 'beta-pos']).toContain(attribution.name);
+        if (attribution.to === 'nobody') expect(attribution.messages.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

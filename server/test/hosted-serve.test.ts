@@ -74,6 +74,13 @@ suite('serve --partners --store', () => {
     expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
     const health = (await (await fetch(`${follower.baseUrl}/_sandbox/health`, { headers: { authorization: 'Bearer operator-token-0000001' } })).json()) as { partners: Array<{ role: string }> };
     expect(health.partners.map((partner) => partner.role)).toEqual(['follows', 'follows']);
+    // A body far past every limit is refused by the follower itself, in the envelope, without sending it on.
+    const betaToken = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims({ iss: 'beta-pos', sub: 'loc-kiosk-001' }), BETA_KEY);
+    const huge = await fetch(`${follower.baseUrl}/v2/order/refund`, { method: 'POST', headers: { authorization: `Bearer ${betaToken}` }, body: 'x'.repeat(3 * 1024 * 1024) });
+    expect([huge.status, await huge.json()]).toEqual([
+      413,
+      { errors: [{ code: 'PAYLOAD_TOO_LARGE', message: 'body is larger than 2097152 bytes; the sandbox accepts at most 1 MiB (1048576 bytes)' }] },
+    ]);
     // A load balancer's probe is answered by the instance it asks, not forwarded to the leader.
     expect(await (await fetch(`${follower.baseUrl}/_sandbox/ready`)).json()).toEqual({ ready: true, instanceId: expect.stringMatching(new RegExp(`-${follower.child.pid}$`)) });
     // The leader gone without a goodbye (SIGKILL): the follower takes the lead, and the state with it.
