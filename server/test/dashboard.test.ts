@@ -14,7 +14,8 @@ import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 import { launchBrowser, RUN_BROWSER_TESTS } from './browser.js';
 import { PARTNER, signHs256 } from './helpers.js';
 import { closedPort } from './loopback.js';
-import { referencePos, serve, stopServers } from './processes.js';
+import { referencePos, serve, serveHosted, stopServers } from './processes.js';
+import { writeFileSync } from 'node:fs';
 
 const run = promisify(execFile);
 const suite = RUN_BROWSER_TESTS ? describe : describe.skip;
@@ -228,5 +229,47 @@ suite('the dashboard, in Chromium', () => {
     rmSync(guardedReports, { recursive: true, force: true });
     await context.close();
     await other.context().close();
+  }, 30_000);
+
+  it("of a hosted sandbox, opened with one partner's token, shows that partner's traffic and refunds only", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dashboard-hosted-'));
+    const otherKey = 'other-pos-nonprod-key-'.padEnd(40, 'o');
+    writeFileSync(
+      join(dir, 'partners.json'),
+      JSON.stringify({
+        partners: [
+          { name: PARTNER.name, nonProdKey: PARTNER.nonProdKey, adminToken: 'demo-admin-token-000001' },
+          { name: 'other-pos', nonProdKey: otherKey, adminToken: 'other-admin-token-00001', locations: ['loc-kiosk-001'] },
+        ],
+      }),
+    );
+    const hosted = await serveHosted(['--partners', join(dir, 'partners.json'), '--memory', '--report-dir', join(dir, 'reports')]);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${hosted.baseUrl}/`);
+    await page.locator('#admin-token').fill('demo-admin-token-000001');
+    await page.locator('.token-prompt button').click();
+    await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+    const now = Math.floor(Date.now() / 1000);
+    const send = (iss: string, key: string, location: string, externalId: string) =>
+      fetch(`${hosted.baseUrl}/v2/order/refund`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${signHs256({ alg: 'HS256', typ: 'JWT' }, { sub: location, jti: `hosted-${externalId}`, nbf: now - 5, exp: now + 600, iss, aud: SERVICE_AUDIENCE }, key)}`,
+          'x-service-locationid': location,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ ExternalId: externalId }),
+      });
+    // The other partner's call first: when the partner's own row is drawn, the other's would have been too.
+    expect((await send('other-pos', otherKey, 'loc-kiosk-001', 'OTHER-ONLY-1')).status).toBe(200);
+    expect((await send(PARTNER.name, PARTNER.nonProdKey, 'loc-std-001', 'DEMO-ONLY-1')).status).toBe(200);
+    await page.locator('#traffic tbody tr', { hasText: '/v2/order/refund' }).waitFor();
+    expect(await page.locator('#traffic tbody tr').count()).toBe(1);
+    await page.locator('nav a[data-page=refunds]').click();
+    await page.locator('main', { hasText: 'DEMO-ONLY-1' }).waitFor();
+    expect(await page.locator('main').innerText()).not.toContain('OTHER-ONLY-1');
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 });
