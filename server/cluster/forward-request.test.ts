@@ -2,12 +2,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { clientAddress, FORWARD_KEY, FORWARDED_BY, FORWARDED_FOR, forwardRequest, readBody } from './forward-request.js';
-import { closedPort } from '../test/live.js';
 
 const KEY = 'the-database-forward-key';
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  // fetch keeps its connections alive: they are closed with the servers, or close would wait on them.
+  await Promise.all(
+    servers.splice(0).map((server) => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    }),
+  );
 });
 
 async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
@@ -62,7 +67,8 @@ describe('forwardRequest', () => {
 
   it('says refused when no leader listens there: nothing reached it, another may be tried', async () => {
     const outcomes: string[] = [];
-    const answer = await fetch(`${await follower(`http://127.0.0.1:${await closedPort()}`, outcomes)}/v2/order/refund`, { method: 'POST', body: '{}' });
+    // Port 1: nothing listens there, and no other test can take it meanwhile (a port found free a moment ago can be).
+    const answer = await fetch(`${await follower('http://127.0.0.1:1', outcomes)}/v2/order/refund`, { method: 'POST', body: '{}' });
     expect([answer.status, outcomes]).toEqual([599, ['refused']]);
   });
 

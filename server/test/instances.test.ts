@@ -5,7 +5,7 @@
  * fires exactly 5 times across them, the journal shows every instance's traffic, and an instance SIGKILLed mid-load
  * loses nothing it acknowledged: its work finishes on another.
  *
- * `npm test` runs it at a size that fits its minute (600 refunds, 30 orders); `npm run test:instances` at the full
+ * `npm test` runs it small (300 refunds, 15 orders); `npm run test:instances` at the full
  * size (10,000 refunds, 200 orders): POS_SANDBOX_INSTANCES_FULL=1.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -18,8 +18,8 @@ import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 
 const FULL = process.env.POS_SANDBOX_INSTANCES_FULL === '1';
-const REFUNDS = FULL ? 10_000 : 600;
-const ORDERS = FULL ? 200 : 30;
+const REFUNDS = FULL ? 10_000 : 300;
+const ORDERS = FULL ? 200 : 15;
 const CONCURRENCY = 24;
 const ADMIN = 'instances-admin-token-0001';
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;

@@ -1,4 +1,0 @@
-/** ../fault-control.test.ts with every test sandbox on PostgreSQL. */
-import { onPostgres } from './postgres-store.js';
-
-await onPostgres(() => import('../fault-control.test.js'));

@@ -1,4 +1,0 @@
-/** ../faults.test.ts with every test sandbox on PostgreSQL. */
-import { onPostgres } from './postgres-store.js';
-
-await onPostgres(() => import('../faults.test.js'));

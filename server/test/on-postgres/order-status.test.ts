@@ -1,4 +1,0 @@
-/** ../order-status.test.ts with every test sandbox on PostgreSQL. */
-import { onPostgres } from './postgres-store.js';
-
-await onPostgres(() => import('../order-status.test.js'));
