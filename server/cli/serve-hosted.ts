@@ -3,7 +3,6 @@
  * its own state (docs/hosting.md). The options are serve's; what differs is here: the partners file, a store per
  * partner, the front, and a banner that prints no key or token.
  */
-import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import pc from 'picocolors';
 import type { ServeConfig, ServeFlags } from '../config.js';
@@ -19,7 +18,7 @@ import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { hostedBanner } from './banner.js';
 import { stopGracefully } from './graceful-stop.js';
-import { limitHeapGrowth } from './heap-growth.js';
+import { listenOn } from './listen.js';
 
 /** Where a partner's data file is, beside the --data file: `.sandbox/partners/<name>.json` and its segments. */
 export function partnerDataFile(dataFile: string, partner: string): string {
@@ -67,13 +66,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   const server = createSandboxServer(
     cluster ? (await import('../cluster/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, instanceId, database: cluster.database }) : hosted.listener,
   );
-  server.listen(config.port, config.host);
-  await once(server, 'listening');
-  limitHeapGrowth();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const own = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
+  const { baseUrl, ownUrl: own } = await listenOn(server, config);
   for (const placed of hosted.partners.values()) {
     const sandbox = placed.sandbox();
     if (sandbox) sandbox.checklist.sandboxUrl = own;
@@ -82,7 +75,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   process.stdout.write(
     hostedBanner({
       version: VERSION,
-      baseUrl: `http://${host}:${port}`,
+      baseUrl,
       state: cluster?.database.where ?? (dataFile === undefined ? 'memory' : join(dirname(dataFile), 'partners', '<partner>.json')),
       partnersFile: config.partnersFile!,
       instanceId: hosted.instanceId,

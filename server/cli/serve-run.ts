@@ -3,7 +3,6 @@
  * banner. The only place with env and listen. Its own module, imported once serve runs, so `serve --help` does not
  * load Express, ajv and the store.
  */
-import { once } from 'node:events';
 import pc from 'picocolors';
 import { join } from 'node:path';
 import { createSandbox, defaultInstanceId, type Sandbox } from '../sandbox.js';
@@ -19,7 +18,7 @@ import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
 import { createSandboxServer } from '../http-parser-errors.js';
-import { limitHeapGrowth } from './heap-growth.js';
+import { listenOn } from './listen.js';
 import { OrderLogLines } from './order-log-lines.js';
 import { stopGracefully } from './graceful-stop.js';
 
@@ -74,16 +73,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const server = createSandboxServer(
     cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, instanceId, database: cluster.database }) : sandbox!.app,
   );
-  server.listen(config.port, config.host);
-  await once(server, 'listening');
-  // Only now: the stored state is read at start with V8's own growth, which a 100,000-refund start needs (10% quicker).
-  limitHeapGrowth();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const { baseUrl, ownUrl: own } = await listenOn(server, config);
   // Checklist runs started from the control API call this sandbox back at its own address; the other instances on
   // a database send it the requests of the partner it leads at the address it advertises.
-  const own = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`;
   if (sandbox) sandbox.checklist.sandboxUrl = own;
   await cluster?.publish(config.advertiseUrl ?? own);
   // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund. An
@@ -103,7 +95,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   process.stdout.write(
     startupBanner({
       version: VERSION,
-      baseUrl: `http://${host}:${port}`,
+      baseUrl,
       partner,
       locations: fixtures.locations,
       posOrderUrl: config.posOrderUrl,
