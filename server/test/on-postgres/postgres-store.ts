@@ -12,7 +12,7 @@ import { RUN_POSTGRES_TESTS, testDatabase } from '../postgres.js';
 
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
 
-export async function onPostgres(suite: () => Promise<unknown>): Promise<void> {
+export async function onPostgres(load: () => Promise<unknown>): Promise<void> {
   if (!RUN_POSTGRES_TESTS) {
     // Said as skipped, as the other PostgreSQL suites are; where they are required (.ci/run) this never runs.
     suite('on PostgreSQL', () => it('needs the PostgreSQL server binaries (apt-get install -y postgresql)', () => undefined));
@@ -27,5 +27,5 @@ export async function onPostgres(suite: () => Promise<unknown>): Promise<void> {
   afterAll(async () => {
     await db?.close();
   });
-  await suite();
+  await load();
 }
