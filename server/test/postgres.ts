@@ -74,6 +74,17 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
   });
 }
 
+/**
+ * A run killed before its teardown (a timeout, Ctrl-C twice) would leave its server running for ever: a detached
+ * shell waits for the process that started it to end, then stops the server and deletes its folder. After a normal
+ * stop it finds nothing left to do.
+ */
+function watchOwner(pid: number, pgCtl: string, data: string, dir: string, asPostgres: boolean): void {
+  const stop = `${asPostgres ? 'runuser -u postgres -- ' : ''}'${pgCtl}' -D '${data}' -m immediate stop`;
+  const watcher = spawn('sh', ['-c', `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf '${dir}'`], { detached: true, stdio: 'ignore' });
+  watcher.unref();
+}
+
 export async function startPostgres(): Promise<PostgresServer> {
   if (POSTGRES_BIN_DIR === undefined) {
     throw new Error('no PostgreSQL server binaries found (looked in /usr/lib/postgresql/N/bin); install them (apt-get install -y postgresql) or set POSTGRES_BIN_DIR');
@@ -92,6 +103,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   await run(bin('pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'], user);
   const url = `postgres://sandbox@127.0.0.1:${port}/postgres`;
+  watchOwner(process.pid, bin('pg_ctl'), data, dir, user !== undefined);
   let stopped = false;
   return {
     url,
