@@ -270,8 +270,9 @@ describe('journal tail --follow when the sandbox stops', () => {
     sandbox.kill('SIGKILL');
     expect(await exited).toBe(1);
     // Taken up again at once, the stream meets the sandbox gone or still dying: the cause is the kernel's word of
-    // the moment (connect ECONNREFUSED, connect ECONNRESET, read ECONNRESET, all seen); the line around it is ours.
-    expect(stderr).toMatch(new RegExp(`^pos-sandbox: cannot reach the sandbox at ${sandboxUrl}: (connect|read) E[A-Z]+[^\\n]* \\(is \`pos-sandbox serve\` running there\\? point at it with --sandbox URL or SANDBOX_URL\\)\\n$`));
+    // the moment (connect ECONNREFUSED, connect ECONNRESET, read ECONNRESET, write ECONNRESET, all seen); the line around it is
+    // ours.
+    expect(stderr).toMatch(new RegExp(`^pos-sandbox: cannot reach the sandbox at ${sandboxUrl}: (connect|read|write) E[A-Z]+[^\\n]* \\(is \`pos-sandbox serve\` running there\\? point at it with --sandbox URL or SANDBOX_URL\\)\\n$`));
     expect(stderr).not.toContain('aborted');
   });
 });
