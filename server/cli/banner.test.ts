@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fixtures } from '../test/helpers.js';
+import { fixtures } from '../test/test-identity.js';
 import { maskKey, startupBanner, type BannerInput } from './banner.js';
 
 const OWN_KEY = 'acme-own-nonprod-key-0123456789-wxyz';

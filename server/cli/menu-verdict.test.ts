@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadMenuUpdateSchemas } from '../fixtures/menu-update-schemas.js';
-import { fixtures } from '../test/helpers.js';
+import { fixtures } from '../test/test-identity.js';
 import { parseJsonBody } from '../domain/parse-json-body.js';
 import { formatVerdict, menuVerdict as verdictOf } from './menu-verdict.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { SandboxEvents, formatServerSentEvent, type SandboxEvent } from './sandbox-events.js';
 import { Redactor, REMEMBERED_SIGNATURES } from '../journal/redactor.js';
-import { signHs256, validClaims } from '../test/helpers.js';
+import { signHs256, validClaims } from '../test/test-identity.js';
 
 const KEY = 'the-partner-key-0123456789abcdef';
 const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);

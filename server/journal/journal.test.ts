@@ -3,7 +3,7 @@ import { Journal } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
 import { journalSummary } from './journal-summary.js';
 import { Redactor, REMEMBERED_SIGNATURES } from './redactor.js';
-import { signHs256, validClaims } from '../test/helpers.js';
+import { signHs256, validClaims } from '../test/test-identity.js';
 
 const KEY = 'the-partner-key-0123456789abcdef';
 const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);

@@ -1,7 +1,7 @@
 /** Pure: which partner a request belongs to, for the paths, tokens and headers a client may send. */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { signHs256 } from '../test/helpers.js';
+import { signHs256 } from '../test/test-identity.js';
 import { attributeRequest, PartnerBook, type RequestHead } from './attribute-request.js';
 
 const book = new PartnerBook(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ConfigError } from '../config.js';
-import { FIXTURES_DIR } from '../test/helpers.js';
+import { FIXTURES_DIR } from '../test/test-identity.js';
 import { loadPartnersFile, readSecret } from './load-partners-file.js';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { menuVerdict } from '../cli/menu-verdict.js';
 import { parseJsonBody } from '../domain/parse-json-body.js';
 import { loadMenuUpdateSchemas } from '../fixtures/menu-update-schemas.js';
-import { fixtures, PARTNER } from '../test/helpers.js';
+import { fixtures, PARTNER } from '../test/test-identity.js';
 import { buildPostmanExport } from './build-postman-export.js';
 import { pickExamples, type PostmanExamples } from './postman-examples.js';
 import { COLLECTION_SCHEMA, type PostmanRequestItem } from './postman-format.js';

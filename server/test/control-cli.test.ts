@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { closedPort, closeServers, listen } from './live.js';
-import { PARTNER } from './helpers.js';
+import { PARTNER } from './test-identity.js';
 import { cli, serve, stopServers } from './processes.js';
 
 let sandboxUrl: string;

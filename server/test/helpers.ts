@@ -1,25 +1,15 @@
-/** Test helpers: a seeded app with its own clock, and tokens built claim by claim. */
-import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
+/** Test helpers: a seeded app with its own clock; the partner's identity and tokens come from test-identity.ts. */
 import type { Express } from 'express';
 import request from 'supertest';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import type { DispatchPolicy } from '../dispatch/order-dispatcher.js';
 import type { FaultRule } from '../faults/fault-rule-types.js';
 import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
-import { resolvePartner, type PartnerIdentity } from '../config.js';
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
-import { loadFixtures } from '../fixtures/load-fixtures.js';
+import type { PartnerIdentity } from '../config.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { PACKAGE_ROOT } from '../version.js';
+import { cleanHeaders, EXTERNAL_ID, fixtures, NOW_S, PARTNER } from './test-identity.js';
 
-export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
-export const fixtures = loadFixtures(FIXTURES_DIR);
-export const PARTNER = resolvePartner(fixtures.partner, {});
-/** The sandbox's clock in every test: 2026-11-21T10:00:00Z. */
-export const NOW_S = Date.parse('2026-11-21T10:00:00Z') / 1000;
-export const LOCATION = 'loc-std-001';
-export const EXTERNAL_ID = 'POS-STD-1001';
+export * from './test-identity.js';
 
 export interface TestSandboxOptions {
   strict?: boolean;
@@ -100,45 +90,6 @@ export async function testApp(options: TestSandboxOptions = {}): Promise<Express
   return (await testSandbox(options)).app;
 }
 
-/** Signs any header and payload with HS256, without the claim checks jwt.sign would make. */
-export function signHs256(header: object, payload: object, key = PARTNER.nonProdKey): string {
-  const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
-  const signingInput = `${encode(header)}.${encode(payload)}`;
-  return `${signingInput}.${createHmac('sha256', key).update(signingInput).digest('base64url')}`;
-}
-
-let jtiCounter = 0;
-
-/** The six §5 claims of a valid POS → service token at NOW_S. */
-export function validClaims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    sub: LOCATION,
-    jti: `jti-${++jtiCounter}`,
-    nbf: NOW_S - 10,
-    exp: NOW_S + 600,
-    iss: PARTNER.name,
-    aud: SERVICE_AUDIENCE,
-    ...overrides,
-  };
-}
-
-/** A valid token, or one with claims changed (`undefined` removes a claim). */
-export function posToken(overrides: Record<string, unknown> = {}, key = PARTNER.nonProdKey): string {
-  const claims = Object.fromEntries(Object.entries(validClaims(overrides)).filter(([, value]) => value !== undefined));
-  return signHs256({ alg: 'HS256', typ: 'JWT' }, claims, key);
-}
-
-/** The headers of a clean refund: token, location, x-api-key, version and JSON content type. */
-export function cleanHeaders(token = posToken()): Record<string, string> {
-  return {
-    Authorization: `Bearer ${token}`,
-    'x-service-locationid': LOCATION,
-    'x-api-key': PARTNER.apiKey ?? 'key',
-    'x-api-version': '2',
-    'Content-Type': 'application/json',
-  };
-}
-
 /** POSTs a refund; `headers` values of undefined remove a clean header. */
 export async function postRefund(
   app: Express | Promise<Express>,
@@ -160,14 +111,4 @@ export async function putMenu(
   let call = request(await app).put(options.path ?? '/v2/menu');
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) call = call.set(name, value);
   return call.send(typeof body === 'string' ? body : JSON.stringify(body));
-}
-
-/** The capitalized §2.3 menu envelope, VALIDATION_ERROR unless told. */
-export function menuEnvelope(messages: string[], code = 'VALIDATION_ERROR'): object {
-  return { errors: messages.map((message) => ({ Code: code, Message: message })) };
-}
-
-/** The lowercase §2.3 envelope with one entry per message. */
-export function orderEnvelope(code: string, ...messages: string[]): object {
-  return { errors: messages.map((message) => ({ code, message })) };
 }

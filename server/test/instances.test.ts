@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PARTNER, signHs256 } from './helpers.js';
+import { PARTNER, signHs256 } from './test-identity.js';
 import { referencePos, serve, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
