@@ -17,7 +17,7 @@ export default {
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/server/test/use-built-validators.ts'],
   // Every answer a test receives is judged against openapi.json: server/test/contract/.
-  setupFilesAfterEnv: ['<rootDir>/server/test/contract/check-responses.setup.ts', ...(process.env.CPU_PROBE ? ['<rootDir>/.scratch/cpu-probe.setup.ts'] : [])],
+  setupFilesAfterEnv: ['<rootDir>/server/test/contract/check-responses.setup.ts'],
   // The document it judges by is built once per run, not once per test file.
   globalSetup: '<rootDir>/server/test/contract/openapi-document.global-setup.ts',
   globalTeardown: '<rootDir>/server/test/contract/openapi-document.global-teardown.ts',
