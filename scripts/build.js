@@ -14,6 +14,7 @@
  * (scripts/build-validators.ts, server/fixtures/compiled-schemas.ts).
  */
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,9 +82,20 @@ export async function buildDist() {
   });
   for (const file of dashboard.outputFiles) write(file.path, file.contents);
   for (const file of ['index.html', 'app.css']) write(join(DIST, 'dashboard', file), readFileSync(join(ROOT, 'dashboard', file)));
-  // Compiled by the code just built, from the schemas as they are now.
-  const { builtValidators } = await import(`${pathToFileURL(join(DIST, 'scripts', 'build-validators.js')).href}?${Date.now()}`);
-  for (const { file, code } of builtValidators()) write(join(DIST, 'validators', file), Buffer.from(code));
+  // Compiled by the code just built, from the schemas as they are now. A validator's file is named by a digest of
+  // its schema and options, so one already there is kept, unless the code that compiles them changed: ajv, its
+  // options of code generation, or the schemas written in TypeScript. Its digest is written last, once every
+  // validator is, so a build stopped half way compiles them all again.
+  const compiler = join(DIST, 'scripts', 'build-validators.js');
+  const stamp = join(DIST, 'validators', 'compiled-by');
+  const compiledBy = createHash('sha256').update(readFileSync(compiler)).digest('hex');
+  const same = existsSync(stamp) && readFileSync(stamp, 'utf8') === compiledBy;
+  const { builtValidators } = await import(`${pathToFileURL(compiler).href}?${Date.now()}`);
+  for (const { file, code } of builtValidators((name) => same && existsSync(join(DIST, 'validators', name)))) {
+    if (code === undefined) produced.add(join(DIST, 'validators', file));
+    else write(join(DIST, 'validators', file), Buffer.from(code));
+  }
+  write(stamp, Buffer.from(compiledBy));
   for (const entry of readdirSync(DIST, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
     if (entry.isFile() && !produced.has(path) && !path.endsWith('.partial')) rmSync(path);
