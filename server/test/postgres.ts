@@ -1,8 +1,8 @@
 /**
  * A real PostgreSQL server for the tests that need one, started by the test setup itself: Debian's server binaries
  * (`initdb`, `pg_ctl`) make a cluster in a temp folder and run it on a free port, listening on 127.0.0.1 only.
- * jest's globalSetup starts one for the whole run (a cluster's initdb costs about 1.3 s, and ten suites use one);
- * each test file makes databases of its own on it (`testDatabase`), so no file sees another's rows.
+ * jest's globalSetup starts one for the whole run, in the background (a cluster's initdb costs about 1.3 s, and ten
+ * suites use one); each test file makes databases of its own on it (`testDatabase`), so no file sees another's rows.
  *
  * Where no server binaries are installed the PostgreSQL suites are skipped, but not where
  * POS_SANDBOX_REQUIRE_POSTGRES=1 (.ci/run sets it): there their absence fails them.
@@ -12,10 +12,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 
 /** Where `initdb` and `pg_ctl` are: POSTGRES_BIN_DIR, else the newest of Debian's /usr/lib/postgresql/N/bin. */
@@ -126,21 +126,86 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
 }
 
-/** Set by jest's globalSetup: the URL of the run's server, which every worker inherits. */
-export const POSTGRES_URL_ENV = 'POS_SANDBOX_TEST_POSTGRES_URL';
+/**
+ * Set by jest's globalSetup: the file where the run's server says it is up (its URL) or why it did not start, which
+ * every worker inherits. The server starts while the first test files run, most of which never use it: waiting
+ * for it (1.5–1.8 s, initdb mostly) held up every run, and a developer's run of one file, before its first test.
+ */
+export const POSTGRES_ANNOUNCE_ENV = 'POS_SANDBOX_TEST_POSTGRES_FILE';
+
+type Announcement = { url: string } | { error: string };
+
+/**
+ * Starts the run's server in the background and names, in the environment the workers inherit, the file it will
+ * announce itself in; resolves with the server once it is up, or undefined if it could not start (said in the file).
+ */
+export function announceRunPostgres(): Promise<PostgresServer | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'pos-sandbox-pg-announce-'));
+  const file = join(dir, 'server.json');
+  process.env[POSTGRES_ANNOUNCE_ENV] = file;
+  const announce = (said: Announcement) => {
+    // Written whole (a rename): a worker reads either nothing or all of it.
+    writeFileSync(`${file}.partial`, JSON.stringify(said));
+    renameSync(`${file}.partial`, file);
+  };
+  return startPostgres().then(
+    (server) => {
+      announce({ url: server.url });
+      return server;
+    },
+    (error: unknown) => {
+      announce({ error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    },
+  );
+}
+
+/** The URL the run's server announced in `file`, once it has; rejects with why it did not start. */
+function announcedUrl(file: string): Promise<string> {
+  const read = (): Announcement | undefined => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Announcement;
+    } catch {
+      return undefined;
+    }
+  };
+  return new Promise((resolve, reject) => {
+    const settle = (said: Announcement) => {
+      watcher.close();
+      clearTimeout(timer);
+      if ('url' in said) resolve(said.url);
+      else reject(new Error(`the run's PostgreSQL server did not start: ${said.error}`));
+    };
+    // Watched before it is read, so an announcement between the two is not missed.
+    const watcher = watch(dirname(file), () => {
+      const said = read();
+      if (said !== undefined) settle(said);
+    });
+    const timer = setTimeout(() => {
+      watcher.close();
+      reject(new Error(`the run's PostgreSQL server said nothing in 60 s (${file})`));
+    }, 60_000);
+    timer.unref();
+    const said = read();
+    if (said !== undefined) settle(said);
+  });
+}
 
 let ownServer: Promise<PostgresServer> | undefined;
 let databases = 0;
+let runServer: Promise<string> | undefined;
 
 /**
- * A new empty database of this test file, on the run's server; a file run without jest's globalSetup starts a
- * server of its own, stopped when the process exits.
+ * A new empty database of this test file, on the run's server (waiting for it to be up); a file run without jest's
+ * globalSetup starts a server of its own, stopped when the process exits.
  */
 export async function testDatabase(name: string): Promise<string> {
   // A worker runs several files, each with this module afresh: a random part keeps their names apart.
   const unique = `${name}_${++databases}_${randomBytes(6).toString('hex')}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
-  const shared = process.env[POSTGRES_URL_ENV];
-  if (shared !== undefined) {
+  const announced = process.env[POSTGRES_ANNOUNCE_ENV];
+  if (announced !== undefined) {
+    runServer ??= announcedUrl(announced);
+    const shared = await runServer;
     const client = new pg.Client({ connectionString: shared });
     await client.connect();
     try {
