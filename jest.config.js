@@ -22,5 +22,9 @@ export default {
   globalSetup: '<rootDir>/server/test/contract/openapi-document.global-setup.ts',
   globalTeardown: '<rootDir>/server/test/contract/openapi-document.global-teardown.ts',
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // TypeScript first: every import of ours names a .js that the mapper above takes off, and jest then tries each
+  // extension in turn; with its default order (js, mjs, cjs, jsx, then ts) each of our imports cost four failed
+  // lookups, in every test file, as each loads its modules afresh (about 4% of the CPU of the API suites).
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'tsx', 'jsx', 'json', 'node'],
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
 };
