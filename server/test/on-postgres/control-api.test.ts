@@ -5,9 +5,9 @@
 import { onPostgres } from './postgres-store.js';
 
 await onPostgres(async () => {
-  await import('../faults.test.js');
-  await import('../fault-control.test.js');
-  await import('../control.test.js');
-  await import('../findings.test.js');
-  await import('../journal.test.js');
+  await import('../faults.suite.js');
+  await import('../fault-control.suite.js');
+  await import('../control.suite.js');
+  await import('../findings.suite.js');
+  await import('../journal.suite.js');
 });

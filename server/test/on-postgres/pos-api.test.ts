@@ -6,9 +6,9 @@
 import { onPostgres } from './postgres-store.js';
 
 await onPostgres(async () => {
-  await import('../refund.test.js');
-  await import('../refunds.test.js');
-  await import('../menu.test.js');
-  await import('../orders.test.js');
-  await import('../order-status.test.js');
+  await import('../refund.suite.js');
+  await import('../refunds.suite.js');
+  await import('../menu.suite.js');
+  await import('../orders.suite.js');
+  await import('../order-status.suite.js');
 });
