@@ -60,7 +60,7 @@ function documentAjv(document: OpenApiDocument, options: { source?: boolean } = 
   addFormats(ajv);
   // Not checked against the JSON Schema meta-schema (the last argument): `paths` and `components` are not keywords,
   // so that check looked at nothing under them, yet compiling the meta-schema cost every test file about 0.1 s. Each
-  // schema the checks use is still compiled, which fails on a broken one; openapi-contract.test.ts validates the document.
+  // schema the checks use is still compiled, which fails on a broken one; openapi-contract.suite.ts validates the document.
   ajv.addSchema({ paths: document.paths, components: document.components }, 'openapi', undefined, false);
   return ajv;
 }
