@@ -159,7 +159,10 @@ export async function settle(ctx: StepContext, orderId: string, mark: string): P
       const calls = (await ctx.sandbox.journalSince(mark)).filter(isStatusCall);
       called ||= calls.length > 0;
       const answered = calls.some((entry) => entry.orderId === orderId || (order.ExternalId !== undefined && namedExternalId(entry) === order.ExternalId) || (entry.orderId === undefined && wasRefused(entry)));
-      return { order, answered };
+      // The order was read before the journal: a status call that landed between the two reads is in the journal
+      // but not in that read, which would still say AWAITING_STATUS of an order the call decided. Read again, now
+      // that the call is answered (the sandbox journals it after it has applied it).
+      return { order: answered ? await ctx.sandbox.order(orderId) : order, answered };
     },
     ({ order, answered }) => FINAL_ORDER_STATES.includes(order.Status) || answered,
   );

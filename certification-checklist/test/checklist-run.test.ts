@@ -8,12 +8,33 @@ import { verifyReport } from '../report/verify-report.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
 import { rejudgeReport } from '../report/rejudge.js';
 import { DEFAULT_START_WAIT_MS, runChecklist, silentNote, type RunResult } from '../runner.js';
+import { createReferencePos } from '../../reference-pos/app.js';
+import { fixtures, PARTNER } from '../../server/test/helpers.js';
 import { quickSandbox, runAgainst, sandboxAndPos } from './checklist-live.js';
 import { expectKnockOnsRooted } from './expect-broken.js';
 
 afterEach(closeServers);
 
 const outcomeOf = (run: RunResult) => runOutcome(judgedItems(run.results));
+
+/**
+ * A server that passes every request on to `target` and its answer back, as they are. `gate` runs before the answer
+ * is sent on (with its text), or, with `when` 'before', before the request is.
+ */
+async function forwardTo(target: string, gate: (req: IncomingMessage, text: string) => Promise<void>, when: 'before' | 'after' = 'after'): Promise<string> {
+  return listen(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (when === 'before') await gate(req, '');
+    const headers = Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)) as Array<[string, string]>;
+    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+    const text = await answer.text();
+    if (when === 'after') await gate(req, text);
+    const answerHeaders = Object.fromEntries([...answer.headers.entries()].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)));
+    res.writeHead(answer.status, answerHeaders);
+    res.end(text);
+  });
+}
 
 describe('a checklist run', () => {
   it('passes every item against the correct reference POS, calls it a demo, and writes a report that verifies and rejudges', async () => {
@@ -64,6 +85,46 @@ describe('a checklist run', () => {
     for (const result of direct) expect(result.message).toMatch(/\(j-\d{6}\), refused 401: token claim exp is \d{13}, which looks like milliseconds/);
     for (const result of notPassed) expect(result.message).not.toMatch(/no status call|never sent|sent no|undefined/);
     expect(outcomeOf(run).reason).toBe('required item AUTH-06 (fail) did not pass; 10 more required items were blocked by it (ORDER-02, ORDER-03, ORDER-04, ORDER-07, ORDER-08, MENU-01, MENU-02, MENU-07, MENU-08, MENU-09)');
+  }, 30_000);
+
+  it('resends the rejected order when the POS\'s status call lands between its read of the order and its read of the journal', async () => {
+    // The checklist reads the order, then the journal for the POS's status call about it. A call landing between the
+    // two was seen in the journal while the order read still said AWAITING_STATUS, and the step, taking that stale
+    // read for the POS's answer, never resent the order: ORDER-04 said it "never reached REJECTED" though ORDER-03
+    // passed. Two gates make the two land in that order every time: the POS's first status call waits until the
+    // checklist has read the order AWAITING_STATUS, and that read's answer waits until the call is in the journal.
+    const { sandbox, sandboxUrl } = await quickSandbox();
+    const signal = () => {
+      let done = () => {};
+      const promise = new Promise<void>((resolve) => (done = resolve));
+      return { promise, done };
+    };
+    const readAwaiting = signal();
+    const statusCallJournaled = signal();
+    sandbox.journal.on('added', (summary: { method: string; path: string }) => {
+      if (summary.method === 'POST' && summary.path.endsWith('/order/status')) statusCallJournaled.done();
+    });
+    const checklistSide = await forwardTo(sandboxUrl, async (req, text) => {
+      if (req.method === 'GET' && /^\/_sandbox\/orders\/[^/?]+$/.test(req.url ?? '') && (JSON.parse(text) as { Status?: string }).Status === 'AWAITING_STATUS') {
+        readAwaiting.done();
+        await statusCallJournaled.promise;
+      }
+    });
+    const posSide = await forwardTo(sandboxUrl, async (req) => {
+      if (req.method === 'POST' && req.url === '/v2/order/status') await readAwaiting.promise;
+    }, 'before');
+    const pos = createReferencePos({
+      identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey },
+      sandboxUrl: posSide,
+      menus: fixtures.menus,
+      locations: fixtures.locations,
+      bugs: new Set(),
+    });
+    const run = await runAgainst({ sandboxUrl: checklistSide, posUrl: await listen(pos) }, { only: ['ORDER-03', 'ORDER-04'], capabilities: ['refund'] });
+    expect(run.results.filter((result) => result.status !== 'skipped').map((result) => `${result.item.id} ${result.status}: ${result.message}`)).toEqual([
+      expect.stringMatching(/^ORDER-03 pass: /),
+      expect.stringMatching(/^ORDER-04 pass: /),
+    ]);
   }, 30_000);
 
   it('does not start when the driver answers GET /health with a 404: the URL is not the driver', async () => {
