@@ -175,9 +175,12 @@ suite('three instances on one database behind a round-robin proxy', () => {
       expect(created.status).toBe(202);
       ids.push((created.body as { OrderId: string }).OrderId);
     }
+    // Settled once every order is ACCEPTED and the POS has said how each status call was answered: the order turns
+    // ACCEPTED as the sandbox takes the call, a moment before the POS reads the answer and prints it.
     const settled = async () => {
       const orders = await Promise.all(ids.map(async (id) => (await control(proxyUrl, `/orders/${id}`)).body as { Status: string; History: Array<{ status: string; by?: string }> }));
-      return orders.every((order) => order.Status === 'ACCEPTED') ? orders : undefined;
+      const answered = ids.every((id) => new RegExp(`for ${id}: .*\n`).test(pos.output()));
+      return answered && orders.every((order) => order.Status === 'ACCEPTED') ? orders : undefined;
     };
     let orders = await settled();
     for (let tries = 0; orders === undefined && tries < 200; tries++) {
