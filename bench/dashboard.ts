@@ -64,7 +64,7 @@ async function clickToDetail(page: Page): Promise<number> {
 
 async function main(): Promise<void> {
   const server = await startServer(['bin/pos-sandbox.js', 'serve', '--memory', '--refund-delay-ms', '50'], { env: { LOG_LEVEL: 'warn' } });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser('full');
   try {
     // bypassCSP: the page's policy forbids eval, which waitForFunction with a string uses; the bench's own probes only.
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });

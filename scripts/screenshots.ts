@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const port = await closedPort();
   const pos = await referencePos(['--sandbox', `http://127.0.0.1:${port}`]);
   const { baseUrl } = await serve(['--port', String(port), '--pos-order-url', `${pos.url}/order`, '--refund-delay-ms', '200', '--retry-delays-ms', '100', '--report-dir', reportDir]);
-  const browser = await launchBrowser();
+  const browser = await launchBrowser('full');
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
     const shot = async (name: string) => {
