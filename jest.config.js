@@ -1,15 +1,15 @@
-// ts-jest's ESM preset: the project is ESM because lowdb 7 is ESM-only.
-// Type checking is tsc's job (npm run typecheck); isolatedModules in tsconfig keeps ts-jest to transpiling.
+// The tests run as ES modules, since the project is ESM (lowdb 7 is ESM-only), compiled by esbuild
+// (server/test/typescript-transform.js says why). Type checking is tsc's job (npm run typecheck).
 import { availableParallelism } from 'node:os';
 
 export default {
-  preset: 'ts-jest/presets/default-esm',
+  extensionsToTreatAsEsm: ['.ts'],
   // jest-environment-node, handing each test file what the contract check reads (contract-environment.js says why).
   testEnvironment: '<rootDir>/server/test/contract/contract-environment.js',
   // Three workers on the 2-core development machine (jest's default would be 1): the slow files spend much of
   // their time waiting on child processes, sockets and timers, and a third worker fills that time. 2 workers: 72 s;
-  // 3: 67 s (warm, 2026-11-24). On a fresh clone, where ts-jest first compiles every file, 3 workers ran in 79 s
-  // and passed; an earlier attempt timed 28 tests out there, before the CLI and the checklist tests got cheaper.
+  // 3: 67 s (warm, 2026-11-24). On a fresh clone, where every file is compiled first (then by ts-jest), 3 workers ran
+  // in 79 s and passed; an earlier attempt timed 28 tests out there, before the CLI and the checklist tests got cheaper.
   // (jest reads a percentage over 100% as that many workers, so the number is worked out here.)
   maxWorkers: Math.max(2, Math.floor(availableParallelism() * 1.5)),
   roots: ['<rootDir>'],
@@ -26,5 +26,5 @@ export default {
   // extension in turn; with its default order (js, mjs, cjs, jsx, then ts) each of our imports cost four failed
   // lookups, in every test file, as each loads its modules afresh (about 4% of the CPU of the API suites).
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'tsx', 'jsx', 'json', 'node'],
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  transform: { '^.+\\.ts$': '<rootDir>/server/test/typescript-transform.js' },
 };
