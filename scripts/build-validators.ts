@@ -13,6 +13,7 @@ import { FIXTURE_AJV_OPTIONS } from '../server/fixtures/load-fixtures.js';
 import { MENU_AJV_OPTIONS, MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/fixtures/menu-update-schemas.js';
 import { ORDER_AJV_OPTIONS, ORDER_SCHEMA_FILE } from '../server/fixtures/order-schema.js';
 import { FAULT_RULE_AJV_OPTIONS, FAULT_RULE_SCHEMA_FILE } from '../server/faults/check-fault-rules.js';
+import { partnersFileSchema } from '../server/partners/partners-file-schema.js';
 import { orderSegmentSchema, refundRecordSchema, refundSegmentSchema, stateDocumentSchema, STORED_AJV_OPTIONS } from '../server/store/stored-state-schemas.js';
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as object;
@@ -28,6 +29,8 @@ export function builtValidators(kept: (file: string) => boolean = () => false): 
     [MENU_AJV_OPTIONS, readJson(join(MENU_SCHEMA_DIR, MENU_SCHEMA_FILES.A))],
     [MENU_AJV_OPTIONS, readJson(join(MENU_SCHEMA_DIR, MENU_SCHEMA_FILES.B))],
     [FAULT_RULE_AJV_OPTIONS, readJson(FAULT_RULE_SCHEMA_FILE)],
+    // `serve --partners FILE`, checked as the fixtures are.
+    [FIXTURE_AJV_OPTIONS, partnersFileSchema as object],
     // The check of the stored state at start (server/store/), when there is one.
     ...[stateDocumentSchema, orderSegmentSchema, refundSegmentSchema, refundRecordSchema].map((schema): [Options, object] => [STORED_AJV_OPTIONS, schema as object]),
   ];
