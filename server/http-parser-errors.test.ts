@@ -99,3 +99,43 @@ describe("requests Node's HTTP parser refuses", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('a hosted server (originFormOnly): paths only', () => {
+  let hosted: Server;
+  let hostedPort: number;
+  beforeAll(async () => {
+    hosted = createSandboxServer(await testApp(), { originFormOnly: true });
+    hosted.listen(0, '127.0.0.1');
+    await once(hosted, 'listening');
+    hostedPort = (hosted.address() as AddressInfo).port;
+  });
+  afterAll(() => hosted.close());
+
+  const send = (raw: string) =>
+    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const socket = connect(hostedPort, '127.0.0.1', () => socket.end(raw));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+        resolve({ status: Number(head.split(' ')[1]), body: body === '' ? undefined : JSON.parse(body) });
+      });
+    });
+  const message = 'the request target must be a path (origin-form, such as /v2/order/refund): this hosted sandbox does not take an absolute URL or a target starting with //';
+
+  it.each([
+    ['an absolute-form target', 'GET http://127.0.0.1/_sandbox/health', 'order'],
+    ['a //host target', 'GET //127.0.0.1:9/_sandbox/health', 'order'],
+    ['a /\\host target', 'GET /\\127.0.0.1/x', 'order'],
+    ['an absolute-form menu target (in the menu envelope)', 'PUT http://127.0.0.1/v2/menu', 'menu'],
+    ['an asterisk target', 'OPTIONS *', 'order'],
+  ])('refuses %s with 400 in the envelope', async (_what, line, family) => {
+    const res = await send(`${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expect([res.status, res.body]).toEqual([400, { errors: [family === 'menu' ? { Code: 'INVALID_REQUEST', Message: message } : { code: 'INVALID_REQUEST', message }] }]);
+  });
+
+  it('serves an origin-form target', async () => {
+    expect((await send('GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')).status).toBe(200);
+  });
+});

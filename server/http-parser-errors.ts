@@ -5,7 +5,8 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type ErrorCode } from './errors.js';
+import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily, type ErrorCode } from './errors.js';
+import { isOriginForm, ORIGIN_FORM_ONLY } from './pipeline/request-target.js';
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
@@ -14,16 +15,20 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
  * request without Host (400) and an Expect other than 100-continue (417) with an empty body, before the app
  * sees them; here the Host check is left to the app (which refuses in the envelope) and the 417 gets one.
  */
-export function createSandboxServer(app: RequestListener): Server {
+export function createSandboxServer(app: RequestListener, options: { originFormOnly?: boolean } = {}): Server {
   const server = createServer({ requireHostHeader: false }, (req, res) => {
+    const refuse = (family: EnvelopeFamily, message: string) => {
+      const body = JSON.stringify(renderEnvelope(family, 'INVALID_REQUEST', [message]));
+      res.writeHead(ERROR_STATUS.INVALID_REQUEST, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.end(body);
+    };
+    // A hosted sandbox (or several instances) takes paths only, on every instance alike: a follower must never be
+    // made to send a request to a host the target names (pipeline/request-target.ts).
+    if (options.originFormOnly && req.url !== undefined && !isOriginForm(req.url)) return refuse(envelopeFamilyFor(pathPart(req.url)), ORIGIN_FORM_ONLY);
     // A request target with no path (`GET http:// HTTP/1.1`) leaves Express without a path to route: its own
     // final handler would answer an HTML 404 "Cannot GET null".
     if (hasPath(req.url)) return app(req, res);
-    const body = JSON.stringify(
-      renderEnvelope('order', 'INVALID_REQUEST', ['the request target has no path; send origin-form (/v2/order/refund) or an absolute URL with a path']),
-    );
-    res.writeHead(ERROR_STATUS.INVALID_REQUEST, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
-    res.end(body);
+    refuse('order', 'the request target has no path; send origin-form (/v2/order/refund) or an absolute URL with a path');
   });
   answerParserErrors(server);
   server.on('checkExpectation', (req, res) => {
@@ -57,6 +62,15 @@ export function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }):
       return { path, code: 'INVALID_REQUEST', message: 'the request line is not METHOD /path HTTP/1.1; this is not an HTTP request the sandbox can read' };
     default:
       return { path, code: 'INVALID_REQUEST', message: `the request is not valid HTTP (${error.code ?? 'parse error'}); the sandbox cannot read it` };
+  }
+}
+
+/** The path of any target, for its envelope: an absolute URL's own path when it parses. */
+function pathPart(target: string): string {
+  try {
+    return new URL(target, 'http://sandbox.invalid').pathname;
+  } catch {
+    return '/';
   }
 }
 

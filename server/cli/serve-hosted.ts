@@ -65,6 +65,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   });
   const server = createSandboxServer(
     cluster ? (await import('../cluster/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, instanceId, database: cluster.database }) : hosted.listener,
+    { originFormOnly: true },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);
   for (const placed of hosted.partners.values()) {

@@ -72,6 +72,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
   const server = createSandboxServer(
     cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, instanceId, database: cluster.database }) : sandbox!.app,
+    { originFormOnly: cluster !== undefined },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);
   // Checklist runs started from the control API call this sandbox back at its own address; the other instances on

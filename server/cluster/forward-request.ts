@@ -2,35 +2,38 @@
  * A request for a partner another instance leads, sent on to that instance whole, and its answer passed back as it
  * comes (an event stream included). The body is read first: a leader found gone before it took the request (the
  * connection refused) can then be replaced and the request sent again, with nothing sent twice.
+ *
+ * It can reach a leader and nothing else: the target is the leader's advertised origin with the request's own
+ * origin-form path (an absolute-form or `//` target is refused, 400), and what vouches for the request is a proof
+ * for that request alone (domain/forward-proof.ts), never the database's key itself.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { signForward } from '../domain/forward-proof.js';
 import { envelopeFamilyFor, renderEnvelope } from '../errors.js';
-
-/** Set by the instance that forwards: the leader then treats the call as from elsewhere, never as loopback. */
-export const FORWARDED_FOR = 'x-sandbox-forwarded-for';
-export const FORWARDED_BY = 'x-sandbox-forwarded-by';
-/** The database's forward key: proves the request comes from an instance of this database, not from a client. */
-export const FORWARD_KEY = 'x-sandbox-forward-key';
+import { clientAddress, FORWARD_PROOF, FORWARDED_BY, FORWARDED_FOR } from '../pipeline/client-address.js';
+import { isOriginForm, ORIGIN_FORM_ONLY } from '../pipeline/request-target.js';
 
 /** The most a forwarded request's body may be: past the POS API's 1 MiB, so the leader is the one to say 413. */
 export const MAX_FORWARDED_BODY = 2 * 1024 * 1024;
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-authenticate', FORWARDED_FOR, FORWARDED_BY, FORWARD_KEY]);
-
-/**
- * The address of the client a request comes from: its socket's, or, for a request another instance sent on with the
- * database's forward key, the address that instance saw. A forwarded header without the right key counts as no
- * address at all (never loopback).
- */
-export function clientAddress(req: IncomingMessage, forwardKey: string | undefined): string | undefined {
-  const forwarded = req.headers[FORWARDED_FOR];
-  if (forwarded === undefined) return req.socket.remoteAddress;
-  const key = req.headers[FORWARD_KEY];
-  if (forwardKey === undefined || typeof key !== 'string' || typeof forwarded !== 'string') return undefined;
-  const sent = createHash('sha256').update(key).digest();
-  return timingSafeEqual(sent, createHash('sha256').update(forwardKey).digest()) ? forwarded : undefined;
-}
+/** The header of earlier versions, which carried the database's key itself: dropped wherever a client sends it. */
+const RETIRED_KEY_HEADER = 'x-sandbox-forward-key';
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-authenticate',
+  FORWARDED_FOR,
+  FORWARDED_BY,
+  FORWARD_PROOF,
+  RETIRED_KEY_HEADER,
+]);
 
 /**
  * Reads a request's body whole; undefined when it is larger than `MAX_FORWARDED_BODY`. A larger one is still read
@@ -47,21 +50,32 @@ export async function readBody(req: IncomingMessage): Promise<Buffer | undefined
 }
 
 /**
- * Sends the request to `target` and pipes the answer back. `refused`: the leader was not there (nothing reached
- * it), and the caller may try another; `sent`: the answer went to the client (or the client is gone).
+ * Sends the request to the leader at `leaderUrl` (its origin: any path in it is ignored) and pipes the answer back.
+ * `refused`: the leader was not there (nothing reached it), and the caller may try another; `sent`: the answer went
+ * to the client (or the client is gone), a refusal of this instance's own included.
  */
-export function forwardRequest(options: { req: IncomingMessage; res: ServerResponse; body: Buffer; target: string; instanceId: string; forwardKey: string }): Promise<'sent' | 'refused'> {
+export function forwardRequest(options: { req: IncomingMessage; res: ServerResponse; body: Buffer; leaderUrl: string; instanceId: string; forwardKey: string; now?: () => number }): Promise<'sent' | 'refused'> {
   const { req, res, body } = options;
+  const target = req.url ?? '';
+  if (!isOriginForm(target)) {
+    refuse(req, res, 400, 'INVALID_REQUEST', ORIGIN_FORM_ONLY);
+    return Promise.resolve('sent');
+  }
+  const leader = new URL(options.leaderUrl);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   headers['content-length'] = String(body.length);
   // A request that came forwarded already (a leader that lost the lead mid-way) keeps its first client's address.
-  headers[FORWARDED_FOR] = clientAddress(req, options.forwardKey) ?? 'unknown';
+  const forwardedFor = clientAddress(req, options.forwardKey) ?? 'unknown';
+  const method = req.method ?? 'GET';
+  headers[FORWARDED_FOR] = forwardedFor;
   headers[FORWARDED_BY] = options.instanceId;
-  headers[FORWARD_KEY] = options.forwardKey;
+  headers[FORWARD_PROOF] = signForward(options.forwardKey, { method, target, forwardedFor, forwardedBy: options.instanceId }, (options.now ?? Date.now)());
+  const send = leader.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let answered = false;
-    const upstream = httpRequest(new URL(req.url ?? '/', options.target), { method: req.method, headers }, (answer) => {
+    // Host, port and scheme are the leader's alone; the path is the request's, origin-form, as it came.
+    const upstream = send({ protocol: leader.protocol, hostname: leader.hostname, port: leader.port, path: target, method, headers }, (answer) => {
       answered = true;
       const passed: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) passed[name] = value;

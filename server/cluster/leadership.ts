@@ -44,7 +44,7 @@ export class Leadership {
     return leadership;
   }
 
-  /** The database's forward key (forward-request.ts). */
+  /** The database's forward key: what forward proofs are signed with (domain/forward-proof.ts); it never leaves the instance. */
   forwardKey = '';
 
   /** Called once if the lock connection is lost: every lead is lost with it. */

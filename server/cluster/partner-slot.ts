@@ -17,6 +17,7 @@ import { postgresStorage } from '../store/postgres-storage.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } from './forward-request.js';
 import { BODY_LIMIT_BYTES } from '../pipeline/json-body.js';
+import { isOriginForm, ORIGIN_FORM_ONLY } from '../pipeline/request-target.js';
 import type { Leadership } from './leadership.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
@@ -77,6 +78,8 @@ export class PartnerSlot {
 
   readonly listener: RequestListener = (req, res) => {
     if (this.state.kind === 'leading') return this.state.sandbox.app(req, res);
+    // Refused before the body is read: a target that names a host is never sent anywhere (request-target.ts).
+    if (!isOriginForm(req.url ?? '')) return refuse(req, res, 400, 'INVALID_REQUEST', ORIGIN_FORM_ONLY);
     void this.forward(req, res).catch((error: unknown) => {
       this.options.logger.error({ err: error, partner: this.partner }, 'forwarding a request to the leading instance failed');
       unavailable(req, res, 'the instance leading this partner could not be reached; send it again in a second');
@@ -103,13 +106,13 @@ export class PartnerSlot {
     for (;;) {
       if (this.state.kind === 'leading') {
         // Led here now: the request goes in again at this instance's own address, as a new one, whole.
-        if (this.url !== undefined && (await forwardRequest({ req, res, body, target: this.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
+        if (this.url !== undefined && (await forwardRequest({ req, res, body, leaderUrl: this.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
         return unavailable(req, res, 'this instance has just taken the lead of this partner and is not listening yet; send it again in a second');
       }
       if (this.state.kind === 'stopped') return unavailable(req, res, 'this instance is stopping; send it again to another');
       const leader = await this.options.leadership.leaderOf(this.partner);
       if (leader?.url && leader.instanceId !== this.options.instanceId) {
-        if ((await forwardRequest({ req, res, body, target: leader.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
+        if ((await forwardRequest({ req, res, body, leaderUrl: leader.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
       }
       // No leader answering: take the lead if it is free, or wait a little for the one that took it.
       if (await this.tryLead()) continue;

@@ -2,14 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
-import { clientAddress, FORWARDED_FOR } from '../cluster/forward-request.js';
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
+import { clientAddress, FORWARDED_FOR, isLoopbackAddress } from '../pipeline/client-address.js';
 
 /** Equal-length digests, so the comparison takes the same time whatever was sent. */
 function sameSecret(sent: string, expected: string): boolean {

@@ -50,7 +50,7 @@ export interface ControlDeps {
   menuSchemas: MenuUpdateValidators;
   /** This process, among the instances that may serve one database. */
   instanceId: string;
-  /** Several instances on one database: the key of the requests another instance sends on (forward-request.ts). */
+  /** Several instances on one database: the key of the requests another instance sends on (domain/forward-proof.ts). */
   forwardKey?: string;
   /** Set once the process is stopping: readiness then answers 503, so a load balancer sends no more. */
   readiness: Readiness;

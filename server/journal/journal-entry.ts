@@ -53,7 +53,9 @@ export interface JournalEntry {
   fault?: JournalFault;
 }
 
-const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization']);
+// The forward proof vouches for one request for a few seconds (domain/forward-proof.ts); shown hashed all the same,
+// as is the key header of earlier versions, should a client still send one.
+const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization', 'x-sandbox-forward-proof', 'x-sandbox-forward-key']);
 /** Bodies are kept up to this size; the journal is for reading, not for replaying megabytes. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
 

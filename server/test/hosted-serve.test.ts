@@ -4,12 +4,15 @@
  * that follows, and takes the lead when the first dies.
  */
 import { once } from 'node:events';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { signHs256, validClaims } from './test-identity.js';
-import { cli, serveHosted, stopServers } from './processes.js';
+import { PARTNER, signHs256, validClaims } from './test-identity.js';
+import { cli, serve, serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
@@ -46,6 +49,22 @@ async function refund(baseUrl: string, iss: string, key: string, location: strin
     body: JSON.stringify({ ExternalId: externalId }),
   });
   return answer.status;
+}
+
+/** The fixtures' demo partner: what a single-partner `serve` signs with. */
+const DEMO_KEY = PARTNER.nonProdKey;
+
+/** A request with any target, as fetch cannot send: `//host/x` or an absolute URL. */
+function rawRequest(port: number, method: string, target: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname: '127.0.0.1', port, path: target, method, headers: { 'content-type': 'application/json' } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' ? undefined : '{}');
+  });
 }
 
 const externalIds = async (baseUrl: string, adminToken: string) =>
@@ -89,6 +108,53 @@ suite('serve --partners --store', () => {
     expect(await refund(follower.baseUrl, 'alpha-pos', ALPHA_KEY, 'loc-std-001', 'POS-ALPHA-2')).toBe(200);
     expect(await externalIds(follower.baseUrl, 'alpha-admin-token-0001')).toEqual(['POS-ALPHA-2', 'POS-ALPHA-1']);
     expect(await externalIds(follower.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
+  }, 30_000);
+
+  it('a follower reaches its leader and nothing else, and no request it sends carries a key a client could use', async () => {
+    // The single-partner `serve --store`: no partners file, no admin token; the control API answers loopback only.
+    const database = await testDatabase('forwarding');
+    const leader = await serve(['--store', database]);
+    const follower = await serve(['--store', database]);
+    let reached = 0;
+    const internal = createServer((_req, res) => {
+      reached++;
+      res.end('an internal service');
+    });
+    internal.listen(0, '127.0.0.1');
+    await once(internal, 'listening');
+    const internalPort = (internal.address() as AddressInfo).port;
+    try {
+      const { port } = new URL(follower.baseUrl);
+      for (const target of [`//127.0.0.1:${internalPort}/x`, `http://127.0.0.1:${internalPort}/x`]) {
+        for (const method of ['GET', 'POST']) {
+          const answer = await rawRequest(Number(port), method, target);
+          expect([answer.status, JSON.parse(answer.body)]).toEqual([
+            400,
+            { errors: [{ code: 'INVALID_REQUEST', message: 'the request target must be a path (origin-form, such as /v2/order/refund): this hosted sandbox does not take an absolute URL or a target starting with //' }] },
+          ]);
+        }
+      }
+      expect(reached).toBe(0);
+      // A refund through the follower reaches the leader; what the leader received shows no key of the database.
+      const client = new pg.Client({ connectionString: database });
+      await client.connect();
+      const forwardKey = (await client.query<{ forward_key: string }>('SELECT forward_key FROM sandbox_cluster')).rows[0]!.forward_key;
+      await client.end();
+      expect(await refund(follower.baseUrl, 'demo-pos', DEMO_KEY, 'loc-std-001', 'POS-STD-1001')).toBe(200);
+      const entries = (await (await fetch(`${leader.baseUrl}/_sandbox/journal?path=/order/refund`)).json()) as Array<{ request: { headers: Record<string, string> } }>;
+      expect(entries[0]!.request.headers).toMatchObject({ 'x-sandbox-forwarded-for': '127.0.0.1', 'x-sandbox-forward-proof': expect.stringMatching(/^\[redacted sha256:/) });
+      expect(JSON.stringify(entries)).not.toContain(forwardKey);
+      // The chain of the attack run: the key (had it leaked) and a forwarded-for of loopback no longer make a client
+      // a loopback one. Here the client is on loopback, and it still gets the 403 of one from elsewhere.
+      const forged = await fetch(`${leader.baseUrl}/_sandbox/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sandbox-forwarded-for': '127.0.0.1', 'x-sandbox-forwarded-by': 'x', 'x-sandbox-forward-key': forwardKey },
+        body: JSON.stringify({ locationId: 'loc-std-001', ttl: 86400 }),
+      });
+      expect([forged.status, ((await forged.json()) as { errors: Array<{ code: string }> }).errors[0]!.code]).toEqual([403, 'FORBIDDEN']);
+    } finally {
+      internal.close();
+    }
   }, 30_000);
 
   it('refuses a partners file with a problem: exit code 2, the problem named, nothing started', async () => {
