@@ -49,6 +49,7 @@ export class DriverActor implements PosActor {
   constructor(
     readonly url: string,
     readonly waitMs: number,
+    private readonly send: (input: string | URL, init?: RequestInit) => Promise<Response> = fetch,
   ) {}
 
   refund = (ask: RefundAsk) => this.post('/refund', { sandboxUrl: ask.sandboxUrl, locationId: ask.locationId, externalId: ask.externalId });
@@ -60,7 +61,7 @@ export class DriverActor implements PosActor {
   private async post(path: string, body: unknown): Promise<ActorAnswer> {
     const url = new URL(path.replace(/^\//, ''), this.url.endsWith('/') ? this.url : `${this.url}/`);
     try {
-      const response = await fetch(url, {
+      const response = await this.send(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),

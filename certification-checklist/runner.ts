@@ -46,6 +46,10 @@ export interface RunOptions {
   out: { write(text: string): unknown };
   live?: boolean;
   onItem?: (result: ItemResult) => void;
+  /** Headers sent with every control call besides the admin token (a sandbox's own runs send its runner token). */
+  controlHeaders?: Record<string, string>;
+  /** How the POS (its driver and order endpoint) is called: fetch itself, or one a hosted sandbox holds to its egress policy. */
+  fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
 
 export interface ItemResult {
@@ -105,7 +109,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const runTag = randomBytes(3).toString('hex');
   const runId = `${startedAt.toISOString().replace(/[:.]/g, '-')}-${runTag}`;
-  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs, options.adminToken);
+  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs, options.adminToken, options.controlHeaders);
   const { health, referencePos } = await startChecks(sandbox, options);
   const pos: PosUnderTest = {
     name: options.pos?.name ?? health.partner,
@@ -208,7 +212,7 @@ function chainRoot(id: string, results: ReadonlyMap<string, ItemResult>): string
 }
 
 function actorFor(options: RunOptions): PosActor {
-  if (options.mode === 'driver') return new DriverActor(options.driverUrl!, options.waitMs ?? 15_000);
+  if (options.mode === 'driver') return new DriverActor(options.driverUrl!, options.waitMs ?? 15_000, options.fetch);
   return new InteractiveActor(options.out, options.waitMs ?? 120_000, options.live ?? false);
 }
 
@@ -284,7 +288,7 @@ async function reachable(url: string, what: string, options: RunOptions, ok2xx =
   const waitMs = options.startWaitMs ?? DEFAULT_START_WAIT_MS;
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(waitMs) });
+    response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(waitMs) });
   } catch (error) {
     if ((error as Error).name === 'TimeoutError') {
       options.out.write(silentNote(what, url, waitMs));

@@ -18,6 +18,9 @@ export class ControlError extends Error {}
 
 const FINAL_ORDER_STATES = ['ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'];
 
+/** How many times a control call waits out a 429 (a hosted sandbox's request quota) before it fails. */
+const MAX_QUOTA_WAITS = 5;
+
 /** How often a wait reads the sandbox again, unless told otherwise. */
 export const DEFAULT_POLL_MS = 100;
 
@@ -27,6 +30,7 @@ export class SandboxControl {
     private readonly timeoutMs = 30_000,
     private readonly pollMs = DEFAULT_POLL_MS,
     private readonly adminToken?: string,
+    private readonly headers: Record<string, string> = {},
   ) {}
 
   health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
@@ -95,18 +99,26 @@ export class SandboxControl {
 
   private async send<T>(method: string, path: string, body?: unknown): Promise<{ value: T; link: string | null }> {
     let response: Response;
-    try {
-      response = await fetch(new URL(path, this.baseUrl), {
-        method,
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(this.adminToken === undefined ? {} : { authorization: `Bearer ${this.adminToken}` }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw new ControlError(`the sandbox at ${this.baseUrl} did not answer ${method} ${path}: ${causeOf(error)}`);
+    for (let tries = 1; ; tries++) {
+      try {
+        response = await fetch(new URL(path, this.baseUrl), {
+          method,
+          headers: {
+            ...this.headers,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(this.adminToken === undefined ? {} : { authorization: `Bearer ${this.adminToken}` }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (error) {
+        throw new ControlError(`the sandbox at ${this.baseUrl} did not answer ${method} ${path}: ${causeOf(error)}`);
+      }
+      // A hosted sandbox's request quota: the run waits as told, a few times, rather than fail an item for it.
+      const wait = Number(response.headers.get('retry-after'));
+      if (response.status !== 429 || tries >= MAX_QUOTA_WAITS || !(wait >= 0 && wait <= 10)) break;
+      await response.text();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(wait, 0.1) * 1000));
     }
     const text = await response.text();
     if (!response.ok) throw new ControlError(`the sandbox at ${this.baseUrl} answered ${method} ${path} with ${response.status}: ${text.slice(0, 500)}`);

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sandboxOpenApi } from '../server/control/sandbox-openapi.js';
+import { sandboxOpenApi } from '../server/openapi/sandbox-openapi.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 
 export const OPENAPI_FILE = join(PACKAGE_ROOT, 'openapi', 'openapi.json');

@@ -15,11 +15,14 @@ import type { SandboxStore } from './store/sandbox-store.js';
 import type { FaultBook } from './processing/fault-book.js';
 import type { ChecklistRuns } from './processing/checklist-runs.js';
 import type { DispatchPolicy } from './dispatch/order-dispatcher.js';
+import type { EgressPolicy } from './egress/egress-policy.js';
+import type { QuotaBook } from './processing/quota-book.js';
+import { requestQuota } from './pipeline/request-quota.js';
 import { authenticate } from './pipeline/authenticate.js';
 import { errorHandler } from './pipeline/error-handler.js';
 import { injectFaults } from './pipeline/faults.js';
 import { recordJournal } from './pipeline/journal-recorder.js';
-import { parseBody, readBodyText } from './pipeline/json-body.js';
+import { bodyTextReader, parseBody } from './pipeline/json-body.js';
 import { readLocation } from './pipeline/location.js';
 import { noteMigrationHeaders } from './pipeline/migration-headers.js';
 import { requestId } from './pipeline/request-id.js';
@@ -65,6 +68,12 @@ export interface AppDeps {
   /** Several instances on one database: the key of the requests another instance sends on. */
   forwardKey?: string;
   readiness: Readiness;
+  /** Which addresses the sandbox may call for the partner: the URLs the control API takes are held to it. */
+  egress: EgressPolicy;
+  /** The partner's quotas: its request rate first of all. */
+  quota: QuotaBook;
+  /** A partner of a hosted sandbox: its health shows nothing of the store or the host. */
+  hosted: boolean;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
   newId?: () => string;
@@ -75,7 +84,7 @@ export function createApp(deps: AppDeps): Express {
   const startedAt = deps.clock();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(series(requestId(deps.newId ?? randomUUID), requireHostHeader));
+  app.use(series(requestId(deps.newId ?? randomUUID), requireHostHeader, requestQuota(deps.quota)));
   app.use(dashboardRoutes({ adminToken: deps.adminToken !== undefined, listenHost: deps.listenHost, directory: deps.dashboardDirectory, forwardKey: deps.forwardKey }));
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
 
@@ -102,6 +111,8 @@ export function createApp(deps: AppDeps): Express {
 function addPosApi(app: Express, deps: AppDeps): void {
   // Built once: with a string secret jsonwebtoken re-derives the key on every verify (~0.3 ms, npm run bench).
   const key = createSecretKey(Buffer.from(deps.partner.nonProdKey, 'utf8'));
+  // The partner's own limit, the whole sandbox's (1 MiB) unless a hosted sandbox set a lower one.
+  const readBody = bodyTextReader(deps.quota.quotas.bodyBytes);
   const auth = authenticate({ key, posName: deps.partner.name, nonProdKey: deps.partner.nonProdKey, clock: deps.clock, jtis: deps.jtis });
   const posCall = (family: EnvelopeFamily, handler: RequestHandler): RequestHandler =>
     series(
@@ -110,7 +121,7 @@ function addPosApi(app: Express, deps: AppDeps): void {
         res.locals.findings = [];
         next();
       },
-      readBodyText,
+      readBody,
       auth,
       readLocation,
       noteMigrationHeaders,

@@ -109,7 +109,9 @@ describe('a hosted server (originFormOnly): paths only', () => {
     await once(hosted, 'listening');
     hostedPort = (hosted.address() as AddressInfo).port;
   });
-  afterAll(() => hosted.close());
+  afterAll(() => {
+    hosted.close();
+  });
 
   const send = (raw: string) =>
     new Promise<{ status: number; body: unknown }>((resolve, reject) => {

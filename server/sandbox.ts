@@ -24,6 +24,9 @@ import { hostname } from 'node:os';
 import type { Readiness } from './control/control-router.js';
 import { ChecklistRuns } from './processing/checklist-runs.js';
 import { DEFAULT_REPORT_DIR } from './config.js';
+import { OPEN_EGRESS, type EgressPolicy } from './egress/egress-policy.js';
+import { LAPTOP_QUOTAS, withQuotas, type Quotas } from './domain/quotas.js';
+import { QuotaBook, type SharedSlots } from './processing/quota-book.js';
 
 export interface SandboxOptions {
   fixtures: Fixtures;
@@ -65,6 +68,14 @@ export interface SandboxOptions {
   forwardKey?: string;
   /** Shared by the sandboxes of one process (a hosted sandbox's partners): set `draining` when it stops. */
   readiness?: Readiness;
+  /** Which addresses the sandbox may call for the partner (egress/egress-policy.ts); open (a laptop) by default. */
+  egress?: EgressPolicy;
+  /** What the partner may use (domain/quotas.ts); a laptop's by default, with `journalLimit` as its journal. */
+  quotas?: Quotas;
+  /** A partner of a hosted sandbox: its health shows nothing of the store or the host. */
+  hosted?: boolean;
+  /** The HAR exports of every partner of the process, together (a hosted sandbox's). */
+  allExports?: SharedSlots;
 }
 
 export interface Sandbox {
@@ -77,6 +88,8 @@ export interface Sandbox {
   journal: Journal;
   /** Checklist runs started from the control API; told the sandbox's address once it listens. */
   checklist: ChecklistRuns;
+  /** The partner's quotas, and how often each refused. */
+  quota: QuotaBook;
   /** Readiness answers 503 once `draining` is set (a stop under way). */
   readiness: Readiness;
   /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
@@ -105,7 +118,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     setTimer: options.setTimer,
   });
   const redactor = options.redactor ?? new Redactor(options.partner.nonProdKey);
-  const journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT, redactor);
+  const egress = options.egress ?? OPEN_EGRESS;
+  const quotas = options.quotas ?? withQuotas(LAPTOP_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT });
+  const quota = new QuotaBook(quotas, options.partner.name, clock, options.allExports);
+  const journal = new Journal(quotas.journalEntries, redactor, quotas.journalBytes);
   const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
   const orders = new OrderDesk({ store, locations: options.fixtures.locations, templates: options.fixtures.templates, clock, newId, posOrderUrl: options.posOrderUrl, raceWaitMs: options.raceWaitMs });
@@ -121,6 +137,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       policy: dispatchPolicy,
       sleep: options.sleep,
       faults,
+      egress,
     }),
   );
   await orders.recoverInterrupted();
@@ -136,7 +153,12 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     partner: options.partner,
     adminToken: options.adminToken,
     clock,
+    egress,
+    quota,
+    orders: { all: () => store.orders.all(), forget: (ids) => orders.forget(ids) },
   });
+  // Runs past their retention since the last start (their age, or a quota lowered meanwhile) go now.
+  checklist.keepNewestRuns().catch((error: unknown) => options.logger.warn({ err: error }, 'could not remove the checklist runs past their retention'));
   checklist.on('changed', (run) => events.publish('checklist', run));
   const app = createApp({
     fixtures: options.fixtures,
@@ -160,9 +182,12 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     instanceId: options.instanceId ?? defaultInstanceId(),
     forwardKey: options.forwardKey,
     readiness,
+    egress,
+    quota,
+    hosted: options.hosted ?? false,
     clock,
     newId,
   });
   refunds.start();
-  return { app, store, refunds, orders, events, faults, journal, checklist, readiness, close: () => refunds.stop() };
+  return { app, store, refunds, orders, events, faults, journal, checklist, quota, readiness, close: () => refunds.stop() };
 }

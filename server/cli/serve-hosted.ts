@@ -64,7 +64,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
     },
   });
   const server = createSandboxServer(
-    cluster ? (await import('../cluster/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, instanceId, database: cluster.database }) : hosted.listener,
+    cluster ? (await import('../cluster/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, database: cluster.database }) : hosted.listener,
     { originFormOnly: true },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);

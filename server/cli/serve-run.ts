@@ -71,7 +71,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const slot = await cluster?.add(partner.name, sandboxOn);
   const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
   const server = createSandboxServer(
-    cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, instanceId, database: cluster.database }) : sandbox!.app,
+    cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, database: cluster.database }) : sandbox!.app,
     { originFormOnly: cluster !== undefined },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);

@@ -4,7 +4,7 @@
  * follow, and take over a partner whose leader is gone.
  */
 import type { RequestListener } from 'node:http';
-import type { Readiness } from '../control/control-router.js';
+import { STOPPING, STORE_SILENT, type Readiness } from '../control/control-router.js';
 import { pingStore } from '../control/state-routes.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
@@ -16,16 +16,17 @@ import { PartnerSlot } from './partner-slot.js';
 /**
  * GET /_sandbox/ready answered by this instance itself, before any partner's: a load balancer asks each instance
  * whether it can take requests (it is not stopping, and reaches the database), not whether the leader of some partner
- * can, which a follower would otherwise forward the probe to.
+ * can, which a follower would otherwise forward the probe to. It goes to anyone on the network, so it names neither
+ * the host nor the database's error (the operator's health and the log do).
  */
-export function answerReadinessHere(listener: RequestListener, options: { readiness: Readiness; instanceId: string; database: OpenedPostgres }): RequestListener {
+export function answerReadinessHere(listener: RequestListener, options: { readiness: Readiness; database: OpenedPostgres }): RequestListener {
   const store = { kind: 'postgres' as const, ping: async () => void (await options.database.pool.query('SELECT 1')) };
   return (req, res) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.url?.toLowerCase() !== '/_sandbox/ready') return listener(req, res);
     void (async () => {
       const ping = options.readiness.draining ? undefined : await pingStore(store);
-      const reason = options.readiness.draining ? 'stopping: finishing the requests in flight' : ping?.ok === false ? ping.error : undefined;
-      const body = JSON.stringify(reason === undefined ? { ready: true, instanceId: options.instanceId } : { ready: false, instanceId: options.instanceId, reason });
+      const reason = options.readiness.draining ? STOPPING : ping?.ok === false ? STORE_SILENT : undefined;
+      const body = JSON.stringify(reason === undefined ? { ready: true } : { ready: false, reason });
       res.writeHead(reason === undefined ? 200 : 503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : body);
     })();

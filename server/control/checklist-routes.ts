@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { checkChecklistRunRequest } from '../domain/checklist-run-request.js';
 import { ChecklistRunRefused } from '../processing/checklist-runs.js';
 import { readJsonBody } from '../pipeline/json-body.js';
+import { egressProblem } from '../egress/egress-fetch.js';
 import type { ControlDeps } from './control-router.js';
 import { checkQuery } from './control-query.js';
 
@@ -28,6 +29,13 @@ export function checklistRoutes(deps: ControlDeps): Router {
     const { CHECKLIST } = await import('../../certification-checklist/items/all-items.js');
     const check = checkChecklistRunRequest(body.value, CHECKLIST.map((item) => item.id));
     if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
+    const driver = check.request.driver;
+    if (!('referencePos' in driver)) {
+      const refused = (await Promise.all([egressProblem(deps.egress, driver.url, 'driverUrl'), driver.posOrderUrl === undefined ? undefined : egressProblem(deps.egress, driver.posOrderUrl, 'posOrderUrl')])).filter(
+        (problem): problem is string => problem !== undefined,
+      );
+      if (refused.length > 0) throw new ApiError('INVALID_REQUEST', refused);
+    }
     try {
       const run = await checklist.start(check.request);
       res.location(`/_sandbox/checklist/runs/${run.id}`).status(202).json(run);

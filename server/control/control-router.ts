@@ -15,7 +15,7 @@ import type { FaultBook } from '../processing/fault-book.js';
 import { adminGuard } from './admin-guard.js';
 import { crossSiteGuard } from './cross-site-guard.js';
 import { journalRoutes } from './journal-routes.js';
-import { sandboxOpenApi } from './sandbox-openapi.js';
+import { sandboxOpenApi } from '../openapi/sandbox-openapi.js';
 import { pingStore, stateRoutes } from './state-routes.js';
 import { checkQuery } from './control-query.js';
 import { orderRoutes } from './order-routes.js';
@@ -24,6 +24,8 @@ import { tokenRoutes } from './token-routes.js';
 import { faultRoutes } from './fault-routes.js';
 import { checklistRoutes } from './checklist-routes.js';
 import type { ChecklistRuns } from '../processing/checklist-runs.js';
+import type { EgressPolicy } from '../egress/egress-policy.js';
+import type { QuotaBook } from '../processing/quota-book.js';
 
 export const CONTROL_MOUNT = '/_sandbox';
 
@@ -54,11 +56,21 @@ export interface ControlDeps {
   forwardKey?: string;
   /** Set once the process is stopping: readiness then answers 503, so a load balancer sends no more. */
   readiness: Readiness;
+  /** Which addresses the sandbox may call for the partner: posOrderUrl, driverUrl are held to it. */
+  egress: EgressPolicy;
+  /** The partner's quotas: event streams and HAR exports are counted against it. */
+  quota: QuotaBook;
+  /** A partner of a hosted sandbox: health and readiness show nothing of the store or the host. */
+  hosted: boolean;
 }
 
 export interface Readiness {
   draining: boolean;
 }
+
+/** Why readiness is 503: the process stops, or (as a hosted sandbox says it, naming no store) the store is silent. */
+export const STOPPING = 'stopping: finishing the requests in flight';
+export const STORE_SILENT = 'the store does not answer';
 
 export function controlRouter(deps: ControlDeps): Router {
   const router = Router();
@@ -68,11 +80,13 @@ export function controlRouter(deps: ControlDeps): Router {
     next();
   });
   // Readiness is for load balancers, which carry no token and probe from anywhere; it tells nothing but ready or not.
+  // A hosted sandbox's readiness goes to anyone on its network: it names neither the host nor the store's error.
   router.get('/ready', async (req, res) => {
     checkQuery(req.query, []);
     const ping = deps.readiness.draining ? undefined : await pingStore(deps.store.storage);
-    const reason = deps.readiness.draining ? 'stopping: finishing the requests in flight' : ping?.ok === false ? ping.error : undefined;
-    res.status(reason === undefined ? 200 : 503).json(reason === undefined ? { ready: true, instanceId: deps.instanceId } : { ready: false, instanceId: deps.instanceId, reason });
+    const reason = deps.readiness.draining ? STOPPING : ping?.ok === false ? (deps.hosted ? STORE_SILENT : ping.error) : undefined;
+    const instance = deps.hosted ? {} : { instanceId: deps.instanceId };
+    res.status(reason === undefined ? 200 : 503).json(reason === undefined ? { ready: true, ...instance } : { ready: false, ...instance, reason });
   });
   // Before the token check: a page in a browser is refused whatever it sends.
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));

@@ -23,6 +23,7 @@ export function eventRoutes(deps: ControlDeps): Router {
     const unknown = [...wanted].filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
     if (unknown.length > 0) throw new ApiError('INVALID_REQUEST', `unknown event type ${unknown.map((t) => `'${t}'`).join(', ')}; types are ${EVENT_TYPES.join(', ')}`);
     const lastId = Number(req.get('last-event-id') ?? NaN);
+    deps.quota.checkEventStream(deps.events.streams.stats().clients);
 
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     // Writes that ignore res.write's answer grew the process by 80 MB per 30,000 refunds for a paused client.

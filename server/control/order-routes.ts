@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import { checkNewOrderBody } from '../domain/new-order-request.js';
 import { ORDER_STATUSES } from '../domain/order-states.js';
 import { readJsonBody } from '../pipeline/json-body.js';
+import { egressProblem } from '../egress/egress-fetch.js';
 import type { ControlDeps } from './control-router.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
@@ -42,6 +43,9 @@ export function orderRoutes(deps: ControlDeps): Router {
     if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
     const check = checkNewOrderBody(body.value, fixtures);
     if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
+    // Refused before the order exists: nothing is stored, nothing is sent.
+    const refused = check.request.posOrderUrl === undefined ? undefined : await egressProblem(deps.egress, check.request.posOrderUrl, 'posOrderUrl');
+    if (refused !== undefined) throw new ApiError('INVALID_REQUEST', refused);
     const created = await orders.create(check.request);
     const { dispatched, delivered } = await orders.dispatch(created.OrderId, 'dispatch');
     res.location(`/_sandbox/orders/${created.OrderId}`);

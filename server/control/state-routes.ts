@@ -40,26 +40,37 @@ export function stateRoutes(deps: ControlDeps): Router {
   router.get('/health', async (req, res) => {
     checkQuery(req.query, []);
     const ping = await pingStore(store.storage);
+    // A hosted partner learns nothing of the database or the host (its URL, its errors, the host's name and pid):
+    // they are the operator's, who reads them in the operator's health.
+    const where = deps.hosted
+      ? ping.ok
+        ? {}
+        : { storeError: "the sandbox's store did not answer; the operator's health says why" }
+      : {
+          store: store.storage.where,
+          storeKind: store.storage.kind,
+          // How long the store took to answer a trivial request now (a round trip to the database, a stat of the folder).
+          storeLatencyMs: ping.ms,
+          ...(ping.ok ? {} : { storeError: ping.error }),
+          instanceId: deps.instanceId,
+        };
     res.status(ping.ok ? 200 : 503).json({
       status: ping.ok ? 'ok' : 'unavailable',
       version: deps.version,
       startedAt: new Date(deps.startedAt).toISOString(),
       uptimeSeconds: Math.floor((deps.clock() - deps.startedAt) / 1000),
       partner: partner.name,
-      store: store.storage.where,
-      storeKind: store.storage.kind,
-      // How long the store took to answer a trivial request now (a round trip to the database, a stat of the folder).
-      storeLatencyMs: ping.ms,
-      ...(ping.ok ? {} : { storeError: ping.error }),
-      instanceId: deps.instanceId,
+      ...where,
       refundDelayMs: deps.refundDelayMs,
       // Where orders go when a request names no URL of its own; null: nowhere yet (the checklist stops at start).
       delivery: { ...deps.dispatchPolicy, posOrderUrl: deps.orders.defaultPosOrderUrl ?? null },
       strict: deps.strict,
-      journal: { entries: journal.size, limit: journal.limit },
+      journal: { entries: journal.size, limit: journal.limit, bytes: journal.sizeBytes, byteLimit: journal.byteLimit },
       faults: deps.faults.size,
       // Open /events streams, the bytes waiting for slow ones, and how many were dropped for reading too slowly.
       events: deps.events.streams.stats(),
+      // What this partner may use, and how often each limit refused it (docs/hosting.md).
+      quota: deps.quota.view(),
     });
   });
 

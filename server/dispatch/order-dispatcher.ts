@@ -11,6 +11,7 @@ import type { OrderRecord } from '../domain/order-record.js';
 import type { Journal } from '../journal/journal.js';
 import type { Deliver, OrderDesk } from '../processing/order-desk.js';
 import { outboundEntry } from './outbound-entry.js';
+import type { EgressPolicy } from '../egress/egress-policy.js';
 import type { FaultBook } from '../processing/fault-book.js';
 import { duplicateFindings, judgeTokenFault, sendThroughFault, serviceTokenFor, tokenFaultFindings } from './outbound-fault.js';
 
@@ -39,6 +40,8 @@ export interface DispatcherDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Outbound fault rules, asked once per try. */
   faults?: FaultBook;
+  /** Which addresses orders may go to (egress/egress-policy.ts); open on a laptop. */
+  egress?: EgressPolicy;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -71,7 +74,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
           'x-sandbox-attempt': `${attempt} of ${policy.attempts}`,
         };
       };
-      const sends = await sendThroughFault(fault, { url, headers, body, timeoutMs: policy.attemptTimeoutMs, sleep });
+      const sends = await sendThroughFault(fault, { url, headers, body, timeoutMs: policy.attemptTimeoutMs, sleep, egress: deps.egress });
       const judged = sends.map((send) => ({ ...send, verdict: judgeTokenFault(fault, judgeOrderReply(send.result), send.result.status), journalId: journal.nextId() }));
       // The send that decides the try: the first that delivered (a duplicate's copy may), else the first.
       const deciding = judged.find((send) => send.verdict.delivered) ?? judged[0]!;

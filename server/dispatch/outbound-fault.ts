@@ -15,6 +15,7 @@ import type { ReplyVerdict } from '../domain/pos-order-reply.js';
 import { faultLabel, type FiredFault } from '../faults/fault-registry.js';
 import { injectedReply } from '../faults/injected-reply.js';
 import { postOrder, type PostOrderResult } from './post-order.js';
+import type { EgressPolicy } from '../egress/egress-policy.js';
 
 /** An expired token is this far past its exp: beyond the 60 s tolerance a POS may allow (§5). */
 const EXPIRED_BY_S = 300;
@@ -50,6 +51,8 @@ export interface OutboundSend {
   body: string;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
+  /** Which addresses the order may go to (egress/egress-policy.ts). */
+  egress?: EgressPolicy;
 }
 
 /** One send as it went: the headers it carried and what came back (or why nothing did). */
@@ -62,7 +65,7 @@ export interface SendOutcome {
 /** Sends one try through the fault; two outcomes for a duplicate, one otherwise. */
 export async function sendThroughFault(fault: FiredFault | undefined, send: OutboundSend): Promise<SendOutcome[]> {
   const headers = send.headers();
-  const plain = { url: send.url, headers, body: send.body, timeoutMs: send.timeoutMs };
+  const plain = { url: send.url, headers, body: send.body, timeoutMs: send.timeoutMs, egress: send.egress };
   const by = fault ? faultLabel(fault) : '';
   switch (fault?.kind) {
     case 'status':

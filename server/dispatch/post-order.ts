@@ -2,6 +2,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AttemptResult } from '../domain/pos-order-reply.js';
+import { OPEN_EGRESS, type EgressPolicy } from '../egress/egress-policy.js';
+import { failureMessage, guardTarget, timeoutMessage } from '../egress/guarded-connection.js';
 
 export interface PostOrderInput {
   url: string;
@@ -11,6 +13,8 @@ export interface PostOrderInput {
   timeoutMs: number;
   /** A drop fault: send this many bytes of the body, then cut the connection. */
   cutAfterBytes?: number;
+  /** Which addresses may be called (egress/egress-policy.ts); open on a laptop. */
+  egress?: EgressPolicy;
 }
 
 export interface PostOrderResult extends AttemptResult {
@@ -20,9 +24,14 @@ export interface PostOrderResult extends AttemptResult {
 /** A reply is read up to this size; an order reply is a few hundred bytes. */
 const MAX_REPLY_BYTES = 64 * 1024;
 
-export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes }: PostOrderInput): Promise<PostOrderResult> {
+const WHAT = "the POS's order endpoint";
+
+export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes, egress = OPEN_EGRESS }: PostOrderInput): Promise<PostOrderResult> {
+  // Judged at every try, not only when the order was made: the partners file may have changed since.
+  const guarded = guardTarget(egress, url, WHAT);
+  if (!guarded.ok) return Promise.resolve({ error: `not sent: ${guarded.problem}` });
   return new Promise((resolve) => {
-    const target = new URL(url);
+    const target = guarded.url;
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
     const finish = (result: PostOrderResult) => {
@@ -31,13 +40,14 @@ export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes }: Post
       clearTimeout(timer);
       resolve(result);
     };
-    // No keep-alive agent: each attempt is its own connection, so a hung POS cannot hold the next one.
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false });
+    // No keep-alive agent: each attempt is its own connection, so a hung POS cannot hold the next one. Node never
+    // follows a redirect: a 3xx is an answer like any other, judged as one.
+    const req = send(target, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, ...(guarded.lookup ? { lookup: guarded.lookup } : {}) });
     const timer = setTimeout(() => {
-      finish({ error: `no answer within ${timeoutMs} ms` });
+      finish({ error: timeoutMessage(egress, target, WHAT, timeoutMs) });
       req.destroy();
     }, timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({ error: connectionProblem(error, target) }));
+    req.on('error', (error: NodeJS.ErrnoException) => finish({ error: failureMessage(egress, error, target, WHAT) }));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -45,7 +55,7 @@ export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes }: Post
         size += chunk.length;
         if (size <= MAX_REPLY_BYTES) chunks.push(chunk);
       });
-      res.on('error', (error: NodeJS.ErrnoException) => finish({ status: res.statusCode, error: connectionProblem(error, target) }));
+      res.on('error', (error: NodeJS.ErrnoException) => finish({ status: res.statusCode, error: failureMessage(egress, error, target, WHAT) }));
       res.on('end', () =>
         finish({ status: res.statusCode, bodyText: Buffer.concat(chunks).toString('utf8'), responseHeaders: flatHeaders(res.headers) }),
       );
@@ -57,13 +67,6 @@ export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes }: Post
       req.destroy();
     });
   });
-}
-
-function connectionProblem(error: NodeJS.ErrnoException, target: URL): string {
-  if (error.code === 'ECONNREFUSED') return `connection refused by ${target.host}: is the POS listening at ${target.origin}?`;
-  if (error.code === 'ECONNRESET') return `the POS closed the connection without an answer (${error.code})`;
-  if (error.code === 'ENOTFOUND') return `host ${target.hostname} not found`;
-  return `${error.code ?? 'error'}: ${error.message}`;
 }
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {

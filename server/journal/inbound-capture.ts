@@ -6,7 +6,7 @@ import type { Finding } from '../domain/findings.js';
 import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import type { TokenDefect } from '../domain/pos-token-rules.js';
 import { isCredentialParameter } from '../domain/query-credentials.js';
-import { bodyForJournal, redactHeaders, viewToken, type JournalEntry, type JournalFault } from './journal-entry.js';
+import { bodyForJournal, JOURNAL_BODY_LIMIT, redactHeaders, viewToken, type JournalEntry, type JournalFault } from './journal-entry.js';
 import { journalSummary, type JournalSummary } from './journal-summary.js';
 
 export interface InboundCapture {
@@ -69,6 +69,17 @@ export function summaryOf(capture: InboundCapture): JournalSummary {
     findings: capture.findings,
     fault: capture.fault,
   });
+}
+
+/**
+ * About the memory the entry will hold: its bodies (kept up to JOURNAL_BODY_LIMIT each), its target and headers,
+ * and what any entry costs. Counted as the call is captured, from lengths alone.
+ */
+export function capturedBytes(capture: InboundCapture): number {
+  let bytes = 1024 + capture.target.length + Math.min(capture.bodyText?.length ?? 0, JOURNAL_BODY_LIMIT);
+  if (capture.responseChunk !== undefined) bytes += Math.min(capture.responseChunk.length, JOURNAL_BODY_LIMIT);
+  for (const [name, value] of Object.entries(capture.requestHeaders)) bytes += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join().length : 0);
+  return bytes;
 }
 
 /** The whole entry, not yet redacted (the journal redacts it): token view, hashed headers, parsed bodies. */

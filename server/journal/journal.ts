@@ -14,6 +14,8 @@ interface Kept {
   summary: JournalSummary;
   entry?: JournalEntry;
   build?: () => JournalEntry;
+  /** About how much memory its bodies and headers take (journalBytes, domain/quotas.ts). */
+  bytes: number;
 }
 
 export interface JournalFilter {
@@ -47,11 +49,18 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   /** Entries captured but not yet rendered, oldest first. */
   private readonly pending = new Set<Kept>();
   private sequence = 0;
+  /** The bytes of the entries kept (those of `entries` beyond `limit` included, until the next batch drop). */
+  private bytes = 0;
 
-  /** Every entry passes through `redactor` before it is listed, got or emitted: nothing that leaves holds a secret. */
+  /**
+   * Every entry passes through `redactor` before it is listed, got or emitted: nothing that leaves holds a secret.
+   * At most `limit` entries are kept, and at most `byteLimit` bytes of their bodies and headers: whichever is
+   * reached first drops the oldest.
+   */
   constructor(
     readonly limit = 5000,
     readonly redactor = new Redactor(''),
+    readonly byteLimit = Number.POSITIVE_INFINITY,
   ) {
     super();
     // A signature about to be forgotten may sit in an entry not rendered yet: render them all while it is known.
@@ -65,22 +74,29 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   }
 
   add(raw: JournalEntry): void {
-    this.addCaptured(journalSummary(raw), () => raw);
+    this.addCaptured(journalSummary(raw), () => raw, entryBytes(raw));
   }
 
   /**
    * Keeps an entry built only when it is first read. `summary` is the entry's (journalSummary of what `build`
    * returns), not yet redacted; `build` must not depend on anything that changes after this call.
    */
-  addCaptured(summary: JournalSummary, build: () => JournalEntry): void {
-    const kept: Kept = { summary: scrubSummary(summary, (text) => this.redactor.text(text)), build };
+  addCaptured(summary: JournalSummary, build: () => JournalEntry, bytes = 0): void {
+    const kept: Kept = { summary: scrubSummary(summary, (text) => this.redactor.text(text)), build, bytes };
     this.entries.push(kept);
+    this.bytes += bytes;
     this.byId.set(summary.id, kept);
     this.pending.add(kept);
     this.emit('added', kept.summary);
     // Dropping in batches keeps add() O(1) amortized instead of shifting the array every time.
-    if (this.entries.length > this.limit * 1.1) {
-      for (const old of this.entries.splice(0, this.entries.length - this.limit)) {
+    if (this.entries.length > this.limit * 1.1 || this.bytes > this.byteLimit) {
+      let drop = Math.max(0, this.entries.length - this.limit);
+      let left = this.bytes;
+      for (let i = 0; i < drop; i++) left -= this.entries[i]!.bytes;
+      // Past the bytes, a tenth of the limit more goes at once, for the same reason.
+      while (left > this.byteLimit * 0.9 && drop < this.entries.length - 1) left -= this.entries[drop++]!.bytes;
+      for (const old of this.entries.splice(0, drop)) {
+        this.bytes -= old.bytes;
         this.byId.delete(old.summary.id);
         this.pending.delete(old);
       }
@@ -94,6 +110,10 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
 
   /** Newest first. */
   list(filter: JournalFilter = {}): JournalEntry[] {
+    return this.select(filter).map((kept) => this.render(kept));
+  }
+
+  private select(filter: JournalFilter): Kept[] {
     const status = filter.status;
     // Filters read the redacted summary: a filter cannot find text the journal does not show.
     const matches = ({ summary: entry }: Kept): boolean =>
@@ -114,14 +134,25 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     for (let i = start; i >= first && found.length < (filter.limit ?? Infinity); i--) {
       if (journalSequence(this.entries[i]!.summary.id) > after && matches(this.entries[i]!)) found.push(this.entries[i]!);
     }
-    return found.map((kept) => this.render(kept));
+    return found;
   }
 
   get size(): number {
     return Math.min(this.entries.length, this.limit);
   }
 
+  /** About how much memory the kept entries' bodies and headers take. */
+  get sizeBytes(): number {
+    return this.bytes;
+  }
+
+  /** The ids of the entries `list` would give, newest first, without rendering any: for an export that renders as it writes. */
+  ids(filter: JournalFilter = {}): string[] {
+    return this.select(filter).map((kept) => kept.summary.id);
+  }
+
   clear(): void {
+    this.bytes = 0;
     this.entries = [];
     this.byId.clear();
     this.pending.clear();
@@ -162,6 +193,15 @@ function bareEntry(summary: JournalSummary, error: unknown): JournalEntry {
     latencyMs: 0,
     findings: [],
   };
+}
+
+/** About the memory a whole entry holds: its JSON's length, plus what any object costs. */
+function entryBytes(entry: JournalEntry): number {
+  try {
+    return JSON.stringify(entry).length + 512;
+  } catch {
+    return 512;
+  }
 }
 
 /** j-000042 → 42: ids compare as numbers, so j-1000000 comes after j-999999. */

@@ -17,6 +17,10 @@ import { pingStore } from '../control/state-routes.js';
 import type { Readiness } from '../control/control-router.js';
 import { VERSION } from '../version.js';
 import { hostedFront } from './hosted-front.js';
+import { hostedEgress } from './partner-egress.js';
+import { DEFAULT_JOURNAL_LIMIT } from '../config.js';
+import { HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas } from '../domain/quotas.js';
+import { SharedSlots } from '../processing/quota-book.js';
 import type { HostedPartner, PartnersSetup } from './load-partners-file.js';
 
 export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 'partner' | 'storage' | 'adminToken' | 'redactor' | 'reportDir' | 'readiness'> {
@@ -59,6 +63,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
   const readiness: Readiness = { draining: false };
   const instanceId = options.instanceId ?? defaultInstanceId();
   const partners = new Map<string, PlacedPartner>();
+  const allExports = new SharedSlots(setup.harExportsInAll ?? HOSTED_HAR_EXPORTS_IN_ALL);
   const here = async (partner: string, make: (storage: DocumentStorage) => Promise<Sandbox>): Promise<PlacedPartner> => {
     const sandbox = await make(storageFor(partner));
     return { listener: sandbox.app as unknown as RequestListener, sandbox: () => sandbox };
@@ -79,6 +84,10 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         readiness,
         instanceId,
         forwardKey,
+        egress: hostedEgress(name, partner.egress, [partner.posOrderUrl ?? options.posOrderUrl]),
+        hosted: true,
+        quotas: withQuotas(HOSTED_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT }, partner.quotas),
+        allExports,
       });
     partners.set(name, await (place ?? here)(name, make));
   }
@@ -136,6 +145,8 @@ async function partnerHealth(sandbox: Sandbox | undefined): Promise<Record<strin
     orders: sandbox.store.orders.size,
     refunds: sandbox.store.refunds.size,
     journal: sandbox.journal.size,
+    journalBytes: sandbox.journal.sizeBytes,
     faults: sandbox.faults.size,
+    quota: sandbox.quota.view(),
   };
 }

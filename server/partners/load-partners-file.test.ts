@@ -90,6 +90,43 @@ describe('loadPartnersFile', () => {
     expect(() => load('{"partners": [')).toThrow(/^the partners file .* is not valid JSON \(/);
   });
 
+  it("gives each partner its egress rules and its quotas, its own over the file's", () => {
+    const setup = load({
+      quotas: { requestsPerSecond: 10, eventStreams: 2, harExportsInAll: 3 },
+      partners: [
+        entry('one', { egress: { allow: ['https://pos.one.example', 'http://*.one-ci.example:8080'], allowNetworks: ['10.20.0.0/16'] }, quotas: { requestsPerSecond: null, reportsKept: 5 } }),
+        entry('two'),
+      ],
+    });
+    expect(setup.harExportsInAll).toBe(3);
+    expect(setup.partners.map((partner) => [partner.egress, partner.quotas])).toEqual([
+      [{ allow: ['https://pos.one.example', 'http://*.one-ci.example:8080'], allowNetworks: ['10.20.0.0/16'] }, { requestsPerSecond: null, eventStreams: 2, reportsKept: 5 }],
+      [{ allow: [], allowNetworks: [] }, { requestsPerSecond: 10, eventStreams: 2 }],
+    ]);
+  });
+
+  it('names every egress rule and network that cannot be one, and every quota out of its range', () => {
+    expect(
+      problems({
+        quotas: { requestsPerSecond: 0, teleports: 1 },
+        partners: [entry('one', { posOrderUrl: 'http://', egress: { allow: ['pos.one.example', 'https://pos.one.example/order'], allowNetworks: ['10.20.0.0', 'loopback'] }, quotas: { bodyBytes: 5_000_000 } })],
+      }),
+    ).toEqual([
+      `the partners file ${file} cannot be used:`,
+      '  - quotas.teleports is not an allowed field',
+      '  - quotas.requestsPerSecond must be 1 or more, got number 0',
+      '  - partners[0].quotas.bodyBytes must be 1048576 or less, got number 5000000',
+    ]);
+    expect(problems({ partners: [entry('one', { posOrderUrl: 'http://', egress: { allow: ['pos.one.example', 'https://pos.one.example/order'], allowNetworks: ['10.20.0.0', 'loopback'] } })] })).toEqual([
+      `the partners file ${file} cannot be used:`,
+      "  - partners[0].posOrderUrl 'http://' is not a URL",
+      "  - partners[0].egress.allow[0]: 'pos.one.example' is not an origin such as https://pos.example.com, https://*.example.com or http://10.0.0.5:* (a scheme, a host, a port if any, and no path)",
+      "  - partners[0].egress.allow[1]: 'https://pos.one.example/order' is not an origin such as https://pos.example.com, https://*.example.com or http://10.0.0.5:* (a scheme, a host, a port if any, and no path)",
+      "  - partners[0].egress.allowNetworks[0]: '10.20.0.0' is not a network in CIDR form, such as 10.20.0.0/16 or fd00:1::/64",
+      "  - partners[0].egress.allowNetworks[1]: 'loopback' is not a network in CIDR form, such as 10.20.0.0/16 or fd00:1::/64",
+    ]);
+  });
+
   it('names a fixture folder that is broken', () => {
     const lines = problems({ partners: [entry('one', { fixtures: 'no-such-folder' })] });
     expect(lines[1]).toBe('  - partners[0].fixtures: the fixtures are broken:');

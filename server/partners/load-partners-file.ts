@@ -9,6 +9,8 @@ import { ConfigError, type PartnerIdentity } from '../config.js';
 import { schemaMessages } from '../domain/schema-messages.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { FixtureError, FIXTURE_AJV_OPTIONS, loadFixtures, type Fixtures } from '../fixtures/load-fixtures.js';
+import { egressProblems } from './partner-egress.js';
+import type { Quotas } from '../domain/quotas.js';
 import { partnersFileSchema, type PartnerEntry, type PartnersFile, type Secret } from './partners-file-schema.js';
 
 export interface HostedPartner {
@@ -20,11 +22,17 @@ export interface HostedPartner {
   fixtures: Fixtures;
   posOrderUrl: string | undefined;
   capabilities: string[];
+  /** The origins and networks the operator allowed the sandbox to call for this partner (egress/egress-policy.ts). */
+  egress: { allow: string[]; allowNetworks: string[] };
+  /** The quotas the file sets for it: its own over the file's; the rest are the hosted defaults. */
+  quotas: Partial<Quotas>;
 }
 
 export interface PartnersSetup {
   partners: HostedPartner[];
   operatorToken: string | undefined;
+  /** HAR exports under way at once across every partner, if the file sets it. */
+  harExportsInAll: number | undefined;
 }
 
 /** The shortest admin or operator token taken, as for --admin-token. */
@@ -56,6 +64,7 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
     return read.value;
   };
   const operatorToken = value.operatorToken === undefined ? undefined : secret('operatorToken', value.operatorToken, MIN_TOKEN_LENGTH);
+  const { harExportsInAll, ...fileQuotas } = value.quotas ?? {};
   const fixtureFolders = new Map<string, Fixtures | undefined>();
   const partners: HostedPartner[] = [];
   const names = new Map<string, number>();
@@ -85,6 +94,7 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
     const known = fixtures.locations.map((location) => location.id);
     const unknown = (entry.locations ?? []).filter((id) => !known.includes(id));
     if (unknown.length > 0) problems.push(`${where}.locations: ${unknown.map((id) => `'${id}'`).join(', ')} not among the locations of ${folder} (${known.join(', ')})`);
+    problems.push(...egressProblems(where, entry.egress, entry.posOrderUrl));
     const displayName = entry.displayName ?? entry.name;
     const identity: PartnerIdentity = { name: entry.name, nonProdKey, apiKey: entry.apiKey };
     partners.push({
@@ -94,10 +104,12 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
       fixtures: partnerFixtures(fixtures, { name: entry.name, displayName, nonProdKey, apiKey: entry.apiKey }, entry.locations),
       posOrderUrl: entry.posOrderUrl,
       capabilities: [...(entry.capabilities ?? [])],
+      egress: { allow: [...(entry.egress?.allow ?? [])], allowNetworks: [...(entry.egress?.allowNetworks ?? [])] },
+      quotas: { ...fileQuotas, ...entry.quotas },
     });
   });
   if (problems.length > 0) throw partnersError(file, problems);
-  return { partners, operatorToken };
+  return { partners, operatorToken, harExportsInAll };
 }
 
 /** Pure: a fixture set cut to `locations` (all when undefined), with `partner` in place of its own. */

@@ -14,6 +14,20 @@ const secretSchema = {
   ],
 } as const;
 
+/** What a partner may use (domain/quotas.ts): for every partner at the top of the file, for one in its entry. */
+const quotaFields = {
+  requestsPerSecond: { type: ['integer', 'null'], minimum: 1, maximum: 100_000 },
+  burst: { type: 'integer', minimum: 1, maximum: 100_000 },
+  eventStreams: { type: 'integer', minimum: 0, maximum: 1000 },
+  harExports: { type: 'integer', minimum: 0, maximum: 100 },
+  checklistRunsPerHour: { type: ['integer', 'null'], minimum: 0, maximum: 10_000 },
+  reportsKept: { type: ['integer', 'null'], minimum: 1, maximum: 100_000 },
+  reportMaxAgeDays: { type: ['integer', 'null'], minimum: 1, maximum: 36_500 },
+  journalEntries: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+  journalBytes: { type: 'integer', minimum: 65_536, maximum: 4_294_967_296 },
+  bodyBytes: { type: 'integer', minimum: 1024, maximum: 1_048_576 },
+} as const;
+
 /** What a partner says its POS does; listed by GET /_sandbox/partners. */
 export const CAPABILITIES = ['refunds', 'menu-form-a', 'menu-form-b', 'order-status', 'orders', 'hub', 'kiosk'] as const;
 
@@ -25,6 +39,12 @@ export const partnersFileSchema = {
     $schema: { type: 'string' },
     /** The operator's token: the control API of every partner (with x-sandbox-partner naming one). */
     operatorToken: secretSchema,
+    /** Every partner's quotas, unless its entry sets its own; and the HAR exports of all partners at once. */
+    quotas: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...quotaFields, harExportsInAll: { type: 'integer', minimum: 1, maximum: 100 } },
+    },
     partners: {
       type: 'array',
       minItems: 1,
@@ -47,6 +67,19 @@ export const partnersFileSchema = {
           locations: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
           posOrderUrl: { type: 'string', pattern: '^https?://' },
           capabilities: { type: 'array', uniqueItems: true, items: { enum: CAPABILITIES } },
+          /** This partner's quotas, field by field over the file's. */
+          quotas: { type: 'object', additionalProperties: false, properties: quotaFields },
+          /** Where the sandbox may call for this partner (docs/hosting.md, "Exposing it to partners"). */
+          egress: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              /** Origins (`https://pos.example.com`, `https://*.example.com`) besides posOrderUrl's own. */
+              allow: { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 300 } },
+              /** Networks (CIDR) of non-public addresses the partner's POS may be on: `10.20.0.0/16`. */
+              allowNetworks: { type: 'array', maxItems: 100, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 50 } },
+            },
+          },
         },
       },
     },

@@ -55,8 +55,10 @@ export function toApiError(error: unknown, contentEncoding?: string): ApiError {
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.too.large') {
     const length = (error as { length?: number }).length;
-    const size = length === undefined ? 'larger than 1 MiB' : `${length} bytes`;
-    return new ApiError('PAYLOAD_TOO_LARGE', `body is ${size}; the sandbox accepts at most 1 MiB (${BODY_LIMIT_BYTES} bytes)`);
+    const limit = (error as { limit?: number }).limit ?? BODY_LIMIT_BYTES;
+    const most = limit === BODY_LIMIT_BYTES ? `1 MiB (${BODY_LIMIT_BYTES} bytes)` : `${limit} bytes for this partner (bodyBytes, a quota of this sandbox)`;
+    const size = length === undefined ? (limit === BODY_LIMIT_BYTES ? 'larger than 1 MiB' : `larger than ${limit} bytes`) : `${length} bytes`;
+    return new ApiError('PAYLOAD_TOO_LARGE', `body is ${size}; the sandbox accepts at most ${most}`);
   }
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return new ApiError('INVALID_PAYLOAD', `body cannot be read: ${(error as Error).message}; send UTF-8 JSON`);

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logger.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { bareEntryOf, entryOf, pathOfTarget, summaryOf, type InboundCapture } from '../journal/inbound-capture.js';
+import { bareEntryOf, capturedBytes, entryOf, pathOfTarget, summaryOf, type InboundCapture } from '../journal/inbound-capture.js';
 import { faultLabel } from '../faults/fault-registry.js';
 
 export const JOURNAL_ID_HEADER = 'x-sandbox-journal-id';
@@ -55,7 +55,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
     function keep(ending?: { unanswered?: true; error: string }, chunk?: string | Buffer): void {
       try {
         const captured = capture(ending, chunk);
-        deps.journal.addCaptured(summaryOf(captured), buildLater(captured, deps.partnerKey, deps.logger));
+        deps.journal.addCaptured(summaryOf(captured), buildLater(captured, deps.partnerKey, deps.logger), capturedBytes(captured));
       } catch (error) {
         deps.logger.error({ err: error, requestId: res.locals.requestId, journalId: id }, 'the journal could not keep this request');
         try {

@@ -8,20 +8,25 @@
 import express, { type RequestHandler } from 'express';
 import { parseJsonBody } from '../domain/parse-json-body.js';
 import { readPlainBody } from './read-plain-body.js';
+import { MAX_BODY_BYTES } from '../domain/quotas.js';
 
-/** Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE; a hosted partner's limit may be lower (domain/quotas.ts). */
+export const BODY_LIMIT_BYTES = MAX_BODY_BYTES;
 
-const readText = express.text({ type: () => true, limit: BODY_LIMIT_BYTES, defaultCharset: 'utf-8' });
-
-export const readBodyText: RequestHandler = (req, res, next) => {
-  // Authentication is judged first (a bad token is 401 whatever the body): the problem is raised by parseBody.
-  const settle = (error?: unknown) => {
-    if (error) res.locals.bodyError = error;
-    next();
+/** The first stage, reading at most `limit` bytes: larger bodies answer 413 naming that limit. */
+export function bodyTextReader(limit: number): RequestHandler {
+  const readText = express.text({ type: () => true, limit, defaultCharset: 'utf-8' });
+  return (req, res, next) => {
+    // Authentication is judged first (a bad token is 401 whatever the body): the problem is raised by parseBody.
+    const settle = (error?: unknown) => {
+      if (error) res.locals.bodyError = error;
+      next();
+    };
+    if (!readPlainBody(req, limit, settle)) readText(req, res, settle);
   };
-  if (!readPlainBody(req, BODY_LIMIT_BYTES, settle)) readText(req, res, settle);
-};
+}
+
+export const readBodyText: RequestHandler = bodyTextReader(BODY_LIMIT_BYTES);
 
 export const parseBody: RequestHandler = (req, res, next) => {
   if (res.locals.bodyError) return next(res.locals.bodyError);

@@ -5,16 +5,23 @@
  * `pos-sandbox checklist` writes it, and the run says where.
  */
 import { EventEmitter, once } from 'node:events';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { ItemStatus } from '../../certification-checklist/checklist-types.js';
 import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
 import type { ItemResult, RunOptions } from '../../certification-checklist/runner.js';
 import type { ChecklistRunRequest } from '../domain/checklist-run-request.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
+import { grantOrigin, OPEN_EGRESS, type EgressPolicy } from '../egress/egress-policy.js';
+import { egressFetch } from '../egress/egress-fetch.js';
+import type { OrderRecord } from '../domain/order-record.js';
+import { keptRuns, tagOfOrder, tagOfReport } from '../domain/run-retention.js';
+import { RUNNER_HEADER } from '../pipeline/request-quota.js';
+import type { QuotaBook } from './quota-book.js';
+import { ReportFolders, reportHtmlPath, type ReportListing } from './report-folders.js';
+
+export type { ReportListing } from './report-folders.js';
 
 export interface ChecklistRunItem {
   id: string;
@@ -40,15 +47,6 @@ export interface ChecklistRun {
   error?: string;
 }
 
-/** An earlier report found in the report directory. */
-export interface ReportListing {
-  id: string;
-  title: string;
-  startedAt: string;
-  verdict: string;
-  pos: string;
-  html: string;
-}
 
 export interface ChecklistRunsOptions {
   reportDir: string;
@@ -56,27 +54,31 @@ export interface ChecklistRunsOptions {
   partner: PartnerIdentity;
   adminToken: string | undefined;
   clock: () => number;
+  /** Which addresses a run may call for the partner (egress/egress-policy.ts); open on a laptop. */
+  egress?: EgressPolicy;
+  /** The partner's quotas: runs an hour, and how many runs' reports and orders are kept. */
+  quota?: QuotaBook;
+  /** The sandbox's orders: those of runs past their retention are forgotten. */
+  orders?: { all(): OrderRecord[]; forget(orderIds: readonly string[]): Promise<string[]> };
 }
 
-/** Report folder names the control API takes: what runChecklist makes (a time and a tag), nothing with a slash. */
-export const REPORT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const HOUR_MS = 60 * 60 * 1000;
 
 /** A run cannot start now: another is running, or the sandbox does not listen yet. The message says which. */
 export class ChecklistRunRefused extends Error {}
 
 export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   private readonly runs: ChecklistRun[] = [];
-  /**
-   * What each report.json said, by folder, with the file's time: a report.json holds the run's whole evidence
-   * (megabytes), and the Checklist page lists the reports again while a run goes on.
-   */
-  private readonly listings = new Map<string, { mtimeMs: number; listing: ReportListing | undefined }>();
+  private readonly folders: ReportFolders;
+  /** When each run of the last hour started (checklistRunsPerHour). */
+  private readonly startTimes: number[] = [];
   private sequence = 0;
   /** Where this sandbox listens: known once it does (serve, demo); a run needs it, since the checklist calls the sandbox over HTTP. */
   sandboxUrl: string | undefined;
 
   constructor(readonly options: ChecklistRunsOptions) {
     super();
+    this.folders = new ReportFolders(options.reportDir);
   }
 
   list(): ChecklistRun[] {
@@ -102,6 +104,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     if (this.sandboxUrl === undefined) {
       throw new ChecklistRunRefused('this sandbox does not know its own address yet (it is not listening), and the checklist calls it over HTTP; start it with pos-sandbox serve');
     }
+    this.takeRunQuota();
     const run: ChecklistRun = {
       id: `run-${++this.sequence}`,
       status: 'running',
@@ -126,12 +129,28 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     return run;
   }
 
+  /** Counts the run against checklistRunsPerHour, or throws its 429, with the seconds until one of the hour's runs is an hour old. */
+  private takeRunQuota(): void {
+    const quota = this.options.quota;
+    const limit = quota?.quotas.checklistRunsPerHour ?? null;
+    if (quota === undefined || limit === null) return;
+    const now = this.options.clock();
+    while (this.startTimes.length > 0 && this.startTimes[0]! <= now - HOUR_MS) this.startTimes.shift();
+    if (this.startTimes.length >= limit) {
+      const waitS = Math.max(1, Math.ceil((this.startTimes[0]! + HOUR_MS - now) / 1000));
+      throw quota.refuseChecklistRun(`partner '${quota.partner}' started ${this.startTimes.length} checklist runs in the last hour, the most it may (checklistRunsPerHour: ${limit}); the next may start in ${waitS} s`, waitS);
+    }
+    this.startTimes.push(now);
+  }
+
   private changed(run: ChecklistRun): void {
     this.emit('changed', structuredClone(run));
   }
 
   private async execute(run: ChecklistRun, request: ChecklistRunRequest): Promise<void> {
     const servers: Server[] = [];
+    const egress = this.options.egress ?? OPEN_EGRESS;
+    let revoke: () => void = () => undefined;
     try {
       const [{ runChecklist }, { buildReport }, { writeReport }, { judgedItems, runOutcome }] = await Promise.all([
         import('../../certification-checklist/runner.js'),
@@ -145,6 +164,8 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
         driverUrl = await this.startReferencePos(request.driver.bugs, servers);
         posOrderUrl = `${driverUrl}/order`;
         run.driver.url = driverUrl;
+        // The sandbox's own reference POS, on loopback: callable for this run only, whatever the partner's policy.
+        revoke = grantOrigin(egress, driverUrl);
       } else {
         driverUrl = request.driver.url;
         posOrderUrl = request.driver.posOrderUrl;
@@ -160,6 +181,8 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
         pos: { ...request.pos, ...('referencePos' in request.driver ? { referencePos: true } : {}) },
         ...(this.options.adminToken === undefined ? {} : { adminToken: this.options.adminToken }),
         out: { write: () => true },
+        fetch: egressFetch(egress, 'the POS driver'),
+        ...(this.options.quota ? { controlHeaders: { [RUNNER_HEADER]: this.options.quota.runnerToken } } : {}),
         onItem: (result: ItemResult) => {
           const item = run.items.find((candidate) => candidate.id === result.item.id);
           if (item) Object.assign(item, { status: result.status, message: result.message });
@@ -175,10 +198,12 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
       const folder = await writeReport(this.options.reportDir, buildReport(result, outcome));
       const id = folder.split(/[\\/]/).at(-1)!;
       Object.assign(run, { status: 'finished', outcome: { verdict: outcome.verdict, counts: outcome.counts, reason: outcome.reason }, report: { id, html: reportHtmlPath(id) } });
+      await this.keepNewestRuns();
     } catch (error) {
       Object.assign(run, { status: 'failed', error: (error as Error).message });
     } finally {
       run.finishedAt = new Date(this.options.clock()).toISOString();
+      revoke();
       for (const server of servers) {
         server.closeAllConnections();
         server.close();
@@ -207,51 +232,39 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   }
 
   /** The report folders of the report directory, newest first: what `pos-sandbox checklist` and these runs wrote. */
-  async reports(): Promise<ReportListing[]> {
-    let names: string[];
-    try {
-      names = (await readdir(this.options.reportDir, { withFileTypes: true })).filter((entry) => entry.isDirectory() && REPORT_ID.test(entry.name)).map((entry) => entry.name);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
-    const listed = await Promise.all(names.map((name) => this.readListing(name)));
-    return listed.filter((listing): listing is ReportListing => listing !== undefined).sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id));
-  }
-
-  private async readListing(id: string): Promise<ReportListing | undefined> {
-    const file = join(this.options.reportDir, id, 'report.json');
-    let mtimeMs: number;
-    try {
-      mtimeMs = (await stat(file)).mtimeMs;
-    } catch {
-      // A folder without report.json is not a report.
-      return undefined;
-    }
-    const known = this.listings.get(id);
-    if (known?.mtimeMs === mtimeMs) return known.listing;
-    let listing: ReportListing | undefined;
-    try {
-      const report = JSON.parse(await readFile(file, 'utf8')) as { title?: unknown; startedAt?: unknown; outcome?: { verdict?: unknown }; pos?: { name?: unknown } };
-      const text = (value: unknown) => (typeof value === 'string' ? value : '');
-      listing = { id, title: text(report.title), startedAt: text(report.startedAt), verdict: text(report.outcome?.verdict), pos: text(report.pos?.name), html: reportHtmlPath(id) };
-    } catch {
-      // A report.json that does not parse is not a report.
-      listing = undefined;
-    }
-    this.listings.set(id, { mtimeMs, listing });
-    return listing;
+  reports(): Promise<ReportListing[]> {
+    return this.folders.list();
   }
 
   /** report.html of a report folder, or undefined when there is none. */
-  async reportHtml(id: string): Promise<string | undefined> {
-    if (!REPORT_ID.test(id)) return undefined;
-    try {
-      return await readFile(join(this.options.reportDir, id, 'report.html'), 'utf8');
-    } catch {
-      return undefined;
-    }
+  reportHtml(id: string): Promise<string | undefined> {
+    return this.folders.html(id);
+  }
+
+  /**
+   * Keeps the newest runs only (reportsKept, reportMaxAgeDays): the report folders of the others are removed, with
+   * the orders their runs made, those of runs made from the CLI included. Called after each run, and at start.
+   */
+  async keepNewestRuns(): Promise<void> {
+    const quotas = this.options.quota?.quotas;
+    if (quotas === undefined || (quotas.reportsKept === null && quotas.reportMaxAgeDays === null)) return;
+    const reports = await this.folders.list();
+    const orders = (this.options.orders?.all() ?? []).flatMap((order) => {
+      const tag = tagOfOrder(order.OrderId);
+      return tag === undefined ? [] : [{ tag, id: order.OrderId, at: Date.parse(order.CreatedAt) }];
+    });
+    const found = [
+      ...reports.flatMap((report) => {
+        const tag = tagOfReport(report.id);
+        return tag === undefined ? [] : [{ tag, at: Date.parse(report.startedAt) }];
+      }),
+      ...orders,
+    ];
+    // A run under way (one from the CLI, say) is among the newest: its orders stay.
+    const kept = keptRuns(found, quotas, this.options.clock());
+    const dropped = reports.filter((report) => tagOfReport(report.id) !== undefined && !kept.has(tagOfReport(report.id)!));
+    for (const report of dropped) await this.folders.remove(report.id);
+    await this.options.orders?.forget(orders.filter((order) => !kept.has(order.tag)).map((order) => order.id));
   }
 }
 
-export const reportHtmlPath = (id: string): string => `/_sandbox/reports/${encodeURIComponent(id)}/report.html`;

@@ -67,6 +67,19 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return recovered;
   }
 
+  /**
+   * Removes orders for good (the orders of checklist runs past their retention); one still on its way to the POS
+   * stays. Answers the ids removed, once they are off the disk.
+   */
+  async forget(orderIds: readonly string[]): Promise<string[]> {
+    const gone = orderIds.filter((id) => {
+      const status = this.get(id)?.Status;
+      return status !== undefined && status !== 'NEW' && status !== 'DISPATCHED' && !this.inFlight.has(id) && this.deps.store.orders.remove(id);
+    });
+    if (gone.length > 0) await this.deps.store.commit();
+    return gone;
+  }
+
   /** --pos-order-url / SANDBOX_POS_ORDER_URL: where an order that names no URL of its own goes. */
   get defaultPosOrderUrl(): string | undefined {
     return this.deps.posOrderUrl;

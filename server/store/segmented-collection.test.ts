@@ -63,4 +63,24 @@ describe('SegmentedCollection on real lowdb files', () => {
     expect(readdirSync(segmentsDir())).toEqual([]);
     expect(rows.size).toBe(0);
   });
+
+  it('removes a record from its segment, its indexes and the disk, and a restart finds it gone', async () => {
+    const rows = open();
+    for (let n = 0; n < 5; n++) rows.put({ id: `r${n}`, group: 'g', n });
+    await rows.flush();
+    expect([rows.remove('r1'), rows.remove('r1'), rows.remove('nothing')]).toEqual([true, false, false]);
+    await rows.flush();
+    expect(JSON.parse(readFileSync(join(segmentsDir(), 'rows-000001.json'), 'utf8'))).toEqual([
+      { id: 'r0', group: 'g', n: 0 },
+      { id: 'r2', group: 'g', n: 2 },
+    ]);
+    expect([rows.size, rows.get('r1'), rows.lookup('g').map((row) => row.id)]).toEqual([4, undefined, ['r0', 'r2', 'r3', 'r4']]);
+    const again = open();
+    again.load(stored());
+    expect(again.all().map((row) => row.id)).toEqual(['r0', 'r2', 'r3', 'r4']);
+    // New records go on filling the last segment, never into the room a removal left.
+    again.put({ id: 'r5', group: 'g', n: 5 });
+    await again.flush();
+    expect(JSON.parse(readFileSync(join(segmentsDir(), 'rows-000002.json'), 'utf8')).map((row: Row) => row.id)).toEqual(['r3', 'r4', 'r5']);
+  });
 });

@@ -74,6 +74,19 @@ export class SegmentedCollection<T> {
     this.dirty.add(last);
   }
 
+  /** Removes the record with this key, if any; its segment is rewritten at the next flush. */
+  remove(key: string): boolean {
+    const existing = this.index.get(key);
+    if (!existing) return false;
+    const list = this.segments[existing.segment]!.db.data;
+    list.splice(list.indexOf(existing.record), 1);
+    this.index.delete(key);
+    const secondary = this.options.secondaryKeyOf?.(existing.record);
+    if (secondary !== undefined) this.secondary.get(secondary)?.delete(key);
+    this.dirty.add(existing.segment);
+    return true;
+  }
+
   private indexSecondary(record: T, previous: T | undefined): void {
     const keyOf = this.options.secondaryKeyOf;
     if (!keyOf) return;

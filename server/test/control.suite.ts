@@ -72,7 +72,7 @@ describe('/_sandbox access', () => {
 });
 
 describe('the control API', () => {
-  it('reports health: status, version, uptime, store, order delivery, journal and the fault rules in force', async () => {
+  it('reports health: status, version, uptime, store, order delivery, journal, the fault rules in force and the quotas', async () => {
     const sandbox = await testSandbox();
     sandbox.clock.advance(65_000);
     const health = await request(sandbox.app).get('/_sandbox/health');
@@ -89,9 +89,25 @@ describe('the control API', () => {
       refundDelayMs: 0,
       delivery: { attempts: 3, attemptTimeoutMs: 2_000, retryDelaysMs: [1_000, 2_000], posOrderUrl: null },
       strict: false,
-      journal: { entries: 0, limit: 5000 },
+      journal: { entries: 0, limit: 5000, bytes: 0, byteLimit: 268_435_456 },
       faults: 0,
       events: { clients: 0, waitingBytes: 0, dropped: 0 },
+      // A laptop's: no request rate, and bounds far past what a POS under test does.
+      quota: {
+        quotas: {
+          requestsPerSecond: null,
+          burst: 0,
+          eventStreams: 64,
+          harExports: 4,
+          checklistRunsPerHour: null,
+          reportsKept: null,
+          reportMaxAgeDays: null,
+          journalEntries: 5000,
+          journalBytes: 268_435_456,
+          bodyBytes: 1_048_576,
+        },
+        refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0 },
+      },
     });
   });
 

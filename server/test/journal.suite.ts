@@ -140,7 +140,7 @@ describe('the request journal', () => {
     for (let i = 0; i < 5; i++) await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: `X-${i}` }) });
     const entries = (await request(sandbox.app).get('/_sandbox/journal')).body;
     expect(entries.map((e: { request: { body: { ExternalId: string } } }) => e.request.body.ExternalId)).toEqual(['X-4', 'X-3', 'X-2']);
-    expect((await request(sandbox.app).get('/_sandbox/health')).body.journal).toEqual({ entries: 3, limit: 3 });
+    expect((await request(sandbox.app).get('/_sandbox/health')).body.journal).toEqual({ entries: 3, limit: 3, bytes: expect.any(Number), byteLimit: 268_435_456 });
   });
 
   it('names the entry in x-sandbox-journal-id, serves it alone, and is clearable', async () => {

@@ -74,6 +74,22 @@ const HEALTH = {
   instanceId: 'sandbox-host-41235',
   delivery: { attempts: 3, attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000], posOrderUrl: 'http://127.0.0.1:4200/order' },
   events: { clients: 0, waitingBytes: 0, dropped: 0 },
+  journal: { entries: 12, limit: 5000, bytes: 18432, byteLimit: 268435456 },
+  quota: {
+    quotas: {
+      requestsPerSecond: null,
+      burst: 0,
+      eventStreams: 64,
+      harExports: 4,
+      checklistRunsPerHour: null,
+      reportsKept: null,
+      reportMaxAgeDays: null,
+      journalEntries: 5000,
+      journalBytes: 268435456,
+      bodyBytes: 1048576,
+    },
+    refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0 },
+  },
 };
 
 /** Examples of the component schemas that do not come from a payload file. */
@@ -141,7 +157,8 @@ function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]>
     MenuErrorEnvelope: [menuError('VALIDATION_ERROR', 'Items[0].Prices[0].Price must be 0 or more, got number -1; prices are whole numbers of minor units (1150 for 11.50)')],
     OrderErrorEnvelope: [orderError('INVALID_PAYLOAD', 'ExternalId must not be empty or blank')],
     Health: [HEALTH],
-    Readiness: [{ ready: true, instanceId: 'sandbox-host-41235' }],
+    QuotaView: [HEALTH.quota],
+    Readiness: [{ ready: true, instanceId: 'sandbox-host-41235' }, { ready: true }],
     Refund: [REFUND],
     JournalEntry: [JOURNAL_ENTRY],
   };
@@ -184,6 +201,10 @@ const CONTROL_ERRORS: Record<string, [string, string]> = {
   ],
   '404': ['NOT_FOUND', "no order 'ord-nope'; GET /_sandbox/orders lists them"],
   '409': ['INVALID_STATE', 'order ord-std-0001 is ACCEPTED; only a REJECTED or DELIVERY_FAILED order can be resent'],
+  '429': [
+    'TOO_MANY_REQUESTS',
+    'partner \'acme-pos\' sent more than 50 requests a second (bursts of 100 allowed), a quota of this sandbox (docs/hosting.md, "Exposing it to partners"); send it again after 1 s',
+  ],
   '415': [
     'UNSUPPORTED_MEDIA_TYPE',
     "Content-Type 'text/plain' refused on POST: the control API takes application/json bodies only, since a web page may send text/plain, form and multipart bodies to any site without asking first; send Content-Type: application/json, or no body and no Content-Type",

@@ -107,10 +107,11 @@ export function posOperation(spec: {
         '400': error(`${spec.invalid}; INVALID_REQUEST: an x-sandbox-fault header the sandbox cannot read. Under --strict, a finding too.`),
         '401': error('UNAUTHORIZED: the token (§5), one error per defect, each naming it; also the key in a query parameter, and under --strict a finding about the token'),
         '405': error('METHOD_NOT_ALLOWED, with Allow: this path called with another method'),
-        '413': error('PAYLOAD_TOO_LARGE: over 1 MiB'),
-        '429': injected('TOO_MANY_REQUESTS: only when a rate-limit fault injects it (a rule, or x-sandbox-fault: rate-limit)', {
-          'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait (default 1).' },
-        }),
+        '413': error("PAYLOAD_TOO_LARGE: over 1 MiB, or over a hosted partner's own bodyBytes"),
+        '429': injected(
+          "TOO_MANY_REQUESTS: when a rate-limit fault injects it (a rule, or x-sandbox-fault: rate-limit); or, in a hosted sandbox, past the partner's request quota (requestsPerSecond, burst)",
+          { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait (default 1).' } },
+        ),
         '503': injected(
           'SERVICE_UNAVAILABLE: when a status fault injects it (nothing was processed); or, with several instances on one database, when the instance leading the partner stopped while it had the request (whether it was stored is unknown), or when none led it for 5 s (nothing stored); then with Retry-After: 1',
         ),
@@ -147,6 +148,12 @@ export function controlResponses(
     ...(refusals.notFound ? { '404': controlError(`NOT_FOUND: ${refusals.notFound}`) } : {}),
     ...(refusals.conflict ? { '409': controlError(refusals.conflict) } : {}),
     ...(refusals.readsBody ? { '413': controlError('PAYLOAD_TOO_LARGE: a body over 1 MiB') } : {}),
+    '429': {
+      ...controlError(
+        "TOO_MANY_REQUESTS: a quota of the partner (docs/hosting.md): its request rate in a hosted sandbox; for GET /_sandbox/events its event streams open, for GET /_sandbox/journal.har its exports under way, for POST /_sandbox/checklist/runs its runs in the last hour",
+      ),
+      headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before sending it again.' } },
+    },
     ...(refusals.changesState ? { '415': controlError('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json (no body and no Content-Type is fine)') } : {}),
   };
 }

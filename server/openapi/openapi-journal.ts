@@ -1,7 +1,7 @@
 /** The journal parts of openapi.json: /_sandbox/journal, one entry, the HAR export, and their schemas (server/journal/). */
 import { controlOk, controlResponses, getById, ref } from './openapi-parts.js';
 import { pagedOk, pageParameters } from './openapi-paging.js';
-import { JOURNAL_PAGE } from './paging.js';
+import { JOURNAL_PAGE } from '../control/paging.js';
 
 const JOURNAL_FILTER_PROBLEMS = 'an unknown query parameter, or a filter that does not parse (status, since, direction, findings, after, before, limit)';
 
