@@ -33,6 +33,13 @@ describe('checking fault rules', () => {
     ['times of 0', { action: { kind: 'drop' }, times: 0 }, ['times must be 1 or more, got number 0']],
     ['an unknown field', { action: { kind: 'drop' }, once: true }, ['once is not an allowed field']],
     ['a path without its slash', { match: { path: 'order/refund' }, action: { kind: 'drop' } }, ['match.path must match ^/, got string "order/refund"']],
+    ['a content type without a body', { action: { kind: 'status', status: 502, contentType: 'text/html' } }, ['action.contentType goes with action.body: it says what the body is']],
+    ['a content type on another kind', { action: { kind: 'drop', contentType: 'text/html' } }, ['action.contentType is not a parameter of kind drop (it takes none)']],
+    [
+      'a content type that is no media type',
+      { action: { kind: 'status', status: 502, body: 'x', contentType: 'text/html\r\nSet-Cookie: a=b' } },
+      [expect.stringMatching(/^action\.contentType must match /)],
+    ],
   ])('refuses %s, naming the path', (_name, rule, problems) => {
     expect(checkFaultRules(rule)).toEqual({ ok: false, problems });
   });

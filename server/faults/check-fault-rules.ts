@@ -69,7 +69,7 @@ function checkOne(candidate: unknown): string[] {
   for (const name of parameters.required) {
     if (action[name] === undefined) problems.push(`action.${name} is required for kind ${kind}`);
   }
-  for (const name of ['status', 'body', 'ms', 'retryAfter'] as FaultParameter[]) {
+  for (const name of ['status', 'body', 'contentType', 'ms', 'retryAfter'] as FaultParameter[]) {
     if (action[name] !== undefined && !parameters.required.includes(name) && !parameters.optional.includes(name)) {
       const takes = [...parameters.required, ...parameters.optional];
       problems.push(`action.${name} is not a parameter of kind ${kind} (it takes ${takes.length > 0 ? takes.join(', ') : 'none'})`);
@@ -81,6 +81,7 @@ function checkOne(candidate: unknown): string[] {
       `action.status must be from ${STATUS_FAULT_RANGE.min} to ${STATUS_FAULT_RANGE.max} for kind status, got ${status}: an injected 2xx would claim work that was not done`,
     );
   }
+  if (kind === 'status' && action.contentType !== undefined && action.body === undefined) problems.push('action.contentType goes with action.body: it says what the body is');
   const direction = typeof rule?.match === 'object' && rule.match !== null ? rule.match.direction : undefined;
   if (OUTBOUND_ONLY_KINDS.includes(kind) && direction !== 'outbound') {
     problems.push(`action.kind ${kind} applies to orders the sandbox sends: set match.direction to "outbound"`);

@@ -18,11 +18,11 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Token and delivery faults only make sense on an order the sandbox sends. */
 export const OUTBOUND_ONLY_KINDS: readonly FaultKind[] = ['bad-signature', 'expired-token', 'wrong-audience', 'duplicate'];
 
-export type FaultParameter = 'status' | 'body' | 'ms' | 'retryAfter';
+export type FaultParameter = 'status' | 'body' | 'contentType' | 'ms' | 'retryAfter';
 
 /** For each kind: the parameters it needs, and those it may take. */
 export const KIND_PARAMETERS: Record<FaultKind, { required: FaultParameter[]; optional: FaultParameter[] }> = {
-  status: { required: ['status'], optional: ['body'] },
+  status: { required: ['status'], optional: ['body', 'contentType'] },
   delay: { required: ['ms'], optional: [] },
   drop: { required: [], optional: [] },
   hang: { required: [], optional: [] },

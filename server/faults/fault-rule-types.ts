@@ -70,9 +70,13 @@ export interface FaultAction {
    */
   status?: number;
   /**
-   * status: the body to answer instead of the endpoint's error envelope; a string is sent as it is.
+   * status: the body to answer instead of the endpoint's error envelope; a string is sent as it is (as text/plain unless contentType says otherwise), any other JSON value as application/json.
    */
   body?: unknown;
+  /**
+   * status, with a body: the Content-Type it is sent with (text/html; charset=utf-8, say). Every injected answer also carries X-Content-Type-Options: nosniff and a Content-Security-Policy that runs nothing.
+   */
+  contentType?: string;
   /**
    * delay: how long to hold the request, in milliseconds.
    */

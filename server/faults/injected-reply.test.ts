@@ -1,7 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { faultErrorCode, injectedReply } from './injected-reply.js';
 
-const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+const SAFE = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; sandbox; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+const JSON_TYPE = { ...SAFE, 'content-type': 'application/json; charset=utf-8' };
 
 describe('the answer of an injected fault', () => {
   it('answers a status fault with the lowercase envelope on refund and order status', () => {
@@ -20,10 +24,18 @@ describe('the answer of an injected fault', () => {
     });
   });
 
-  it('sends a body of its own as given: JSON as JSON, text as HTML or plain text', () => {
+  it('sends a body of its own as the rule declares it: JSON as JSON, text as plain text, never as HTML by a guess', () => {
     expect(injectedReply({ kind: 'status', status: 502, body: { error: 'upstream' } }, 'order', 'r')).toEqual({ status: 502, headers: JSON_TYPE, body: '{"error":"upstream"}' });
-    expect(injectedReply({ kind: 'status', status: 502, body: '<html>Bad Gateway</html>' }, 'order', 'r').headers).toEqual({ 'content-type': 'text/html; charset=utf-8' });
-    expect(injectedReply({ kind: 'status', status: 502, body: 'Bad Gateway' }, 'menu', 'r').headers).toEqual({ 'content-type': 'text/plain; charset=utf-8' });
+    const page = '<html><script>fetch("/_sandbox/tokens",{method:"POST"})</script></html>';
+    expect(injectedReply({ kind: 'status', status: 502, body: page }, 'order', 'r').headers).toEqual({ ...SAFE, 'content-type': 'text/plain; charset=utf-8' });
+    expect(injectedReply({ kind: 'status', status: 502, body: page, contentType: 'text/html; charset=utf-8' }, 'order', 'r').headers).toEqual({ ...SAFE, 'content-type': 'text/html; charset=utf-8' });
+    expect(injectedReply({ kind: 'status', status: 502, body: { a: 1 }, contentType: 'application/problem+json' }, 'menu', 'r').headers).toEqual({ ...SAFE, 'content-type': 'application/problem+json' });
+  });
+
+  it('lets no injected answer be sniffed or run anything, an envelope included', () => {
+    for (const action of [{ kind: 'status', status: 503 }, { kind: 'rate-limit' }, { kind: 'malformed' }] as const) {
+      expect(injectedReply(action, 'order', 'r').headers).toMatchObject(SAFE);
+    }
   });
 
   it('answers a rate limit with 429, Retry-After and the envelope of the family', () => {

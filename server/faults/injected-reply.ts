@@ -42,11 +42,10 @@ export function injectedReply(action: FaultAction, family: EnvelopeFamily, by: s
     case 'status': {
       const status = action.status!;
       if (action.body === undefined) return json(status, envelope(status, `${status} ${STATUS_CODES[status] ?? ''}`.trim() + `: ${injected}`));
-      if (typeof action.body === 'string') {
-        const type = action.body.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
-        return { status, headers: { 'content-type': type }, body: action.body };
-      }
-      return json(status, JSON.stringify(action.body));
+      // As the rule declares it, never guessed from the body: a rule from a shared file could otherwise serve a page
+      // with a script on the sandbox's own origin, where the dashboard and the control API are.
+      if (typeof action.body === 'string') return answer(status, action.contentType ?? 'text/plain; charset=utf-8', action.body);
+      return answer(status, action.contentType ?? 'application/json; charset=utf-8', JSON.stringify(action.body));
     }
     case 'rate-limit': {
       const seconds = action.retryAfter ?? DEFAULT_RETRY_AFTER_S;
@@ -64,6 +63,16 @@ export function injectedReply(action: FaultAction, family: EnvelopeFamily, by: s
   }
 }
 
+/**
+ * Whatever an injected answer holds, a browser that opens it sniffs nothing and runs nothing: no script, no form, no
+ * frame, a unique origin (sandbox), so a page of a fault rule can never act as the sandbox's own.
+ */
+export const INJECTED_ANSWER_POLICY = "default-src 'none'; sandbox; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+function answer(status: number, type: string, body: string): InjectedReply {
+  return { status, headers: { 'content-type': type, 'x-content-type-options': 'nosniff', 'content-security-policy': INJECTED_ANSWER_POLICY }, body };
+}
+
 function json(status: number, body: string): InjectedReply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
+  return answer(status, 'application/json; charset=utf-8', body);
 }

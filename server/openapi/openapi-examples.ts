@@ -187,7 +187,7 @@ const MENU_ERRORS: Record<string, [string, string]> = {
   '400': ['VALIDATION_ERROR', 'Items[0].Prices[0].Price must be 0 or more, got number -1; prices are whole numbers of minor units (1150 for 11.50)'],
 };
 
-/** A status fault's own string body, sent as text/html when it starts with `<`, else as text/plain. */
+/** A status fault's own string body: text/plain, or text/html when the rule declares it. */
 const injectedText = (type: string, status: string, [code, message]: [string, string]): string =>
   type === 'text/html' ? `<html><body><h1>${status === 'default' ? 503 : status} ${code}</h1><p>${message}</p></body></html>` : `${code}: ${message}`;
 

@@ -58,7 +58,7 @@ function injectedDefault(envelope: 'OrderErrorEnvelope' | 'MenuErrorEnvelope') {
   return {
     description:
       'Only when a fault is injected: any status from 400 to 599 a fault rule names (500, 502, 504 …), in this endpoint\'s envelope with a code such as INTERNAL_ERROR or BAD_GATEWAY, unless the rule gives a body of its own: ' +
-      'a string is sent as text/html (when it starts with <) or text/plain, any other value as JSON. A malformed fault answers here too, with a body that claims application/json and does not parse: no schema describes it.',
+      'a string is sent as text/plain and any other value as JSON, unless the rule declares its contentType (text/html, say); every injected answer carries X-Content-Type-Options: nosniff and a Content-Security-Policy that runs nothing. A malformed fault answers here too, with a body that claims application/json and does not parse: no schema describes it.',
     headers: faultRuleHeader,
     content: {
       'application/json': { schema: { anyOf: [ref(envelope), { description: "A body the fault rule gives: any JSON value." }] } },

@@ -71,12 +71,22 @@ describe.each(FAMILIES)('inbound faults on $name', (family) => {
     expect(entry.response.status).toBe(503);
   });
 
-  it('answers a status fault with the body the rule gives', async () => {
-    const sandbox = await withRules([{ ...only, action: { kind: 'status', status: 502, body: '<html><body>502 Bad Gateway</body></html>' } }]);
+  it('answers a status fault with the body the rule gives, as the type it declares, sniffed by nothing and running nothing', async () => {
+    const sandbox = await withRules([{ ...only, action: { kind: 'status', status: 502, body: '<html><body>502 Bad Gateway</body></html>', contentType: 'text/html; charset=utf-8' } }]);
     const response = await call(sandbox.app, family);
     expect(response.status).toBe(502);
-    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect([response.headers['content-type'], response.headers['x-content-type-options'], response.headers['content-security-policy']]).toEqual([
+      'text/html; charset=utf-8',
+      'nosniff',
+      "default-src 'none'; sandbox; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    ]);
     expect(response.text).toBe('<html><body>502 Bad Gateway</body></html>');
+  });
+
+  it('sends a body that starts with < as plain text when the rule declares no type: a rule from a shared file cannot serve a page', async () => {
+    const sandbox = await withRules([{ ...only, action: { kind: 'status', status: 502, body: '<script>fetch("/_sandbox/tokens")</script>' } }]);
+    const response = await call(sandbox.app, family);
+    expect([response.status, response.headers['content-type'], response.headers['x-content-type-options']]).toEqual([502, 'text/plain; charset=utf-8', 'nosniff']);
   });
 
   it('answers a rate limit with 429, Retry-After and the envelope, and changes nothing', async () => {
