@@ -1,5 +1,6 @@
 /** The partners file on real files in a temp folder: what it gives, and every problem named at its place. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -47,6 +48,19 @@ describe('loadPartnersFile', () => {
     writeFileSync(join(dir, 'key'), `${KEY}-from-file\n`);
     expect(readSecret({ file: 'key' }, dir, {})).toEqual({ value: `${KEY}-from-file` });
     expect(load({ partners: [entry('one', { nonProdKey: { file: 'key' } })] }).partners[0]!.identity.nonProdKey).toBe(`${KEY}-from-file`);
+  });
+
+  it('reads a secret only from a regular file, and only up to 64 KiB: /dev/zero, a folder and a FIFO are refused, never read', () => {
+    writeFileSync(join(dir, 'huge'), 'k'.repeat(70_000));
+    symlinkSync('/dev/zero', join(dir, 'zero-link'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    expect([readSecret({ file: '/dev/zero' }, dir, {}), readSecret({ file: 'zero-link' }, dir, {}), readSecret({ file: 'fifo' }, dir, {}), readSecret({ file: '.' }, dir, {}), readSecret({ file: 'huge' }, dir, {})]).toEqual([
+      { value: '', problem: '/dev/zero is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file' },
+      { value: '', problem: `${join(dir, 'zero-link')} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` },
+      { value: '', problem: `${join(dir, 'fifo')} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` },
+      { value: '', problem: `${dir} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` },
+      { value: '', problem: `the file ${join(dir, 'huge')} is 70000 bytes; a secret file holds at most 65536` },
+    ]);
   });
 
   it('names every problem at its place, all at once', () => {

@@ -3,7 +3,7 @@
  * environment variable, or a file), its fixture folder loaded and cut to its locations. Every problem of the file is
  * reported at once, each naming its place (`partners[1].adminToken`), and stops the start (exit code 2).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type PartnerIdentity } from '../config.js';
 import { schemaMessages } from '../domain/schema-messages.js';
@@ -137,10 +137,43 @@ export function readSecret(secret: Secret, base: string, env: Record<string, str
     return value === undefined || value === '' ? { value: '', problem: `the environment variable ${secret.env} is not set` } : { value };
   }
   const path = resolve(base, secret.file);
+  const read = readSecretFile(path);
+  return typeof read === 'string' ? { value: read.replace(/\r?\n$/, '') } : { value: '', problem: read.problem };
+}
+
+/** The most a secret file may hold: a key or a token is a line; anything larger is not a secret file. */
+export const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+/**
+ * A secret file's text, or why it cannot be one. Only a regular file is read (a link to one is followed), and only
+ * up to the limit: `/dev/zero` or a FIFO named by mistake would otherwise fill the memory or hang the start. Opened
+ * without blocking (a FIFO's open waits for a writer), then judged by what was opened, so nothing can be swapped in
+ * between the check and the read.
+ */
+function readSecretFile(path: string): string | { problem: string } {
+  let fd: number;
   try {
-    return { value: readFileSync(path, 'utf8').replace(/\r?\n$/, '') };
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    return { value: '', problem: `the file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    return { problem: `the file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { problem: `${path} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` };
+    if (info.size > MAX_SECRET_FILE_BYTES) return { problem: `the file ${path} is ${info.size} bytes; a secret file holds at most ${MAX_SECRET_FILE_BYTES}` };
+    const buffer = Buffer.alloc(MAX_SECRET_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_SECRET_FILE_BYTES) return { problem: `the file ${path} grew past ${MAX_SECRET_FILE_BYTES} bytes while it was read; a secret file holds at most that` };
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    return { problem: `the file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  } finally {
+    closeSync(fd);
   }
 }
 
