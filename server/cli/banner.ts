@@ -13,6 +13,8 @@ export interface BannerInput {
   fixturesDir: string;
   /** The data file, or "memory". */
   state: string;
+  /** What the start says of stored files it used though part of them is gone (store/stored-state-notes.ts). */
+  stateNotes?: string[];
   /** The fault rules in force at start: from a --faults file, kept in the stored state, or none. */
   faults?: { count: number; from: string | undefined };
   sample: { token: string; ttlSeconds: number; locationId: string; externalId: string };
@@ -67,6 +69,7 @@ export function startupBanner(input: BannerInput): string {
     `  token audience:        io.service.pos.brokers.openapi`,
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
+    ...(input.stateNotes ?? []).map((note) => `    ! ${note}`),
     `  dashboard:             ${input.baseUrl}/  (traffic, orders, faults, tokens and the checklist, live)`,
     `  control API:           ${input.baseUrl}/_sandbox/health, /orders, /refunds, /faults, /journal, /journal.har, /events, /openapi.json`,
     `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by npx pos-sandbox validate-menu FILE`,

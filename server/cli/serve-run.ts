@@ -102,6 +102,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
       posOrderUrl: config.posOrderUrl,
       strict: config.strict,
       fixturesDir: config.fixturesDir,
+      stateNotes: sandbox?.store.notes,
       state: cluster ? `${cluster.database.where} (${sandbox ? 'this instance leads the partner' : `another instance leads the partner; this one sends its requests there`})` : (sandbox?.store.storage.where ?? 'memory'),
       faults: sandbox ? { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith } : undefined,
       sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },

@@ -23,20 +23,10 @@
  */
 import type { DocumentStorage } from './segment-storage.js';
 import { logName } from './segment-names.js';
+import { LoggedLine } from './logged-line.js';
 
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
-
-/**
- * A line of a log file read at start in the form the log's writer writes, recognized (and so checked) by its reader:
- * its text, and the fields of its record that the indexes need.
- */
-export class LoggedLine<S> {
-  constructor(
-    readonly view: S,
-    readonly text: string,
-  ) {}
-}
 
 interface Kept<T, S> {
   /** The record; or, while `line` holds its text, only the fields read out of that text. */

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import { decidedRecord } from '../domain/refund-outcome.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
-import { LoggedLine } from './record-log.js';
+import { LoggedLine } from './logged-line.js';
 import { readRefundLine } from './refund-line.js';
 import { refundRecordSchema, STORED_AJV_OPTIONS } from './stored-state-schemas.js';
 

@@ -11,7 +11,7 @@
  * character) gives undefined and is read by JSON.parse and checked against the schema as before.
  */
 import type { RefundStatus, RefundView } from '../domain/refund-outcome.js';
-import { LoggedLine } from './record-log.js';
+import { LoggedLine } from './logged-line.js';
 import { refundRecordSchema } from './stored-state-schemas.js';
 
 /** A string with no escape; `+` where the schema asks for at least one character. Read: captured; the others are only matched. */

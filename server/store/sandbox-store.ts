@@ -13,8 +13,10 @@ import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
 import { storedStateProblems } from './check-stored-state.js';
+import { storedStateNotes } from './stored-state-notes.js';
 import { logsOf, segmentsOf } from './stored-documents.js';
-import { RecordLog, type LoggedLine } from './record-log.js';
+import { RecordLog } from './record-log.js';
+import type { LoggedLine } from './logged-line.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
 import { damagedStateError } from './store-error.js';
 
@@ -48,6 +50,8 @@ export class SandboxStore {
   private readonly state: Low<StateDocument>;
   private readonly committer: GroupCommit;
   private stateDirty = false;
+  /** What the start says of stored files it used though part of them is gone (stored-state-notes.ts); none, mostly. */
+  notes: string[] = [];
 
   private constructor(
     readonly storage: DocumentStorage,
@@ -76,6 +80,7 @@ export class SandboxStore {
     const problems = storedStateProblems(stored);
     if (problems.length > 0) throw damagedStateError(problems, stored);
     const store = new SandboxStore(storage, fixtures, clock, options.refundLimit ?? DEFAULT_REFUND_LIMIT);
+    store.notes = storedStateNotes(stored);
     if (stored.state === undefined) {
       await store.reset();
       return store;

@@ -58,6 +58,32 @@ describe('pos-sandbox serve on a damaged state', () => {
   });
 });
 
+describe('pos-sandbox serve on a refunds log cut short', () => {
+  it.concurrent.each<[string, (text: string) => string, number, (log: string) => string]>([
+    ['cut mid-line', (text) => text.slice(0, text.indexOf('\n') + 1 + 40), 1, (log) => `${log}: its last line is cut short (40 bytes with no newline): kept 1 line, left that line out`],
+    ['cut to nothing', () => '', 0, (log) => `${log}: the file is empty: nothing kept from it`],
+  ])('starts when the log is %s, and says which file, what it kept and left out, and the ways on', async (_name, cut, kept, note) => {
+    const { dir, data, segments } = await goodState();
+    const log = join(segments, 'refunds-log-000001.jsonl');
+    writeFileSync(log, cut(readFileSync(log, 'utf8')));
+    const before = folderPicture(dir);
+    const { baseUrl, banner } = await serve(['--data', data, '--log-format', 'json', '--log-level', 'warn']);
+    expect(banner).toContain(
+      [
+        `  state:                 ${data}`,
+        `    ! ${note(log)}`,
+        '    ! A line cut short is a change the sandbox never acknowledged if the machine stopped while writing it; it is also what a file cut short by a copy or a full disk looks like.',
+        '    ! If refunds are missing that you expected, stop the sandbox now and restore the file named; to start afresh on purpose instead, start with --fresh-state (it moves the state aside, deleting nothing; docs/state-file.md).',
+      ].join('\n'),
+    );
+    // The log says it too, as a warning a collector can alert on.
+    expect(banner).toContain(`"level":40`);
+    expect(((await (await fetch(`${baseUrl}/_sandbox/refunds`)).json()) as unknown[]).length).toBe(kept);
+    // Nothing on disk was changed by the start.
+    expect(folderPicture(dir)).toEqual(before);
+  });
+});
+
 describe('pos-sandbox serve --fresh-state', () => {
   it('moves the damaged state aside untouched, starts from the fixtures, and its records open again from where they went', async () => {
     const { dir, data, segments } = await goodState();
