@@ -3,6 +3,7 @@ import type { ItemStatus } from './checklist-types.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { RunKindVerdict } from './run-kind.js';
 import type { StepWait } from './steps/step-context.js';
+import { printable } from '../server/domain/printable-text.js';
 
 const LABEL: Record<ItemStatus, string> = {
   pass: 'PASS',
@@ -31,7 +32,8 @@ export interface ProgressItem {
  * a knock-on names the item to fix first instead of a hint that would blame the wrong thing.
  */
 export function itemLine(item: ProgressItem): string {
-  const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(10)}${item.title}${item.required ? '' : ' (optional)'}: ${item.message}`;
+  // A message may quote what the POS sent (a reply, an ExternalId): shown, never sent to the terminal as it came.
+  const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(10)}${item.title}${item.required ? '' : ' (optional)'}: ${printable(item.message)}`;
   if (item.blockedBy && item.rootBlocker && item.rootBlocker !== item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}, itself blocked by ${item.rootBlocker}: fix ${item.rootBlocker} first\n`;
   if (item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}: fix that first\n`;
   const hint = ['fail', 'warn', 'blocked'].includes(item.status) ? `\n           fix: ${item.remediation}` : '';

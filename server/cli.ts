@@ -1,6 +1,9 @@
 /** The pos-sandbox command: one file per subcommand under cli/, only the one run is loaded (cli/program.ts). */
 import { CommanderError } from 'commander';
 import { buildProgram, exitCode } from './cli/program.js';
+import { guardTerminalOutput } from './cli/terminal-output.js';
+
+guardTerminalOutput();
 
 try {
   await (await buildProgram(process.argv)).parseAsync(process.argv);

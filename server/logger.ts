@@ -1,6 +1,7 @@
 /** The sandbox's logger: pino, pretty in a terminal, one JSON line per event otherwise; every line redacted. */
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { Redactor } from './journal/redactor.js';
+import { printable, printableDeep } from './domain/printable-text.js';
 
 export type { Logger };
 
@@ -39,23 +40,25 @@ export function createLogger(options: { level: string; pretty: boolean; colour?:
 /**
  * A log call's arguments with the key and every JWT signature taken out: the same redaction as the journal,
  * so a URL, a POS's rejection reason or an error message quoting a body cannot print a secret. Errors keep
- * their type, message and stack (pino's serializer needs those), redacted.
+ * their type, message and stack (pino's serializer needs those), redacted. And printable: a POS's reason or an
+ * ExternalId is data, whose control characters are shown as escapes, never sent to the terminal the log is read on.
  */
 export function redactLogArguments(args: unknown[], redactor: Redactor): unknown[] {
   return args.map((arg) => {
-    if (typeof arg === 'string') return redactor.text(arg);
+    if (typeof arg === 'string') return printable(redactor.text(arg));
     if (arg instanceof Error) return redactError(arg, redactor);
     if (typeof arg !== 'object' || arg === null) return arg;
     const fields: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(arg)) fields[name] = value instanceof Error ? redactError(value, redactor) : redactor.value(value);
+    for (const [name, value] of Object.entries(arg)) fields[name] = value instanceof Error ? redactError(value, redactor) : printableDeep(redactor.value(value));
     return fields;
   });
 }
 
 function redactError(error: Error, redactor: Redactor): Error {
-  const copy = new Error(redactor.text(error.message));
+  const copy = new Error(printable(redactor.text(error.message)));
   copy.name = error.name;
-  copy.stack = redactor.text(error.stack ?? '');
+  // The stack keeps its line ends: they are the sandbox's own.
+  copy.stack = redactor.text(error.stack ?? '').split('\n').map(printable).join('\n');
   return copy;
 }
 

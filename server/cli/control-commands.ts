@@ -24,6 +24,7 @@ import {
   type RefundRow,
 } from './control-format.js';
 import { resolveSandboxUrl } from './sandbox-url.js';
+import { printableDeep } from '../domain/printable-text.js';
 import { followEvents } from './follow-events.js';
 
 interface Common {
@@ -78,12 +79,13 @@ export function statusCommand(): Command {
     .addOption(jsonOption())
     .action((flags: Common) =>
       withSandbox(flags, async (client) => {
-        const health = await client.call<Record<string, unknown> & { journal: { entries: number; limit: number }; delivery: { posOrderUrl: string | null } }>('GET', '/_sandbox/health');
-        if (flags.json) return printJson(health);
+        const answer = await client.call<Record<string, unknown> & { journal: { entries: number; limit: number }; delivery: { posOrderUrl: string | null } }>('GET', '/_sandbox/health');
+        if (flags.json) return printJson(answer);
+        const health = printableDeep(answer);
         print([
           `${paint.green('up')}  ${client.baseUrl}  pos-sandbox ${String(health.version)}, up ${String(health.uptimeSeconds)} s`,
           `  partner (token iss): ${String(health.partner)}`,
-          `  store:               ${String(health.store)}`,
+          `  store:               ${health.store === undefined ? '(a hosted sandbox does not show it to a partner)' : String(health.store)}`,
           `  POS order URL:       ${health.delivery.posOrderUrl ?? 'none (orders cannot be delivered: serve --pos-order-url URL)'}`,
           `  journal:             ${health.journal.entries} of at most ${health.journal.limit} entries`,
           `  fault rules:         ${String(health.faults)}`,
@@ -161,7 +163,7 @@ export function ordersCommand(): Command {
       withSandbox(flags, async (client) => {
         const order = await client.call<OrderRow & { History?: Array<{ at?: string; status: string; by?: string; detail?: string }> }>('GET', `/_sandbox/orders/${ident(id)}`);
         if (flags.json) return printJson(order);
-        print([...orderLines([order], paint), '', 'history:', ...(order.History ?? []).map((change) => `  ${change.at ?? ''}  ${change.status}${change.by ? ` (by ${change.by})` : ''}${change.detail ? `: ${change.detail}` : ''}`)]);
+        print([...orderLines([order], paint), '', 'history:', ...printableDeep(order.History ?? []).map((change) => `  ${change.at ?? ''}  ${change.status}${change.by ? ` (by ${change.by})` : ''}${change.detail ? `: ${change.detail}` : ''}`)]);
       }),
     );
   orders

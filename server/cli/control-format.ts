@@ -1,8 +1,11 @@
 /**
  * Pure: what the control commands print for people (`--json` prints the API's own JSON instead). One line per
- * record, in aligned columns; colour only through the `paint` given (none when piped or with NO_COLOR).
+ * record, in aligned columns; colour only through the `paint` given (none when piped or with NO_COLOR). Every record
+ * is made printable first (domain/printable-text.ts): an ExternalId or a POS's reason is data, and its control
+ * characters are shown, never sent to the terminal.
  */
 import { journalSummary, type JournalSummary, type SummarySource } from '../journal/journal-summary.js';
+import { printableDeep } from '../domain/printable-text.js';
 
 export interface Paint {
   dim(text: string): string;
@@ -37,7 +40,8 @@ export interface OrderRow {
 const statusPaint = (paint: Paint, status: string) =>
   /^(ACCEPTED|SUCCEEDED|REFUNDED)$/.test(status) ? paint.green(status) : /^(REJECTED|DELIVERY_FAILED|FAILED)$/.test(status) ? paint.red(status) : paint.yellow(status);
 
-export function orderLines(orders: OrderRow[], paint: Paint = NO_PAINT): string[] {
+export function orderLines(given: OrderRow[], paint: Paint = NO_PAINT): string[] {
+  const orders = printableDeep(given);
   if (orders.length === 0) return ['no orders'];
   return columns([
     ['ORDER', 'LOCATION', 'TEMPLATE', 'STATUS', 'EXTERNAL ID', 'REASON'].map(paint.dim),
@@ -55,7 +59,8 @@ export interface RefundRow {
   acceptedAt?: string;
 }
 
-export function refundLines(refunds: RefundRow[], paint: Paint = NO_PAINT): string[] {
+export function refundLines(given: RefundRow[], paint: Paint = NO_PAINT): string[] {
+  const refunds = printableDeep(given);
   if (refunds.length === 0) return ['no refunds'];
   return columns([
     ['REFUND', 'EXTERNAL ID', 'LOCATION', 'STATUS', 'ACCEPTED', 'OUTCOME'].map(paint.dim),
@@ -77,7 +82,8 @@ const describeMatch = (match: Record<string, unknown>) =>
   Object.keys(match).length === 0 ? 'every request' : Object.entries(match).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ');
 const describeAction = ({ kind, ...rest }: FaultRow['action']) => [kind, ...Object.entries(rest).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)].join(' ');
 
-export function faultLines(faults: FaultRow[], paint: Paint = NO_PAINT): string[] {
+export function faultLines(given: FaultRow[], paint: Paint = NO_PAINT): string[] {
+  const faults = printableDeep(given);
   if (faults.length === 0) return ['no fault rules in force'];
   return columns([
     ['RULE', 'MATCH', 'ACTION', 'FIRED', 'LEFT'].map(paint.dim),
@@ -115,7 +121,8 @@ export function exchangeMatches(row: ExchangeRow, filter: ExchangeFilter): boole
  * One line per exchange: time, direction (POS → sandbox is `→`, sandbox → POS is `←`), method and path, status,
  * location, duration, findings, the fault that acted, and the journal id to look it up by.
  */
-export function exchangeLine(row: ExchangeRow, paint: Paint = NO_PAINT): string {
+export function exchangeLine(given: ExchangeRow, paint: Paint = NO_PAINT): string {
+  const row = printableDeep(given);
   const status = row.status >= 500 || row.status === 0 ? paint.red : row.status >= 400 ? paint.yellow : paint.green;
   const arrow = row.direction === 'inbound' ? 'POS → sandbox' : 'sandbox → POS';
   const parts = [

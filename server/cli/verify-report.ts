@@ -4,6 +4,7 @@ import { readReportFiles } from '../../certification-checklist/report/write-repo
 import { verifyReport } from '../../certification-checklist/report/verify-report.js';
 import { rejudgeReport } from '../../certification-checklist/report/rejudge.js';
 import { REPORT_FILES } from '../../certification-checklist/report/render-report-files.js';
+import { printable } from '../domain/printable-text.js';
 
 export function verifyReportCommand(): Command {
   return new Command('verify-report')
@@ -23,8 +24,9 @@ export function verifyReportCommand(): Command {
         process.exit(2);
       }
       const report = check.report;
-      if (check.intact) process.stdout.write(`intact: ${dir}\n  ${report!.title}\n  run ${report!.runId}, ${report!.outcome.verdict}, sha256 ${report!.digest!.value}\n`);
-      else process.stdout.write(`EDITED: ${dir} is not as the checklist wrote it\n${check.problems.map((problem) => `  - ${problem}\n`).join('')}`);
+      // What a report holds is data, and an edited one may hold anything: shown, never sent to the terminal as it is.
+      if (check.intact) process.stdout.write(`intact: ${dir}\n  ${printable(report!.title)}\n  run ${printable(report!.runId)}, ${printable(report!.outcome.verdict)}, sha256 ${printable(report!.digest!.value)}\n`);
+      else process.stdout.write(`EDITED: ${dir} is not as the checklist wrote it\n${check.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
       if (!check.intact) process.exitCode = 1;
       if (!flags.rejudge) return;
       if (!report) {
@@ -40,7 +42,7 @@ export function verifyReportCommand(): Command {
         process.stdout.write(`rejudged: ${rejudged.judged} verdicts, the outcome and the kind of run all follow from the report's evidence (checklist ${report.checklistVersion})\n`);
         return;
       }
-      process.stdout.write(`VERDICTS DO NOT FOLLOW FROM THE EVIDENCE:\n${rejudged.problems.map((problem) => `  - ${problem}\n`).join('')}`);
+      process.stdout.write(`VERDICTS DO NOT FOLLOW FROM THE EVIDENCE:\n${rejudged.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
       process.exitCode = 1;
     });
 }

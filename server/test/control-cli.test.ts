@@ -2,6 +2,7 @@
  * The control commands as a user runs them: the built CLI against one real `serve` process (and a stand-in POS
  * that takes every order), `--json` parsed, lines read whole, and every failure said once with its URL.
  */
+/* eslint-disable no-control-regex -- control characters are what the test of printed data looks for */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -19,6 +20,9 @@ let orders = 0;
 let log = '';
 /** OrderIds whose first delivery try the stand-in POS answers 503. */
 const failFirstTry = new Set(['ord-cli-retry']);
+/** What the attack run put into a POS's reply: a window title, an OSC 52 clipboard write, a clear screen, a forged line. */
+const HOSTILE_EXTERNAL_ID = 'EVIL\u001b]0;pwned\u0007\u001b]52;c;Y3VybCBldmls\u0007';
+const HOSTILE_REASON = 'no\u001b[2J\u001b[H\nPASS ORDER-02 forged\rX\u009b2J\u202eDIAP';
 const run = (args: string[], env: Record<string, string> = {}) => cli(args, { SANDBOX_URL: sandboxUrl, NO_COLOR: '1', ...env });
 const json = async <T>(args: string[]): Promise<T> => {
   const result = await run([...args, '--json']);
@@ -54,6 +58,7 @@ beforeAll(async () => {
     req.on('end', () => {
       const { OrderId } = JSON.parse(text) as { OrderId: string };
       if (failFirstTry.delete(OrderId)) return void res.writeHead(503).end();
+      if (OrderId === 'ord-cli-hostile') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: HOSTILE_EXTERNAL_ID, Status: 'REJECTED', Reason: HOSTILE_REASON }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: `STANDIN-${++orders}` }));
     });
   });
@@ -170,6 +175,31 @@ describe('pos-sandbox faults', () => {
     expect(bad.stderr).toMatch(new RegExp(`^pos-sandbox: POST ${sandboxUrl}/_sandbox/faults answered 400: INVALID_REQUEST: .*status.*\\n$`));
     const missing = await run(['faults', 'load', 'no-such-script']);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: `pos-sandbox: no file no-such-script, and no ready script of that name in ${join(PACKAGE_ROOT, 'fixtures', 'faults')}\n` });
+  });
+});
+
+describe('data the sandbox did not write, printed', () => {
+  it('shows the control characters of an ExternalId, a reason and a rule as escapes in every command, and in the log', async () => {
+    await json(['orders', 'create', '--template', 'standard', '--order-id', 'ord-cli-hostile', '--wait']);
+    expect(await refund(HOSTILE_EXTERNAL_ID)).toBe(200);
+    await json(['faults', 'add', '--id', 'cli-hostile', '--kind', 'status', '--status', '503', '--path', '/nothing\u001b]0;x\u0007']);
+    const outputs = await Promise.all(
+      [['orders', 'list'], ['orders', 'show', 'ord-cli-hostile'], ['refunds', 'list'], ['journal', 'tail', '-n', '50'], ['faults', 'list'], ['status']].map((args) => run(args)),
+    );
+    const printed = outputs.map((output) => output.stdout + output.stderr).join('\n');
+    // No terminal control at all reaches the terminal (NO_COLOR: not even colours), nor a carriage return.
+    expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(printed).toContain('EVIL\\u001b]0;pwned\\u0007\\u001b]52;c;Y3VybCBldmls\\u0007');
+    expect(printed).toContain('no\\u001b[2J\\u001b[H\\u000aPASS ORDER-02 forged\\u000dX\\u009b2J\\u202eDIAP');
+    expect(printed).toContain('path=/nothing\\u001b]0;x\\u0007');
+    // --json keeps the data as it is, JSON-escaped: a script reads back exactly what the POS sent.
+    const order = await json<{ ExternalId: string; Reason: string }>(['orders', 'show', 'ord-cli-hostile']);
+    expect([order.ExternalId, order.Reason]).toEqual([HOSTILE_EXTERNAL_ID, HOSTILE_REASON]);
+    expect((await run(['orders', 'show', 'ord-cli-hostile', '--json'])).stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    // The sandbox's own log lines (JSON here: its stdout is a pipe) carry the reason escaped too.
+    expect(log).toContain('order REJECTED: no\\\\u001b[2J');
+    expect(log).not.toMatch(/[\u007f-\u009f\u202a-\u202e]/);
+    await run(['faults', 'remove', 'cli-hostile']);
   });
 });
 
