@@ -10,12 +10,12 @@ import type { RefundRecord } from '../server/domain/refund-outcome.js';
 import { CHECKLIST } from './items/all-items.js';
 import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId, type Verdict } from './checklist-types.js';
 import { linkSameCause } from './same-cause.js';
-import { causeOf, SandboxControl, type SandboxHealth } from './sandbox-control.js';
+import { SandboxControl, type SandboxHealth } from './sandbox-control.js';
 import { DriverActor, InteractiveActor, type PosActor } from './pos-actors.js';
 import { ONLY_SKIPPED, outOfScope, type RunMode } from './scope.js';
 import { itemLine, kindLine, stepLine } from './progress.js';
 import { asEvidence } from './evidence.js';
-import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
+import { startChecks } from './start-checks.js';
 import { runKind, type PosUnderTest, type RunKindVerdict } from './run-kind.js';
 import { ORDER_STEPS } from './steps/order-steps.js';
 import { REFUND_STEPS } from './steps/refund-steps.js';
@@ -97,8 +97,7 @@ export interface RunResult {
   steps: StepRecord[];
 }
 
-/** The run could not start: the message names the URL that could not be reached. Exit code 2. */
-export class StartError extends Error {}
+export { DEFAULT_START_WAIT_MS, silentNote, StartError } from './start-checks.js';
 
 const STEPS: Partial<Record<StepId, (ctx: StepContext) => Promise<StepOutcome>>> = { ...ORDER_STEPS, ...MENU_STEPS, ...REFUND_STEPS };
 
@@ -256,54 +255,3 @@ function judge(item: ChecklistItem, step: StepRecord, began: Date, verdicts: Map
     return { item, status: 'error', message: `the verdict could not be given: ${(error as Error).message}`, evidence: [], ...timing };
   }
 }
-
-/** Exit 2 material: the sandbox must answer; the driver and the order endpoint must at least accept a connection. */
-async function startChecks(sandbox: SandboxControl, options: RunOptions): Promise<{ health: SandboxHealth; referencePos: boolean }> {
-  let health: SandboxHealth;
-  try {
-    health = await sandbox.health();
-  } catch (error) {
-    // The message names the sandbox's URL and the cause once (sandbox-control.ts).
-    throw new StartError(`${(error as Error).message}; start it with npm start (or pass --sandbox URL, or set SANDBOX_URL)`);
-  }
-  let referencePos = false;
-  if (options.mode === 'driver') {
-    const driverHealth = await reachable(new URL('health', withSlash(options.driverUrl!)).href, 'the POS driver', options, true);
-    referencePos = (driverHealth as { product?: unknown } | undefined)?.product === REFERENCE_POS_PRODUCT;
-  }
-  if (options.posOrderUrl && options.mode !== 'passive') await reachable(options.posOrderUrl, "the POS's order endpoint", options);
-  // Orders would go nowhere: every order item would end in an error. Said once, before anything is sent.
-  if (!options.posOrderUrl && options.mode !== 'passive' && health.delivery?.posOrderUrl === null) {
-    throw new StartError(`the sandbox at ${options.sandboxUrl} has no POS order URL, so the checklist's orders would go nowhere: pass --pos-order-url URL (or SANDBOX_POS_ORDER_URL), or start the sandbox with --pos-order-url`);
-  }
-  return { health, referencePos };
-}
-
-/**
- * Throws StartError when nothing listens at `url` (or, with `ok2xx`, when it answers other than 2xx: a driver's
- * /health that is a 404 is the wrong URL); a server that accepts and stays silent is let through (its items end
- * blocked). Answers the JSON it got, if any.
- */
-async function reachable(url: string, what: string, options: RunOptions, ok2xx = false): Promise<unknown> {
-  const waitMs = options.startWaitMs ?? DEFAULT_START_WAIT_MS;
-  let response: Response;
-  try {
-    response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(waitMs) });
-  } catch (error) {
-    if ((error as Error).name === 'TimeoutError') {
-      options.out.write(silentNote(what, url, waitMs));
-      return undefined;
-    }
-    throw new StartError(`cannot reach ${what} at ${url}: ${causeOf(error)}`);
-  }
-  if (ok2xx && !response.ok) throw new StartError(`${what} at ${url} answered ${response.status}, not 2xx: is the URL the driver's base URL (the one serving GET /health, POST /decide …)?`);
-  return await response.json().catch(() => undefined);
-}
-
-/** How long a start check waits for an answer unless told otherwise. */
-export const DEFAULT_START_WAIT_MS = 3_000;
-
-/** The line a start check prints for a server that accepted the connection and stayed silent for `waitMs`. */
-export const silentNote = (what: string, url: string, waitMs: number) => `  note: ${what} at ${url} accepted the connection but did not answer within ${waitMs / 1000} s; going on\n`;
-
-const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);

@@ -34,6 +34,8 @@ export class SandboxControl {
   ) {}
 
   health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
+  /** The fingerprint of the partner's key (`sha256:<16 hex>`), never the key; undefined from a sandbox that lists none. */
+  keyFingerprint = async (): Promise<string | undefined> => (await this.call<Array<{ keyFingerprint?: string }>>('GET', '/_sandbox/partners'))[0]?.keyFingerprint;
   locations = () => this.call<Array<Location & { menuItems: number }>>('GET', '/_sandbox/locations');
   menu = (locationId: string) => this.call<Menu>('GET', `/_sandbox/locations/${encodeURIComponent(locationId)}/menu`);
   order = (orderId: string) => this.call<OrderRecord>('GET', `/_sandbox/orders/${encodeURIComponent(orderId)}`);

@@ -10,6 +10,7 @@ import { closedPort } from '../../server/test/live.js';
 import { sealReport, type Report } from '../report/report-model.js';
 import { renderReportFiles, REPORT_FILES } from '../report/render-report-files.js';
 import { PACKAGE_ROOT } from '../../server/version.js';
+import { PARTNER } from '../../server/test/test-identity.js';
 
 const REPORT_FILES_SORTED = [...REPORT_FILES].sort();
 
@@ -37,6 +38,17 @@ describe('pos-sandbox checklist', () => {
     const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--driver', driver]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`the run could not start: cannot reach the POS driver at ${driver}/health: ECONNREFUSED`);
+  });
+
+  it("exits 2 before anything is sent when --pos-name holds the partner's key, and writes no report", async () => {
+    const sandbox = await serve([]);
+    const reports = tempDir();
+    const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--passive', '--pos-name', `acme ${PARTNER.nonProdKey}`, '--report-dir', reports]);
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      "pos-sandbox checklist: the run could not start: --pos-name holds the partner's non-prod key, and a report is shared: write the report's fields without the key (§5: the key is kept confidential)\n",
+    ]);
+    expect(readdirSync(reports)).toEqual([]);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 /** /_sandbox state: health, reset (fixtures and the fault rules of the start), partners, locations and their menus, refunds (paged). */
-import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
+import { keyFingerprint } from '../domain/key-fingerprint.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 import type { ControlDeps } from './control-router.js';
 import type { RefundView } from '../domain/refund-outcome.js';
@@ -86,8 +86,7 @@ export function stateRoutes(deps: ControlDeps): Router {
   router.get('/partners', (req, res) => {
     checkQuery(req.query, []);
     // The key itself never leaves over HTTP: its fingerprint tells which key the sandbox holds.
-    const keyFingerprint = `sha256:${createHash('sha256').update(partner.nonProdKey).digest('hex').slice(0, 16)}`;
-    res.json([{ name: partner.name, displayName: fixtures.partner.displayName, keyFingerprint, tokenAudience: SERVICE_AUDIENCE }]);
+    res.json([{ name: partner.name, displayName: fixtures.partner.displayName, keyFingerprint: keyFingerprint(partner.nonProdKey), tokenAudience: SERVICE_AUDIENCE }]);
   });
 
   router.get('/locations', (req, res) => {

@@ -167,7 +167,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
       } catch (error) {
         raw = bareEntry(kept.summary, error);
       }
-      kept.entry = this.redactor.value(raw);
+      kept.entry = this.redactor.entry(raw);
       kept.build = undefined;
       this.pending.delete(kept);
     }

@@ -1,115 +1,113 @@
 /**
- * Pure: taking secrets out of text and of JSON values. The partner's key and any token passed in are replaced
- * wherever they appear; a JWT anywhere keeps its header and claims (they are what a POS engineer debugs) but
- * loses its signature; a signature the sandbox has seen before is replaced even when it travels alone.
+ * Pure: taking secrets out of text and of JSON values (secret-spans.ts says what a secret is). The text is searched
+ * as it is and decoded (normalized-view.ts: JSON escapes, percent- and HTML-encoding, zero-width characters, UTF-16
+ * read as UTF-8, query parameters joined), and what is found is replaced in the text as it was sent: the journal shows
+ * what crossed the wire, less the secret.
  */
+import { decodedView, gluedView, joinedView, originalSpans, type View } from './normalized-view.js';
+import { keySpans, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
+
+export { MIN_SECRET_LENGTH } from './secret-spans.js';
 
 /** What replaces a secret. */
 export const REDACTED = '[redacted]';
 
-/**
- * Runs of base64url characters and dots: where a JWT can hide. One character class, so every position is read
- * once: a pattern such as `X+(\.X*)+` backtracks over a long run that has no dot, quadratic in its length (a
- * 1 MiB body held the process for minutes under the fuzzer).
- */
-const DOTTED_RUN = /[A-Za-z0-9_.-]+/g;
-/** Runs long enough to be a signature (HS256 gives 43 characters). */
-const BASE64URL_RUN = /[A-Za-z0-9_-]{16,}/g;
-/** Secrets shorter than this are not searched for: a 3-character key would redact every word that holds it. */
-export const MIN_SECRET_LENGTH = 8;
+/** The spans of `text` (as sent) that hold a secret, through every view of it; merged, in order. */
+function spansOf(text: string, secrets: Secrets): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  const search = (view: View | undefined, searched: string) => {
+    for (const [from, to] of secretSpans(searched, secrets)) found.push(...originalSpans(view, from, to));
+  };
+  search(undefined, text);
+  const decoded = decodedView(text);
+  if (decoded !== undefined) search(decoded, decoded.text);
+  const base = decoded ?? identityOf(text);
+  for (const glue of ['', '.'] as const) {
+    const joined = base === undefined ? undefined : joinedView(base, glue);
+    if (joined !== undefined) search(joined, joined.text);
+  }
+  return merge(found);
+}
+
+/** An identity view, made only for text that has query separators to join across. */
+function identityOf(text: string): View | undefined {
+  if (!/[?&;][^=]{0,64}=/.test(text)) return undefined;
+  return { text, start: Array.from(text, (_, i) => i), end: Array.from(text, (_, i) => i + 1) };
+}
+
+function merge(spans: Array<[number, number]>): Array<[number, number]> {
+  if (spans.length < 2) return spans;
+  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: Array<[number, number]> = [spans[0]!];
+  for (const [start, end] of spans.slice(1)) {
+    const last = merged.at(-1)!;
+    if (start < last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+function replaceSpans(text: string, spans: ReadonlyArray<[number, number]>): string {
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** `text` without `secrets` (in any letter case, in any encoding above), JWT signatures, or any of `signatures` alone. */
+export function scrubText(text: string, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): string {
+  // Shorter than anything searched for: most strings of a body and of a journal summary are.
+  if (text.length < MIN_SECRET_LENGTH || (text.length < SHORTEST_SIGNATURE && !secrets.some((secret) => secret.length <= text.length))) return text;
+  return replaceSpans(text, spansOf(text, { keys: secrets, signatures }));
+}
+
+/** Every JWT signature in `text` replaced, by the shape of the token alone. */
+export function redactJwtSignatures(text: string): string {
+  return scrubText(text, []);
+}
 
 /**
- * Every JWT in `text` with its signature replaced. A JWT is dot-separated base64url parts: a part that decodes
- * to JSON (the claims, or the header) followed by one that does not is a signature. Judging by the claims
- * finds a token glued to a prefix (`tok_eyJ…`), a header with padding or a BOM, and one that does not start
- * with `eyJ` (`{ "alg"` encodes as `eyAi`); a JOSE header two parts before still marks the third part.
+ * The values of a record (a request's headers, its query) redacted together as well as one by one: a key split across
+ * values laid end to end (two parameters, or a header sent twice, which arrives as `a, b`), and a token whose
+ * signature travels in another value than its header and claims, are found and redacted in each value they reach.
  */
-export function redactJwtSignatures(text: string): string {
-  if (!text.includes('.')) return text;
-  return text.replace(DOTTED_RUN, (run) => {
-    if (!run.includes('.')) return run;
-    const parts = run.split('.');
-    const json = parts.map(looksLikeJson);
-    let changed = false;
-    for (let i = 1; i < parts.length; i++) {
-      const part = parts[i] ?? '';
-      if (part.length < 16 || part === REDACTED) continue;
-      const afterClaims = json[i - 1] === true && json[i] === false;
-      const afterHeaderAndClaims = i >= 2 && json[i - 2] === true && json[i - 1] === true;
-      // A detached JWS (RFC 7515 appendix F) leaves the payload out: header..signature.
-      const detached = i >= 2 && json[i - 2] === true && parts[i - 1] === '';
-      if (afterClaims || afterHeaderAndClaims || detached) {
-        parts[i] = REDACTED;
-        json[i] = false;
-        changed = true;
+export function scrubRecord(record: Readonly<Record<string, string>>, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): Record<string, string> {
+  const given: Secrets = { keys: secrets, signatures };
+  const names = Object.keys(record);
+  const values = names.map((name) => record[name]!);
+  const spans: Array<Array<[number, number]>> = values.map((value) => (value.length < MIN_SECRET_LENGTH ? [] : spansOf(value, given)));
+  // The pieces: every value, cut at the commas that join a header sent twice.
+  const pieces = values.flatMap((value, field) => [...value.matchAll(/[^,]+/g)].map((match) => ({ field, at: match.index + (match[0].length - match[0].trimStart().length), text: match[0].trim() })));
+  const mark = (piece: (typeof pieces)[number], from: number, to: number) => spans[piece.field]!.push([piece.at + from, piece.at + to]);
+  if (pieces.length > 1) {
+    const starts = pieces.map((_, index) => pieces.slice(0, index).reduce((sum, piece) => sum + piece.text.length, 0));
+    const view = gluedView(pieces.map((piece) => piece.text), '');
+    for (const [from, to] of keySpans(view.text, secrets)) {
+      for (const [start, end] of originalSpans(view, from, to)) {
+        pieces.forEach((piece, index) => {
+          const [first, last] = [Math.max(start, starts[index]!), Math.min(end, starts[index]! + piece.text.length)];
+          if (first < last) mark(piece, first - starts[index]!, last - starts[index]!);
+        });
       }
     }
-    return changed ? parts.join('.') : run;
-  });
-}
-
-/** Does a base64url part decode to the start of a JSON object or array (a BOM and spaces allowed first)? */
-function looksLikeJson(part: string): boolean {
-  if (part.length < 4) return false;
-  const start = Buffer.from(part.slice(0, 24), 'base64url').toString('latin1').replace(/^(\xef\xbb\xbf)?\s*/, '');
-  return /^(\{\s*["}]|\[\s*["{[\]\d-])/.test(start);
-}
-
-const patterns = new Map<string, RegExp>();
-
-/** A secret found whatever its letter case (a header name or an error message may have changed it). */
-function patternOf(secret: string): RegExp {
-  let pattern = patterns.get(secret);
-  if (pattern === undefined) {
-    pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
-    if (patterns.size > 100) patterns.clear();
-    patterns.set(secret, pattern);
-  }
-  return pattern;
-}
-
-/** Shorter text cannot hold a JWT signature: a 4-character part that decodes to JSON, a dot, 16 characters. */
-const SHORTEST_SIGNED = 21;
-/** Signatures shorter than this are not remembered (Redactor.remember), nor searched for. */
-const SHORTEST_SIGNATURE = 16;
-
-function scrubPlain(text: string, secrets: readonly string[], signatures: ReadonlySet<string>): string {
-  let out = text;
-  // Each search is skipped when the text is too short to hold what it looks for: most strings of a body are.
-  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH && secret.length <= out.length) out = out.replace(patternOf(secret), REDACTED);
-  if (out.length >= SHORTEST_SIGNED) out = redactJwtSignatures(out);
-  if (signatures.size > 0 && out.length >= SHORTEST_SIGNATURE) out = out.replace(BASE64URL_RUN, (run) => (signatures.has(run) ? REDACTED : run));
-  return out;
-}
-
-/** Each run of %XX escapes decoded when it is UTF-8; any other `%` kept as it is. */
-function percentDecoded(text: string): string {
-  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run;
+    // A token's header and claims in one piece, its signature alone in another, in any order.
+    for (const head of pieces.filter((piece) => /[A-Za-z0-9_=+/-]{4,}\.[A-Za-z0-9_=+/-]{4,}\.?$/.test(piece.text))) {
+      for (const tail of pieces.filter((piece) => piece !== head && /^\.?[A-Za-z0-9_+/-]{32,}=*$/.test(piece.text))) {
+        const glued = `${head.text.replace(/\.$/, '')}.${tail.text.replace(/^\./, '')}`;
+        const signed = secretSpans(glued, given, false).some(([, end]) => end === glued.length);
+        if (signed) mark(tail, tail.text.startsWith('.') ? 1 : 0, tail.text.length);
+      }
     }
-  });
-}
-
-/**
- * `text` without `secrets` (in any letter case), JWT signatures, or any of `signatures` standing on its own.
- * Percent-encoded text is judged decoded too (`%5A…` in a path, `%2E` between a token's parts): when that
- * finds a secret, the decoded text, redacted, is what is kept.
- */
-export function scrubText(text: string, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): string {
-  const direct = scrubPlain(text, secrets, signatures);
-  // Up to three rounds of decoding: a value percent-encoded twice (%252E) hides a token's dots from one round.
-  let decoded = direct;
-  for (let round = 0; round < 3 && decoded.includes('%'); round++) {
-    const next = percentDecoded(decoded);
-    if (next === decoded) break;
-    decoded = next;
-    const scrubbed = scrubPlain(decoded, secrets, signatures);
-    if (scrubbed !== decoded) return scrubbed;
   }
-  return direct;
+  const result: Record<string, string> = {};
+  names.forEach((name, index) => {
+    Object.defineProperty(result, scrubText(name, secrets, signatures), { value: replaceSpans(values[index]!, merge(spans[index]!)), enumerable: true, writable: true, configurable: true });
+  });
+  return result;
 }
 
 /**

@@ -5,7 +5,6 @@
  * sandbox the laptop runs, started with that partner's identity and an admin token: the laptop is the one-partner
  * case, without the front.
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import { createSandbox, defaultInstanceId, type Sandbox, type SandboxOptions } from '../sandbox.js';
@@ -17,6 +16,7 @@ import { pingStore } from '../control/state-routes.js';
 import type { Readiness } from '../control/control-router.js';
 import { VERSION } from '../version.js';
 import { hostedFront } from './hosted-front.js';
+import { keyFingerprint } from '../domain/key-fingerprint.js';
 import { hostedEgress } from './partner-egress.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config.js';
 import { HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas } from '../domain/quotas.js';
@@ -53,10 +53,6 @@ export interface HostedSandbox {
   close(): void;
 }
 
-/** The key as it may be shown: a fingerprint, never the key. */
-export function keyFingerprint(key: string): string {
-  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-}
 
 export async function createHostedSandbox(options: HostedSandboxOptions): Promise<HostedSandbox> {
   const { setup, storageFor, logger, reportDir, place, ...common } = options;

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ChecklistRunRefused } from '../processing/checklist-runs.js';
 import { closedPort } from './loopback.js';
-import { orderEnvelope, testSandbox } from './helpers.js';
+import { orderEnvelope, PARTNER, testSandbox } from './helpers.js';
 
 const until = async (check: () => Promise<boolean>) => {
   for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -20,6 +20,18 @@ describe('checklist runs', () => {
     expect(response.body).toEqual(
       orderEnvelope('INVALID_REQUEST', "driverUrl must be an http(s) URL, got string \"nope\"", "capabilities: unknown 'teleport'; known are refund, hub, kiosk, menu-form-b"),
     );
+  });
+
+  it("refuses a run whose report fields hold the partner's key, naming each, before anything is run", async () => {
+    const { app, checklist } = await testSandbox();
+    checklist.sandboxUrl = 'http://127.0.0.1:1';
+    const key = PARTNER.nonProdKey;
+    const response = await request(app)
+      .post('/_sandbox/checklist/runs')
+      .send({ driverUrl: `http://127.0.0.1:2/?k=${encodeURIComponent(key)}`, posName: `acme ${key}`, posBuild: 'ok', capabilities: [] });
+    const said = (field: string) => `${field} holds the partner's non-prod key, and a report is shared: write the report's fields without the key (§5: the key is kept confidential)`;
+    expect([response.status, response.body]).toEqual([400, orderEnvelope('INVALID_REQUEST', said('posName'), said('driverUrl'))]);
+    expect(checklist.list()).toEqual([]);
   });
 
   it('refuses a run while the sandbox does not listen: the checklist calls it over HTTP', async () => {

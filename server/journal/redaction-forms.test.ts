@@ -1,0 +1,84 @@
+/** Every form the third attack run sent a secret in, redacted in the form it came in. */
+import { describe, expect, it } from '@jest/globals';
+import { REDACTED } from './redaction.js';
+import { Redactor } from './redactor.js';
+import { signHs256, validClaims } from '../test/test-identity.js';
+
+const KEY = 'SANDBOX-ONLY-nonprod-key-acme-3f9c2a7e5b1d4c8a';
+const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);
+const [header, payload, signature] = token.split('.') as [string, string, string];
+const standard = (part: string) => Buffer.from(part, 'base64url').toString('base64');
+const redactor = () => {
+  const made = new Redactor(KEY);
+  made.remember(`Bearer ${token}`);
+  return made;
+};
+
+/** Does the text still hold the key or the signature, in any letter case, or the core of either? */
+const leaks = (text: string) => [KEY, signature, KEY.slice(8, 30), signature.slice(5, 30)].some((secret) => text.toLowerCase().includes(secret.toLowerCase()));
+
+describe('a secret in a text, in every encoding', () => {
+  it.each([
+    ['JSON escapes in a body that is not JSON', `{"k":"${KEY.replaceAll('-', '\\u002d')}" oops`, `{"k":"${REDACTED}" oops`],
+    ['a token with its dots as JSON escapes', `{"t":"${header}\\u002e${payload}\\u002e${signature}"`, `{"t":"${header}\\u002e${payload}\\u002e${REDACTED}"`],
+    ['HTML entities', `k=${KEY.replaceAll('-', '&#45;')}`, `k=${REDACTED}`],
+    ['a token with its dots as entities', `${header}&#46;${payload}&#x2e;${signature}`, `${header}&#46;${payload}&#x2e;${REDACTED}`],
+    ['a zero-width space inside the key', `key: ${KEY.slice(0, 10)}\u200b${KEY.slice(10)}`, `key: ${REDACTED}`],
+    ['a soft hyphen and a word joiner inside the key', `${KEY.slice(0, 5)}\u00ad${KEY.slice(5, 9)}\u2060${KEY.slice(9)}!`, `${REDACTED}!`],
+    ['the key split across two query parameters', `/v2/order/refund?a=${KEY.slice(0, 20)}&b=${KEY.slice(20)}`, `/v2/order/refund?a=${REDACTED}&b=${REDACTED}`],
+    ['a token whose parts are standard base64, padded', `${standard(header)}.${standard(payload)}.${standard(signature)}`, `${standard(header)}.${standard(payload)}.${REDACTED}`],
+    ['the seen signature as hex', `sig=${Buffer.from(signature, 'base64url').toString('hex')}`, `sig=${REDACTED}`],
+    ['the seen signature as hex, upper case', `sig=${Buffer.from(signature, 'base64url').toString('hex').toUpperCase()}`, `sig=${REDACTED}`],
+    ['the seen signature as standard base64', `sig=${Buffer.from(signature, 'base64url').toString('base64')}`, `sig=${REDACTED}`],
+    ['the key in a base64 blob with other text', `blob=${Buffer.from(`note: ${KEY} end`).toString('base64')}`, `blob=${REDACTED}`],
+    ['the key in a base64url blob, one byte off', `blob=${Buffer.from(`xy${KEY}`).toString('base64url')}`, `blob=${REDACTED}`],
+    ['the key as hex', `hex=${Buffer.from(KEY).toString('hex')}`, `hex=${REDACTED}`],
+    ['a token in a base64 blob', `b=${Buffer.from(`Bearer ${token}`).toString('base64')}`, `b=${REDACTED}`],
+  ])('%s', (_form, text, shown) => {
+    const redacted = redactor().text(text);
+    expect(redacted).toBe(shown);
+    expect(leaks(redacted)).toBe(false);
+  });
+
+  it('a body sent as UTF-16 and read as UTF-8: the key and the signature go, NULs and all', () => {
+    const utf16 = Buffer.from(`{"note":"${KEY}","sig":"${signature}"}`, 'utf16le').toString('utf8');
+    const redacted = redactor().text(utf16);
+    expect(leaks(redacted.replaceAll('\u0000', ''))).toBe(false);
+    expect(redacted.replaceAll('\u0000', '')).toBe(`{"note":"${REDACTED}","sig":"${REDACTED}"}`);
+  });
+
+  it('percent-encoding, an entity and a JSON escape nested in one another', () => {
+    const nested = KEY.replaceAll('-', '%26%2345%3B');
+    expect(redactor().text(`x=${nested}`)).toBe(`x=${REDACTED}`);
+  });
+
+  it('leaves text that only looks encoded as it is', () => {
+    const text = 'a & b; 100% of \\ the &amp= parameter, &#9731; and %E2%98%83 and \\u2603';
+    expect(redactor().text(text)).toBe(text);
+  });
+});
+
+describe('a secret across the values of a record', () => {
+  it('a JWT split across two headers, at a dot or between parts', () => {
+    for (const [first, second] of [
+      [`${header}.${payload}`, `.${signature}`],
+      [`${header}.${payload}.`, signature],
+      [`${header}.${payload}`, signature],
+    ]) {
+      const shown = redactor().record({ 'x-token-a': first!, 'content-type': 'application/json', 'x-token-b': second! });
+      expect(leaks(Object.values(shown).join(' '))).toBe(false);
+      expect(shown['x-token-a']).toBe(first);
+      expect(shown['content-type']).toBe('application/json');
+    }
+  });
+
+  it('a JWT split across a header sent twice (Node joins the two with a comma)', () => {
+    const shown = redactor().record({ 'x-token': `${header}.${payload}, ${signature}` });
+    expect(shown).toEqual({ 'x-token': `${header}.${payload}, ${REDACTED}` });
+  });
+
+  it('the key split across two query parameters', () => {
+    const shown = redactor().record({ a: KEY.slice(0, 20), b: KEY.slice(20), c: 'plain' });
+    expect(shown).toEqual({ a: REDACTED, b: REDACTED, c: 'plain' });
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * Pure: where secrets are in a plain text (normalized-view.ts has decoded it), as spans to replace. A secret is:
+ * - the partner's key, in any letter case;
+ * - the signature of any JWT, found by its shape: dot-separated base64 parts (either alphabet, padded or not) where a
+ *   part that decodes to a JSON object or array (the claims, or the header) is followed by one that does not. The
+ *   header and claims stay readable: they are what a POS engineer debugs;
+ * - the signature of a token the sandbox has seen, standing alone, as base64url, standard base64 or hex;
+ * - any of these inside a blob of base64 or hex: the blob goes whole.
+ */
+
+export interface Secrets {
+  /** The key and the forms a client may send it in; searched ignoring letter case. */
+  keys: readonly string[];
+  /** The signatures of the tokens seen, as base64url. */
+  signatures: ReadonlySet<string>;
+}
+
+/** Secrets shorter than this are not searched for: a 3-character key would redact every word that holds it. */
+export const MIN_SECRET_LENGTH = 8;
+/** Signatures shorter than this are not remembered, nor searched for. */
+export const SHORTEST_SIGNATURE = 16;
+
+/**
+ * Runs of base64 characters (both alphabets), padding and dots: where a JWT can hide. One character class, so every
+ * position is read once: a pattern such as `X+(\.X*)+` backtracks over a long run that has no dot, quadratic in its
+ * length (a 1 MiB body held the process for minutes under the fuzzer).
+ */
+const DOTTED_RUN = /[A-Za-z0-9_.+/=-]+/g;
+/** Runs of base64 (either alphabet, padded) or hex: where a signature stands alone, or a secret is encoded. */
+const ENCODED_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const BASE64 = /^[A-Za-z0-9+/]+=*$/;
+const HEX_RUN = /[0-9A-Fa-f]{32,}/g;
+/** Shorter text cannot hold a JWT signature: a 4-character part that decodes to JSON, a dot, 16 characters. */
+const SHORTEST_SIGNED = 21;
+
+/**
+ * Every match of a global pattern, by exec from lastIndex 0: matchAll clones the pattern at each call, the larger
+ * part of the cost for the short strings every request's summary holds.
+ */
+function* matches(pattern: RegExp, text: string): Generator<RegExpExecArray> {
+  // Where the next search starts is kept here and set before each exec: the caller may use the same pattern in between
+  // (a blob decoded and searched while its run is being read).
+  let from = 0;
+  for (;;) {
+    pattern.lastIndex = from;
+    const match = pattern.exec(text);
+    if (match === null) return;
+    // A pattern that can match nothing would stay put for ever.
+    from = match[0].length === 0 ? match.index + 1 : pattern.lastIndex;
+    yield match;
+  }
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** A secret found whatever its letter case (a header name or an error message may have changed it). */
+function patternOf(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (pattern === undefined) {
+    pattern = new RegExp(secret.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
+    if (patterns.size > 100) patterns.clear();
+    patterns.set(secret, pattern);
+  }
+  return pattern;
+}
+
+/** The spans [start, end) of `text` that hold a secret, in any order, perhaps overlapping. */
+export function secretSpans(text: string, secrets: Secrets, blobs = true): Array<[number, number]> {
+  const spans = keySpans(text, secrets.keys);
+  // The rest is searched with the key taken out (a space in its place, the same length): a signature glued to the
+  // key is a run of its own once the key is gone.
+  const rest = spans.length === 0 ? text : masked(text, spans);
+  if (rest.length >= SHORTEST_SIGNED && rest.includes('.')) jwtSignatureSpans(rest, spans);
+  if (rest.length >= SHORTEST_SIGNATURE && (secrets.signatures.size > 0 || blobs)) encodedRunSpans(rest, secrets, blobs, spans);
+  return spans;
+}
+
+/** The spans of the key in `text`, in any letter case. */
+export function keySpans(text: string, keys: readonly string[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  // Each search is skipped when the text is too short to hold the key: most strings of a body are.
+  for (const key of keys) {
+    if (key.length < MIN_SECRET_LENGTH || key.length > text.length) continue;
+    for (const match of matches(patternOf(key), text)) spans.push([match.index, match.index + match[0].length]);
+  }
+  return spans;
+}
+
+/** `text` with each span blanked out (spaces), in one pass: a body may hold the key thousands of times. */
+function masked(text: string, spans: ReadonlyArray<[number, number]>): string {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [start, end] of sorted) {
+    if (end <= at) continue;
+    const from = Math.max(start, at);
+    parts.push(text.slice(at, from), ' '.repeat(end - from));
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** The spans of every JWT signature in `text`, found by the shape of the parts before it. */
+function jwtSignatureSpans(text: string, spans: Array<[number, number]>): void {
+  for (const match of matches(DOTTED_RUN, text)) {
+    const run = match[0];
+    if (!run.includes('.')) continue;
+    const parts = run.split('.');
+    const json = parts.map(looksLikeJson);
+    let offset = match.index;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      if (i > 0 && part.length >= 16) {
+        const afterClaims = json[i - 1] === true && json[i] === false;
+        const afterHeaderAndClaims = i >= 2 && json[i - 2] === true && json[i - 1] === true;
+        // A detached JWS (RFC 7515 appendix F) leaves the payload out: header..signature.
+        const detached = i >= 2 && json[i - 2] === true && parts[i - 1] === '';
+        if (afterClaims || afterHeaderAndClaims || detached) {
+          // The signature itself: what follows it in the run (a path's next segment, a parameter) stays.
+          const length = /^[A-Za-z0-9_+/-]+=*/.exec(part)?.[0].length ?? part.length;
+          spans.push([offset, offset + length]);
+          json[i] = false;
+        }
+      }
+      offset += part.length + 1;
+    }
+  }
+}
+
+/** Does a base64 part decode to the start of a JSON object or array (a BOM and spaces allowed first)? A prefix glued on (`t=`, `tok_`, a path) is looked past. */
+function looksLikeJson(part: string): boolean {
+  if (part.length < 4) return false;
+  if (startsJson(part)) return true;
+  const glued = Math.max(part.lastIndexOf('='), part.lastIndexOf('/'), part.lastIndexOf('+'));
+  return glued >= 0 && glued < part.length - 4 && startsJson(part.slice(glued + 1));
+}
+
+function startsJson(part: string): boolean {
+  // Node's base64 decoder reads both alphabets.
+  const start = Buffer.from(part.slice(0, 24), 'base64').toString('latin1').replace(/^(\xef\xbb\xbf)?\s*/, '');
+  return /^(\{\s*["}]|\[\s*["{[\]\d-])/.test(start);
+}
+
+/**
+ * The spans of the runs of base64 and hex in `text` that are a seen signature (as base64url, standard base64 padded or
+ * not, or hex) or, with `blobs`, that hold a secret once decoded. One pass over the runs: every string of a request's
+ * journal summary passes here.
+ */
+function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: Array<[number, number]>): void {
+  const { signatures } = secrets;
+  // An exec loop, not `matches`: this runs for most strings of every request, and a generator costs more than the
+  // search. The next start is set before each exec, since a blob decoded below searches with the same pattern.
+  for (let from = 0; ; ) {
+    ENCODED_RUN.lastIndex = from;
+    const match = ENCODED_RUN.exec(text);
+    if (match === null) return;
+    from = ENCODED_RUN.lastIndex;
+    const run = match[0];
+    const at = match.index;
+    if (signatures.size > 0) {
+      if (BASE64URL.test(run) ? signatures.has(run) : BASE64.test(run) && signatures.has(run.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'))) {
+        spans.push([at, at + run.length]);
+        continue;
+      }
+    }
+    if (run.length < 32) {
+      if (blobs && run.length >= 20 && holdsSecret(run, secrets, 'base64')) spans.push([at, at + run.length]);
+      continue;
+    }
+    // A hex run may sit inside a longer run (`0x…`, `sig` then hex): each is judged on its own.
+    let found = false;
+    for (const hex of matches(HEX_RUN, run)) {
+      const whole = hex[0].length % 2 === 0 && signatures.has(Buffer.from(hex[0], 'hex').toString('base64url'));
+      if (whole || (blobs && holdsSecret(hex[0], secrets, 'hex'))) {
+        spans.push([at + hex.index, at + hex.index + hex[0].length]);
+        found = true;
+      }
+    }
+    if (!found && blobs && holdsSecret(run, secrets, 'base64')) spans.push([at, at + run.length]);
+  }
+}
+
+/**
+ * Does a base64 or hex blob hold a secret once decoded: the key or a JWT encoded with other text
+ * (`base64("note: <key>")`), at any alignment? Only a blob that can hold one is decoded: one holding the key's
+ * encoding at some alignment (its markers), or long enough for a JWT. A path (`v1/pos/openapi/order`) is no blob.
+ */
+function holdsSecret(run: string, secrets: Secrets, encoding: 'base64' | 'hex'): boolean {
+  const markers = markersOf(secrets.keys);
+  if (encoding === 'hex') {
+    const lower = run.toLowerCase();
+    if (run.length < JWT_BLOB * 2 && !markers.hex.some((marker) => lower.includes(marker))) return false;
+    return [0, 1].some((shift) => secretSpans(Buffer.from(run.slice(shift), 'hex').toString('latin1'), secrets, false).length > 0);
+  }
+  if ((run.split('/').length - 1) * 16 > run.length) return false;
+  if (run.length < JWT_BLOB && !markers.base64.some((marker) => run.includes(marker))) return false;
+  return [0, 1, 2, 3].some((shift) => secretSpans(Buffer.from(run.slice(shift), 'base64').toString('latin1'), secrets, false).length > 0);
+}
+
+/** The base64 of the shortest JWT the sandbox would see is about this long: a blob shorter than it holds none. */
+const JWT_BLOB = 128;
+
+const markerCache = new WeakMap<readonly string[], { base64: string[]; hex: string[] }>();
+
+/**
+ * What the key looks like inside a blob, whatever comes before it: its base64 at each of the three alignments (the
+ * characters no neighbour changes), in both alphabets, and its hex.
+ */
+function markersOf(keys: readonly string[]): { base64: string[]; hex: string[] } {
+  let markers = markerCache.get(keys);
+  if (markers !== undefined) return markers;
+  markers = { base64: [], hex: [] };
+  for (const key of keys) {
+    if (key.length < MIN_SECRET_LENGTH) continue;
+    const bytes = Buffer.from(key, 'utf8');
+    for (let shift = 0; shift < 3; shift++) {
+      const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+      const core = encoded.slice(shift === 0 ? 0 : 4, -4).slice(0, 16);
+      if (core.length >= 8) markers.base64.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+    }
+    markers.hex.push(bytes.subarray(0, 8).toString('hex'));
+  }
+  markerCache.set(keys, markers);
+  return markers;
+}
