@@ -46,8 +46,6 @@ export interface RunOptions {
   out: { write(text: string): unknown };
   live?: boolean;
   onItem?: (result: ItemResult) => void;
-  /** Headers sent with every control call besides the admin token (a sandbox's own runs send its runner token). */
-  controlHeaders?: Record<string, string>;
   /** How the POS (its driver and order endpoint) is called: fetch itself, or one a hosted sandbox holds to its egress policy. */
   fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
@@ -108,7 +106,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date();
   const runTag = randomBytes(3).toString('hex');
   const runId = `${startedAt.toISOString().replace(/[:.]/g, '-')}-${runTag}`;
-  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs, options.adminToken, options.controlHeaders);
+  const sandbox = new SandboxControl(options.sandboxUrl, undefined, options.pollMs, options.adminToken);
   const { health, referencePos } = await startChecks(sandbox, options);
   const pos: PosUnderTest = {
     name: options.pos?.name ?? health.partner,

@@ -30,7 +30,6 @@ export class SandboxControl {
     private readonly timeoutMs = 30_000,
     private readonly pollMs = DEFAULT_POLL_MS,
     private readonly adminToken?: string,
-    private readonly headers: Record<string, string> = {},
   ) {}
 
   health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
@@ -106,7 +105,6 @@ export class SandboxControl {
         response = await fetch(new URL(path, this.baseUrl), {
           method,
           headers: {
-            ...this.headers,
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
             ...(this.adminToken === undefined ? {} : { authorization: `Bearer ${this.adminToken}` }),
           },

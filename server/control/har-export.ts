@@ -3,21 +3,23 @@
  * written, the response's backpressure is waited on, and the event loop is given back between batches, so other
  * partners' requests are answered while a large journal goes out.
  */
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import { setImmediate as yieldToOthers, setTimeout as sleep } from 'node:timers/promises';
 import type { Response } from 'express';
 import { harEntry } from '../journal/har.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
 
 /** Bytes written before the event loop is given back. */
-const BATCH_BYTES = 256 * 1024;
+const BATCH_BYTES = 64 * 1024;
 
 /** Writes the HAR log of the entries `ids` names (an entry dropped meanwhile is left out); resolves once it ended or the client left. */
 export async function writeHar(
   res: Response,
   ids: readonly string[],
   entryOf: (id: string) => JournalEntry | undefined,
-  options: { creator: { name: string; version: string }; baseUrl: string },
+  options: { creator: { name: string; version: string }; baseUrl: string; bytesPerSecond?: number | null },
 ): Promise<void> {
+  const started = performance.now();
+  let written = 0;
   const gone = () => res.destroyed || res.writableEnded;
   const write = async (chunk: string): Promise<void> => {
     if (res.write(chunk) || gone()) return;
@@ -43,9 +45,13 @@ export async function writeHar(
     await write(first ? text : `,${text}`);
     first = false;
     sinceYield += text.length;
+    written += text.length;
     if (sinceYield >= BATCH_BYTES) {
       sinceYield = 0;
-      await yieldToOthers();
+      // At most bytesPerSecond on average (a hosted partner's quota): an export then takes a bounded share of the
+      // process, however large the journal and however often it is asked for.
+      const ahead = options.bytesPerSecond ? (written / options.bytesPerSecond) * 1000 - (performance.now() - started) : 0;
+      await (ahead > 1 ? sleep(ahead) : yieldToOthers());
     }
   }
   if (!gone()) res.end(']}}');

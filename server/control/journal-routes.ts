@@ -4,18 +4,16 @@ import { ApiError } from '../errors.js';
 import { writeHar } from './har-export.js';
 import type { ControlDeps } from './control-router.js';
 import { journalFilter } from './control-query.js';
-import { JOURNAL_PAGE, pageOf } from './paging.js';
+import { JOURNAL_PAGE, JOURNAL_PAGE_BYTES } from './paging.js';
 import { sendPage } from './page-response.js';
 
 export function journalRoutes(deps: ControlDeps): Router {
   const router = Router();
   const { journal } = deps;
 
-  // One more than the page, to know whether a next page follows.
   router.get('/journal', (req, res) => {
     const filter = journalFilter(req.query, JOURNAL_PAGE);
-    const limit = filter.limit!;
-    sendPage(req, res, pageOf(journal.list({ ...filter, limit: limit + 1 }), (entry) => entry.id, limit), 'before');
+    sendPage(req, res, journal.page(filter, filter.limit!, JOURNAL_PAGE_BYTES), 'before');
   });
 
   router.delete('/journal', (_req, res) => {
@@ -32,7 +30,7 @@ export function journalRoutes(deps: ControlDeps): Router {
     const ids = journal.ids(filter).reverse();
     const baseUrl = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     res.set({ 'content-type': 'application/json; charset=utf-8', 'content-disposition': 'attachment; filename="pos-sandbox-journal.har"' });
-    await writeHar(res, ids, (id) => journal.get(id), { creator: { name: 'pos-sandbox', version: deps.version }, baseUrl });
+    await writeHar(res, ids, (id) => journal.get(id), { creator: { name: 'pos-sandbox', version: deps.version }, baseUrl, bytesPerSecond: deps.quota.quotas.harExportBytesPerSecond });
     end();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { nextPageLink, nextPagePath, pageAfter, pageOf, parsePageLimit, RECORD_PAGE } from './paging.js';
+import { nextPageLink, nextPagePath, pageAfter, parsePageLimit, RECORD_PAGE } from './paging.js';
 
 const records = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, even: i % 2 === 0 }));
 const ids = (page: { items: Array<{ id: string }>; next?: string } | undefined) => page && { ids: page.items.map((r) => r.id), next: page.next };
@@ -40,13 +40,6 @@ describe('pageAfter', () => {
     expect(ids(pageAfter(records, (r) => r.id, even, 1, 'a'))).toEqual({ ids: ['c'], next: 'c' });
     expect(ids(pageAfter(records, (r) => r.id, even, 1, 'b'))).toEqual({ ids: ['c'], next: 'c' });
     expect(ids(pageAfter(records, (r) => r.id, even, 1, 'c'))).toEqual({ ids: ['e'], next: undefined });
-  });
-});
-
-describe('pageOf', () => {
-  it('names a next page only when it was given one more than the limit', () => {
-    expect(ids(pageOf(records.slice(0, 3), (r) => r.id, 2))).toEqual({ ids: ['a', 'b'], next: 'b' });
-    expect(ids(pageOf(records.slice(0, 2), (r) => r.id, 2))).toEqual({ ids: ['a', 'b'], next: undefined });
   });
 });
 

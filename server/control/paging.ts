@@ -13,6 +13,11 @@ export interface PageSize {
 export const RECORD_PAGE: PageSize = { defaultLimit: 1000, maxLimit: 5000 };
 /** The journal: an entry carries request and response bodies, so its pages are smaller; 100 was its default already. */
 export const JOURNAL_PAGE: PageSize = { defaultLimit: 100, maxLimit: 1000 };
+/**
+ * And at most about this much of bodies and headers a page: 1000 entries of 16 KiB bodies were 16 MB serialized in
+ * one turn of the event loop, which every other partner's request waited for. A page of one entry may be larger.
+ */
+export const JOURNAL_PAGE_BYTES = 1024 * 1024;
 
 export interface Page<T> {
   items: T[];
@@ -47,13 +52,6 @@ export function pageAfter<T>(ordered: readonly T[], idOf: (item: T) => string, k
     items.push(item);
   }
   return { items };
-}
-
-/** The first `limit` of `found` (which holds one more when there is a next page). */
-export function pageOf<T>(found: T[], idOf: (item: T) => string, limit: number): Page<T> {
-  if (found.length <= limit) return { items: found };
-  const items = found.slice(0, limit);
-  return { items, next: idOf(items[limit - 1]!) };
 }
 
 /** The path and query of the next page: the request's own (filters and limit kept), with the cursor set. */

@@ -14,6 +14,10 @@ export interface Quotas {
   eventStreams: number;
   /** HAR exports (`GET /_sandbox/journal.har`) under way at once. */
   harExports: number;
+  /** HAR exports started in any hour; null: no limit. */
+  harExportsPerHour: number | null;
+  /** How fast an export is written, in bytes a second: a whole journal is tens of megabytes; null: as fast as it goes. */
+  harExportBytesPerSecond: number | null;
   /** Checklist runs the control API starts in any hour; null: no limit. */
   checklistRunsPerHour: number | null;
   /** Report folders kept; older ones are removed, with the orders their run made. null: all. */
@@ -37,6 +41,8 @@ export const LAPTOP_QUOTAS: Quotas = {
   burst: 0,
   eventStreams: 64,
   harExports: 4,
+  harExportsPerHour: null,
+  harExportBytesPerSecond: null,
   checklistRunsPerHour: null,
   reportsKept: null,
   reportMaxAgeDays: null,
@@ -46,19 +52,22 @@ export const LAPTOP_QUOTAS: Quotas = {
 };
 
 /**
- * A partner of a hosted sandbox: room for a POS under test and its checklist runs (a whole run sends about 15 calls a
- * second at its busiest, docs/hosting.md), and a bound on everything that costs the process memory or time.
+ * A partner of a hosted sandbox: room for a POS under test and its checklist runs (a whole run, with its polling of the
+ * journal, was never refused at 20 requests a second, and slowed at 10: docs/hosting.md), and a bound on everything
+ * that costs the process memory or time, so that one partner at all its quotas keeps another's p99 within 2x.
  */
 export const HOSTED_QUOTAS: Quotas = {
-  requestsPerSecond: 50,
-  burst: 100,
+  requestsPerSecond: 20,
+  burst: 40,
   eventStreams: 4,
   harExports: 1,
+  harExportsPerHour: 60,
+  harExportBytesPerSecond: 2 * 1024 * 1024,
   checklistRunsPerHour: 12,
   reportsKept: 20,
   reportMaxAgeDays: 30,
   journalEntries: 5000,
-  journalBytes: 32 * 1024 * 1024,
+  journalBytes: 16 * 1024 * 1024,
   bodyBytes: MAX_BODY_BYTES,
 };
 

@@ -35,6 +35,8 @@ export type EgressPolicy =
       networks: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
       /** Origins the sandbox opened itself for a while, with how many holders each. */
       granted: Map<string, number>;
+      /** The partners file's own words, from which the policy is made again elsewhere (a checklist run's worker). */
+      source: { allow: readonly string[]; allowNetworks: readonly string[] };
     };
 
 /** The laptop's policy: anything goes, and a failed call says exactly why. */
@@ -52,6 +54,7 @@ export function partnerEgress(partner: string, allow: readonly string[], network
     }),
     networks: networks.map((cidr) => ipaddr.parseCIDR(cidr)),
     granted: new Map(),
+    source: { allow: [...allow], allowNetworks: [...networks] },
   };
 }
 

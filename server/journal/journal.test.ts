@@ -26,6 +26,31 @@ function entry(id: string, note: string, path = '/v2/order/refund'): JournalEntr
 }
 
 describe('Journal', () => {
+  it('drops the oldest entries once their bytes pass the limit, whatever their count', () => {
+    const journal = new Journal(1000, new Redactor(KEY), 10_000);
+    for (let i = 0; i < 30; i++) {
+      const raw = entry(journal.nextId(), 'x'.repeat(900));
+      journal.addCaptured(journalSummary(raw), () => raw, 1000);
+    }
+    expect(journal.sizeBytes).toBeLessThanOrEqual(10_000);
+    expect(journal.list({}).map((kept) => kept.id)[0]).toBe('j-000030');
+    expect(journal.size).toBeLessThan(11);
+  });
+
+  it('pages by count and by bytes: a page stops before the bytes pass the limit, and names the next', () => {
+    const journal = new Journal(1000, new Redactor(KEY));
+    for (let i = 0; i < 10; i++) {
+      const raw = entry(journal.nextId(), 'note');
+      journal.addCaptured(journalSummary(raw), () => raw, 1000);
+    }
+    const ids = (page: { items: JournalEntry[]; next?: string }) => ({ ids: page.items.map((kept) => kept.id), next: page.next });
+    expect(ids(journal.page({}, 3, 1_000_000))).toEqual({ ids: ['j-000010', 'j-000009', 'j-000008'], next: 'j-000008' });
+    expect(ids(journal.page({}, 100, 2500))).toEqual({ ids: ['j-000010', 'j-000009'], next: 'j-000009' });
+    // One entry larger than the limit is still a page of one.
+    expect(ids(journal.page({}, 100, 10))).toEqual({ ids: ['j-000010'], next: 'j-000010' });
+    expect(ids(journal.page({ before: 'j-000002' }, 100, 1_000_000))).toEqual({ ids: ['j-000001'], next: undefined });
+  });
+
   it('builds an entry only when it is first read, and only once', () => {
     const journal = new Journal(10, new Redactor(KEY));
     let builds = 0;

@@ -146,6 +146,20 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     return this.bytes;
   }
 
+  /**
+   * A page of `list`: at most `limit` entries, and no more than `maxBytes` of bodies and headers (at least one entry):
+   * a page of a journal of large bodies is serialized in one turn of the event loop, which every other request waits
+   * for. `next`: the id of its last entry, when more follow.
+   */
+  page(filter: JournalFilter, limit: number, maxBytes: number): { items: JournalEntry[]; next?: string } {
+    const found = this.select({ ...filter, limit: limit + 1 });
+    let bytes = 0;
+    let size = 0;
+    while (size < Math.min(limit, found.length) && (size === 0 || bytes + found[size]!.bytes <= maxBytes)) bytes += found[size++]!.bytes;
+    const items = found.slice(0, size).map((kept) => this.render(kept));
+    return found.length > size ? { items, next: items.at(-1)!.id } : { items };
+  }
+
   /** The ids of the entries `list` would give, newest first, without rendering any: for an export that renders as it writes. */
   ids(filter: JournalFilter = {}): string[] {
     return this.select(filter).map((kept) => kept.summary.id);

@@ -85,34 +85,6 @@ export function joinedView(view: View, glue: '' | '.'): View | undefined {
 }
 
 /**
- * Strings laid end to end (the values of a request's headers, or of its query), with `glue` between them: a key or
- * a token split across two of them is whole in the view. The spans are offsets into the strings laid end to end
- * with nothing between them (see `splitSpan`).
- */
-export function gluedView(parts: readonly string[], glue: '' | '.'): View {
-  const text: string[] = [];
-  const start: number[] = [];
-  const end: number[] = [];
-  const breaks = new Set<number>();
-  let offset = 0;
-  parts.forEach((part, index) => {
-    if (index > 0) breaks.add(text.length);
-    if (index > 0 && glue !== '') {
-      text.push(glue);
-      start.push(offset);
-      end.push(offset);
-    }
-    for (let i = 0; i < part.length; i++) {
-      text.push(part[i]!);
-      start.push(offset + i);
-      end.push(offset + i + 1);
-    }
-    offset += part.length;
-  });
-  return { text: text.join(''), start, end, breaks };
-}
-
-/**
  * The original spans behind the view's span [from, to): one, unless the view left something out in between (the
  * separator of two parameters), which stays as it was.
  */

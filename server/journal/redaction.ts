@@ -4,7 +4,7 @@
  * read as UTF-8, query parameters joined), and what is found is replaced in the text as it was sent: the journal shows
  * what crossed the wire, less the secret.
  */
-import { decodedView, gluedView, joinedView, originalSpans, type View } from './normalized-view.js';
+import { decodedView, joinedView, originalSpans, type View } from './normalized-view.js';
 import { keySpans, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
 
 export { MIN_SECRET_LENGTH } from './secret-spans.js';
@@ -84,15 +84,18 @@ export function scrubRecord(record: Readonly<Record<string, string>>, secrets: r
   const pieces = values.flatMap((value, field) => [...value.matchAll(/[^,]+/g)].map((match) => ({ field, at: match.index + (match[0].length - match[0].trimStart().length), text: match[0].trim() })));
   const mark = (piece: (typeof pieces)[number], from: number, to: number) => spans[piece.field]!.push([piece.at + from, piece.at + to]);
   if (pieces.length > 1) {
-    const starts = pieces.map((_, index) => pieces.slice(0, index).reduce((sum, piece) => sum + piece.text.length, 0));
-    const view = gluedView(pieces.map((piece) => piece.text), '');
-    for (const [from, to] of keySpans(view.text, secrets)) {
-      for (const [start, end] of originalSpans(view, from, to)) {
-        pieces.forEach((piece, index) => {
-          const [first, last] = [Math.max(start, starts[index]!), Math.min(end, starts[index]! + piece.text.length)];
-          if (first < last) mark(piece, first - starts[index]!, last - starts[index]!);
-        });
-      }
+    // The pieces laid end to end: a span found there is cut back into the pieces it covers.
+    const starts: number[] = [];
+    let length = 0;
+    for (const piece of pieces) {
+      starts.push(length);
+      length += piece.text.length;
+    }
+    for (const [start, end] of keySpans(pieces.map((piece) => piece.text).join(''), secrets)) {
+      pieces.forEach((piece, index) => {
+        const [first, last] = [Math.max(start, starts[index]!), Math.min(end, starts[index]! + piece.text.length)];
+        if (first < last) mark(piece, first - starts[index]!, last - starts[index]!);
+      });
     }
     // A token's header and claims in one piece, its signature alone in another, in any order.
     for (const head of pieces.filter((piece) => /[A-Za-z0-9_=+/-]{4,}\.[A-Za-z0-9_=+/-]{4,}\.?$/.test(piece.text))) {

@@ -190,38 +190,47 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
 function holdsSecret(run: string, secrets: Secrets, encoding: 'base64' | 'hex'): boolean {
   const markers = markersOf(secrets.keys);
   if (encoding === 'hex') {
-    const lower = run.toLowerCase();
-    if (run.length < JWT_BLOB * 2 && !markers.hex.some((marker) => lower.includes(marker))) return false;
+    const keyed = markers.hex !== undefined && markers.hex.test(run);
+    if (!keyed && (run.length < JWT_BLOB * 2 || run.length > LARGEST_JWT_BLOB * 2)) return false;
     return [0, 1].some((shift) => secretSpans(Buffer.from(run.slice(shift), 'hex').toString('latin1'), secrets, false).length > 0);
   }
   if ((run.split('/').length - 1) * 16 > run.length) return false;
-  if (run.length < JWT_BLOB && !markers.base64.some((marker) => run.includes(marker))) return false;
+  const keyed = markers.base64 !== undefined && markers.base64.test(run);
+  if (!keyed && (run.length < JWT_BLOB || run.length > LARGEST_JWT_BLOB)) return false;
   return [0, 1, 2, 3].some((shift) => secretSpans(Buffer.from(run.slice(shift), 'base64').toString('latin1'), secrets, false).length > 0);
 }
 
 /** The base64 of the shortest JWT the sandbox would see is about this long: a blob shorter than it holds none. */
 const JWT_BLOB = 128;
+/**
+ * A blob longer than this is decoded only when it holds the key's markers: a token is a few hundred bytes, and decoding
+ * every long run (a body of 16 KiB of letters is one) cost a millisecond an entry when a journal was rendered.
+ */
+const LARGEST_JWT_BLOB = 4096;
 
-const markerCache = new WeakMap<readonly string[], { base64: string[]; hex: string[] }>();
+const markerCache = new WeakMap<readonly string[], { base64: RegExp | undefined; hex: RegExp | undefined }>();
 
 /**
  * What the key looks like inside a blob, whatever comes before it: its base64 at each of the three alignments (the
- * characters no neighbour changes), in both alphabets, and its hex.
+ * characters no neighbour changes), in both alphabets, and its hex; as one pattern each, read in one pass.
  */
-function markersOf(keys: readonly string[]): { base64: string[]; hex: string[] } {
+function markersOf(keys: readonly string[]): { base64: RegExp | undefined; hex: RegExp | undefined } {
   let markers = markerCache.get(keys);
   if (markers !== undefined) return markers;
-  markers = { base64: [], hex: [] };
+  const base64 = new Set<string>();
+  const hex = new Set<string>();
   for (const key of keys) {
     if (key.length < MIN_SECRET_LENGTH) continue;
     const bytes = Buffer.from(key, 'utf8');
     for (let shift = 0; shift < 3; shift++) {
       const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
       const core = encoded.slice(shift === 0 ? 0 : 4, -4).slice(0, 16);
-      if (core.length >= 8) markers.base64.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+      if (core.length >= 8) for (const form of [core, core.replaceAll('+', '-').replaceAll('/', '_')]) base64.add(form);
     }
-    markers.hex.push(bytes.subarray(0, 8).toString('hex'));
+    hex.add(bytes.subarray(0, 8).toString('hex'));
   }
+  const pattern = (found: Set<string>, flags: string) => (found.size === 0 ? undefined : new RegExp([...found].map((text) => text.replace(/[+/]/g, '\\$&')).join('|'), flags));
+  markers = { base64: pattern(base64, ''), hex: pattern(hex, 'i') };
   markerCache.set(keys, markers);
   return markers;
 }

@@ -81,6 +81,8 @@ const HEALTH = {
       burst: 0,
       eventStreams: 64,
       harExports: 4,
+      harExportsPerHour: null,
+      harExportBytesPerSecond: null,
       checklistRunsPerHour: null,
       reportsKept: null,
       reportMaxAgeDays: null,

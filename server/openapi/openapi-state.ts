@@ -123,6 +123,8 @@ export function stateSchemas(): Record<string, object> {
             burst: { type: 'integer' },
             eventStreams: { type: 'integer' },
             harExports: { type: 'integer' },
+            harExportsPerHour: { type: ['integer', 'null'] },
+            harExportBytesPerSecond: { type: ['integer', 'null'] },
             checklistRunsPerHour: { type: ['integer', 'null'] },
             reportsKept: { type: ['integer', 'null'] },
             reportMaxAgeDays: { type: ['integer', 'null'] },

@@ -20,6 +20,8 @@ const quotaFields = {
   burst: { type: 'integer', minimum: 1, maximum: 100_000 },
   eventStreams: { type: 'integer', minimum: 0, maximum: 1000 },
   harExports: { type: 'integer', minimum: 0, maximum: 100 },
+  harExportsPerHour: { type: ['integer', 'null'], minimum: 0, maximum: 100_000 },
+  harExportBytesPerSecond: { type: ['integer', 'null'], minimum: 65_536, maximum: 1_073_741_824 },
   checklistRunsPerHour: { type: ['integer', 'null'], minimum: 0, maximum: 10_000 },
   reportsKept: { type: ['integer', 'null'], minimum: 1, maximum: 100_000 },
   reportMaxAgeDays: { type: ['integer', 'null'], minimum: 1, maximum: 36_500 },

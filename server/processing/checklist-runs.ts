@@ -1,23 +1,23 @@
 /**
- * Checklist runs started from the control API (the dashboard's Checklist page): one at a time, in this process,
- * against this sandbox's own address, in driver mode, with the bundled reference POS started for the run when asked.
- * Each item's verdict is emitted as it comes; at the end the report is written to the report folder, as
- * `pos-sandbox checklist` writes it, and the run says where.
+ * Checklist runs started from the control API (the dashboard's Checklist page): one at a time, each in a worker thread
+ * of this process (checklist-job.ts), against this sandbox's own address, in driver mode, with the bundled reference
+ * POS started for the run when asked. Each item's verdict is emitted as it comes; at the end the report is written
+ * to the report folder, as `pos-sandbox checklist` writes it, and the run says where.
  */
 import { EventEmitter, once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { ItemStatus } from '../../certification-checklist/checklist-types.js';
 import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
-import type { ItemResult, RunOptions } from '../../certification-checklist/runner.js';
+import { PACKAGE_ROOT } from '../version.js';
+import type { ChecklistJob, JobMessage } from './checklist-job.js';
 import type { ChecklistRunRequest } from '../domain/checklist-run-request.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import { grantOrigin, OPEN_EGRESS, type EgressPolicy } from '../egress/egress-policy.js';
-import { egressFetch } from '../egress/egress-fetch.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import { keptRuns, tagOfOrder, tagOfReport } from '../domain/run-retention.js';
-import { RUNNER_HEADER } from '../pipeline/request-quota.js';
 import type { QuotaBook } from './quota-book.js';
 import { ReportFolders, reportHtmlPath, type ReportListing } from './report-folders.js';
 
@@ -63,6 +63,9 @@ export interface ChecklistRunsOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** The checklist's worker, as the build writes it (the sources run it from there too: a worker starts from JavaScript). */
+const CHECKLIST_WORKER = join(PACKAGE_ROOT, 'dist', 'server', 'processing', 'checklist-worker.js');
 
 /** A run cannot start now: another is running, or the sandbox does not listen yet. The message says which. */
 export class ChecklistRunRefused extends Error {}
@@ -147,88 +150,58 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     this.emit('changed', structuredClone(run));
   }
 
+  /** Runs the checklist in a worker thread (checklist-job.ts) and follows it; resolves once it ended, however. */
   private async execute(run: ChecklistRun, request: ChecklistRunRequest): Promise<void> {
-    const servers: Server[] = [];
     const egress = this.options.egress ?? OPEN_EGRESS;
+    const { partner, fixtures } = this.options;
+    const job: ChecklistJob = {
+      request,
+      sandboxUrl: this.sandboxUrl!,
+      adminToken: this.options.adminToken,
+      reportDir: this.options.reportDir,
+      partner,
+      menus: fixtures.menus,
+      locations: fixtures.locations,
+      egress: egress.kind === 'open' ? undefined : { partner: egress.partner, ...egress.source },
+      externalIdPrefix: `REF-${this.options.clock().toString(36).slice(-5).toUpperCase()}-`,
+    };
     let revoke: () => void = () => undefined;
+    const update = (id: string, status: ChecklistRunItem['status'], message: string) => {
+      const item = run.items.find((candidate) => candidate.id === id);
+      if (item) Object.assign(item, { status, message });
+    };
     try {
-      const [{ runChecklist }, { buildReport }, { writeReport }, { judgedItems, runOutcome }] = await Promise.all([
-        import('../../certification-checklist/runner.js'),
-        import('../../certification-checklist/report/report-model.js'),
-        import('../../certification-checklist/report/write-report.js'),
-        import('../../certification-checklist/run-outcome.js'),
-      ]);
-      let driverUrl: string;
-      let posOrderUrl: string | undefined;
-      if ('referencePos' in request.driver) {
-        driverUrl = await this.startReferencePos(request.driver.bugs, servers);
-        posOrderUrl = `${driverUrl}/order`;
-        run.driver.url = driverUrl;
-        // The sandbox's own reference POS, on loopback: callable for this run only, whatever the partner's policy.
-        revoke = grantOrigin(egress, driverUrl);
-      } else {
-        driverUrl = request.driver.url;
-        posOrderUrl = request.driver.posOrderUrl;
-      }
-      const options: RunOptions = {
-        sandboxUrl: this.sandboxUrl!,
-        ...(posOrderUrl === undefined ? {} : { posOrderUrl }),
-        mode: 'driver',
-        driverUrl,
-        capabilities: request.capabilities,
-        ...(request.only === undefined ? {} : { only: request.only }),
-        ...(request.windowMs === undefined ? {} : { windowMs: request.windowMs }),
-        pos: { ...request.pos, ...('referencePos' in request.driver ? { referencePos: true } : {}) },
-        ...(this.options.adminToken === undefined ? {} : { adminToken: this.options.adminToken }),
-        out: { write: () => true },
-        fetch: egressFetch(egress, 'the POS driver'),
-        ...(this.options.quota ? { controlHeaders: { [RUNNER_HEADER]: this.options.quota.runnerToken } } : {}),
-        onItem: (result: ItemResult) => {
-          const item = run.items.find((candidate) => candidate.id === result.item.id);
-          if (item) Object.assign(item, { status: result.status, message: result.message });
-          this.changed(run);
-        },
-      };
-      const result = await runChecklist(options);
-      const outcome = runOutcome(judgedItems(result.results));
-      for (const judged of result.results) {
-        const item = run.items.find((candidate) => candidate.id === judged.item.id);
-        if (item) Object.assign(item, { status: judged.status, message: judged.message });
-      }
-      const folder = await writeReport(this.options.reportDir, buildReport(result, outcome));
-      const id = folder.split(/[\\/]/).at(-1)!;
-      Object.assign(run, { status: 'finished', outcome: { verdict: outcome.verdict, counts: outcome.counts, reason: outcome.reason }, report: { id, html: reportHtmlPath(id) } });
-      await this.keepNewestRuns();
+      if (!existsSync(CHECKLIST_WORKER)) throw new Error(`the checklist's worker is not built (${CHECKLIST_WORKER}): run npm run build`);
+      // A run's memory is bounded apart from the sandbox's: a partner's run can fail, never take the process down.
+      const worker = new Worker(CHECKLIST_WORKER, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+      let ended = false;
+      worker.on('message', (message: JobMessage) => {
+        if (message.type === 'driver') {
+          run.driver.url = message.url;
+          // Its orders go there, from the sandbox: the origin is open to them until the run ends.
+          revoke = grantOrigin(egress, message.url);
+        } else if (message.type === 'item') {
+          update(message.id, message.status, message.message);
+        } else if (message.type === 'done') {
+          ended = true;
+          for (const item of message.items) update(item.id, item.status, item.message);
+          Object.assign(run, { status: 'finished', outcome: message.outcome, report: { id: message.reportId, html: reportHtmlPath(message.reportId) } });
+        } else {
+          ended = true;
+          Object.assign(run, { status: 'failed', error: message.error });
+        }
+        this.changed(run);
+      });
+      const [code] = (await Promise.race([once(worker, 'exit'), once(worker, 'error').then(([error]) => Promise.reject(error as Error))])) as [number];
+      if (!ended) Object.assign(run, { status: 'failed', error: `the run's worker stopped (exit code ${code}) before the run ended` });
+      if (run.status === 'finished') await this.keepNewestRuns();
     } catch (error) {
       Object.assign(run, { status: 'failed', error: (error as Error).message });
     } finally {
       run.finishedAt = new Date(this.options.clock()).toISOString();
       revoke();
-      for (const server of servers) {
-        server.closeAllConnections();
-        server.close();
-      }
       this.changed(run);
     }
-  }
-
-  private async startReferencePos(bugs: string[], servers: Server[]): Promise<string> {
-    const [{ createReferencePos }, { createSandboxServer }] = await Promise.all([import('../../reference-pos/app.js'), import('../http-parser-errors.js')]);
-    const { partner, fixtures } = this.options;
-    const pos = createReferencePos({
-      identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
-      sandboxUrl: this.sandboxUrl!,
-      menus: fixtures.menus,
-      locations: fixtures.locations,
-      bugs: new Set(bugs) as Parameters<typeof createReferencePos>[0]['bugs'],
-      // Its own ExternalIds: a reference POS started by hand may have numbered orders of the same locations.
-      externalIdPrefix: `REF-${this.options.clock().toString(36).slice(-5).toUpperCase()}-`,
-    });
-    const server = createSandboxServer(pos);
-    servers.push(server);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
   /** The report folders of the report directory, newest first: what `pos-sandbox checklist` and these runs wrote. */

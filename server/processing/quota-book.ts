@@ -3,7 +3,6 @@
  * partner's own, and the process's across every partner), and how often each limit refused something, which the
  * health answer shows. The refusals are 429 `TOO_MANY_REQUESTS` with `Retry-After`, in the envelope of the path.
  */
-import { randomBytes } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { RateBucket } from '../domain/rate-bucket.js';
 import type { Quotas } from '../domain/quotas.js';
@@ -25,23 +24,22 @@ export class SharedSlots {
   }
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
 /** Where the partners file sets each quota: named in every refusal, so a partner knows what to ask the operator for. */
 const SET_IN = 'a quota of this sandbox (docs/hosting.md, "Exposing it to partners")';
 
 export class QuotaBook {
   private readonly bucket: RateBucket | undefined;
   private exports = 0;
-  /**
-   * Sent by the sandbox's own checklist runs when they call it back over HTTP: a run is paced by the run quota
-   * (one at a time, so many an hour), not by the request rate its polling would eat.
-   */
-  readonly runnerToken = randomBytes(24).toString('base64url');
+  /** When each export of the last hour started (harExportsPerHour). */
+  private readonly exportTimes: number[] = [];
   readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0 };
 
   constructor(
     readonly quotas: Quotas,
     readonly partner: string,
-    clock: () => number,
+    private readonly clock: () => number,
     private readonly allExports?: SharedSlots,
   ) {
     this.bucket = quotas.requestsPerSecond === null ? undefined : new RateBucket(quotas.requestsPerSecond, Math.max(1, quotas.burst), clock);
@@ -71,11 +69,22 @@ export class QuotaBook {
       this.refused.harExports++;
       throw tooMany(`partner '${this.partner}' has ${this.exports} HAR export under way, the most at once (harExports: ${this.quotas.harExports}), ${SET_IN}; send it again once it is done`, 5);
     }
+    const perHour = this.quotas.harExportsPerHour;
+    if (perHour !== null) {
+      const now = this.clock();
+      while (this.exportTimes.length > 0 && this.exportTimes[0]! <= now - HOUR_MS) this.exportTimes.shift();
+      if (this.exportTimes.length >= perHour) {
+        this.refused.harExports++;
+        const waitS = Math.max(1, Math.ceil((this.exportTimes[0]! + HOUR_MS - now) / 1000));
+        throw tooMany(`partner '${this.partner}' started ${this.exportTimes.length} HAR exports in the last hour, the most it may (harExportsPerHour: ${perHour}), ${SET_IN}; the next may start in ${waitS} s`, waitS);
+      }
+    }
     if (this.allExports && !this.allExports.take()) {
       this.refused.harExports++;
       throw tooMany(`this sandbox is exporting ${this.allExports.limit} journals for its partners already, the most at once, ${SET_IN}; send it again in a few seconds`, 5);
     }
     this.exports++;
+    if (perHour !== null) this.exportTimes.push(this.clock());
     let ended = false;
     return () => {
       if (ended) return;

@@ -99,6 +99,8 @@ describe('the control API', () => {
           burst: 0,
           eventStreams: 64,
           harExports: 4,
+          harExportsPerHour: null,
+          harExportBytesPerSecond: null,
           checklistRunsPerHour: null,
           reportsKept: null,
           reportMaxAgeDays: null,

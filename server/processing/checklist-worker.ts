@@ -1,0 +1,9 @@
+/**
+ * The entry of a checklist run's worker thread (checklist-job.ts): built to dist/ like the bins, and started by
+ * ChecklistRuns with the run as its workerData. It ends with the run: its sockets (fetch keeps them alive) go with it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { runChecklistJob, type ChecklistJob } from './checklist-job.js';
+
+await runChecklistJob(workerData as ChecklistJob, (message) => parentPort!.postMessage(message));
+process.exit(0);
