@@ -80,13 +80,13 @@ export const SUBCOMMANDS: Subcommand[] = [
     name: 'faults',
     term: 'faults',
     summary: 'the fault rules in force: add, list, remove, load a file of them, reset',
-    load: async () => (await import('./control-commands.js')).faultsCommand(),
+    load: async () => (await import('./fault-commands.js')).faultsCommand(),
   },
   {
     name: 'journal',
     term: 'journal',
     summary: 'the requests the sandbox saw and sent, one line per exchange',
-    load: async () => (await import('./control-commands.js')).journalCommand(),
+    load: async () => (await import('./journal-command.js')).journalCommand(),
   },
   {
     name: 'reset',

@@ -1,0 +1,52 @@
+/** `pos-sandbox journal tail`: the last exchanges, one line each, and with --follow every new one as it happens. */
+import { Command, Option } from 'commander';
+import { exchangeLine, exchangeMatches, exchangeRow, type ExchangeRow } from './control-format.js';
+import { followEvents } from './follow-events.js';
+import { journalNumber, paint, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
+
+interface TailFlags extends Common {
+  lines: number;
+  follow?: boolean;
+  findings?: boolean;
+  path?: string;
+  status?: string;
+  location?: string;
+}
+
+export function journalCommand(): Command {
+  const journal = new Command('journal').description('the requests the sandbox saw and sent, one line per exchange');
+  journal
+    .command('tail')
+    .description('the last exchanges, oldest first, both directions; --follow keeps printing new ones until Ctrl-C')
+    .option('-n, --lines <n>', 'how many of the last exchanges', wholeNumber('--lines', 0), 20)
+    .option('-f, --follow', 'keep printing new exchanges as they happen')
+    .option('--findings', 'only exchanges with at least one finding')
+    .option('--path <text>', 'only paths that contain this')
+    .option('--status <status>', 'only this status (401) or class (4xx)')
+    .option('--location <id>', 'only this location')
+    .addOption(sandboxOption())
+    .addOption(new Option('--json', 'print each exchange as one JSON line (the summary the event stream carries) instead'))
+    .action((flags: TailFlags) =>
+      withSandbox(flags, async (client) => {
+        const filter = { path: flags.path, status: flags.status, location: flags.location, findings: flags.findings ? true : undefined };
+        const show = (row: ExchangeRow) => process.stdout.write(`${flags.json ? JSON.stringify(row) : exchangeLine(row, paint)}\n`);
+        const recent =
+          flags.lines === 0
+            ? []
+            : await client.call<Parameters<typeof exchangeRow>[0][]>(
+                'GET',
+                `/_sandbox/journal${query({ limit: flags.lines, path: flags.path, status: flags.status, location: flags.location, findings: flags.findings ? 'true' : undefined })}`,
+              );
+        for (const entry of recent.reverse()) show(exchangeRow(entry));
+        if (!flags.follow) return;
+        const newest = recent.at(-1)?.id;
+        await followEvents(client, 'journal', (data) => {
+          const row = data as ExchangeRow;
+          // Held events a reconnect replays may be older than what the list showed.
+          if (newest !== undefined && journalNumber(row.id) <= journalNumber(newest)) return;
+          if (exchangeMatches(row, filter)) show(row);
+        });
+      }),
+    );
+  return journal;
+}

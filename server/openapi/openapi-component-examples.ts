@@ -1,0 +1,162 @@
+/** The examples of the OpenAPI document's component schemas, each a value the sandbox really takes or answers. */
+import type { SandboxOrder } from '../domain/sandbox-order-types.js';
+
+/** The payloads the examples are taken from (read by the caller: this module does no I/O). */
+export interface ExamplePayloads {
+  menuFormA: Record<string, unknown> & { Items: Array<Record<string, unknown> & { Prices: object[] }> };
+  menuFormB: Record<string, unknown> & { Items: Array<Record<string, unknown> & { Prices: object[] }> };
+  /** An order built from the standard template (OrderId ord-std-0004). */
+  order: SandboxOrder;
+}
+
+export const AT = '2026-11-21T10:00:00.000Z';
+const LATER = '2026-11-21T10:00:01.000Z';
+export const REQUEST_ID = '2a19cd5e-a120-4559-bb04-9e30822af539';
+export const orderError = (code: string, message: string) => ({ errors: [{ code, message }] });
+export const menuError = (Code: string, Message: string) => ({ errors: [{ Code, Message }] });
+
+const FAULT_RULE = {
+  id: 'refund-outage',
+  description: 'The refund endpoint answers 503 three times, then works again',
+  match: { direction: 'inbound', path: '/order/refund' },
+  action: { kind: 'status', status: 503 },
+  times: 3,
+};
+
+export const REFUND = {
+  id: 'rf-791c1aa6-9a27-495d-a82e-3b4fea8fbfc0',
+  externalId: 'POS-STD-1001',
+  locationId: 'loc-std-001',
+  requestId: REQUEST_ID,
+  journalId: 'j-000001',
+  status: 'PROCESSED',
+  acceptedAt: AT,
+  dueAt: LATER,
+  processedAt: LATER,
+};
+
+const JOURNAL_ENTRY = {
+  id: 'j-000001',
+  requestId: REQUEST_ID,
+  time: AT,
+  direction: 'inbound',
+  method: 'POST',
+  path: '/v2/order/refund',
+  locationId: 'loc-std-001',
+  partner: 'demo-pos',
+  token: {
+    header: { alg: 'HS256', typ: 'JWT' },
+    claims: { sub: 'loc-std-001', jti: '02c1d2e2-554b-4a7a-acb5-26f53788b8b8', nbf: 1795255200, exp: 1795258800, iss: 'demo-pos', aud: 'io.service.pos.brokers.openapi' },
+    sha256: '80459d6e4131555084024596d29130161f55134090fcac99a41bd23087be28f7',
+  },
+  request: {
+    headers: { 'x-service-locationid': 'loc-std-001', authorization: 'Bearer [redacted sha256:80459d6e41315550]', 'x-api-version': '2', 'content-type': 'application/json' },
+    body: { ExternalId: 'POS-STD-1001' },
+  },
+  response: { status: 200, headers: { 'x-sandbox-findings': '0', 'x-sandbox-refund-id': REFUND.id } },
+  latencyMs: 3,
+  findings: [],
+};
+
+const HEALTH = {
+  status: 'ok',
+  version: '0.1.0',
+  startedAt: AT,
+  uptimeSeconds: 42,
+  store: '.sandbox/db.json',
+  storeKind: 'file',
+  storeLatencyMs: 0.1,
+  instanceId: 'sandbox-host-41235',
+  delivery: { attempts: 3, attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000], posOrderUrl: 'http://127.0.0.1:4200/order' },
+  events: { clients: 0, waitingBytes: 0, dropped: 0 },
+  journal: { entries: 12, limit: 5000, bytes: 18432, byteLimit: 268435456 },
+  quota: {
+    quotas: {
+      requestsPerSecond: null,
+      burst: 0,
+      eventStreams: 64,
+      harExports: 4,
+      harExportsPerHour: null,
+      harExportBytesPerSecond: null,
+      checklistRunsPerHour: null,
+      reportsKept: null,
+      reportMaxAgeDays: null,
+      journalEntries: 5000,
+      journalBytes: 268435456,
+      bodyBytes: 1048576,
+    },
+    refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0 },
+  },
+};
+
+/** Examples of the component schemas that do not come from a payload file. */
+export const CHECKLIST_RUN = {
+  id: 'run-1',
+  status: 'finished',
+  startedAt: '2026-11-21T10:00:00.000Z',
+  finishedAt: '2026-11-21T10:00:12.000Z',
+  driver: { url: 'http://127.0.0.1:41234', referencePos: true, bugs: [] },
+  capabilities: ['refund', 'hub', 'kiosk'],
+  items: [
+    { id: 'AUTH-01', title: 'Tokens are HS256, signed with the non-prod key', section: '§5 (1–3)', required: true, status: 'pass', message: 'every POS → service call was HS256, signed with the partner key' },
+    { id: 'ORDER-02', title: 'An accepted order reaches ACCEPTED', section: '§3', required: true, status: 'pass' },
+  ],
+  outcome: { verdict: 'passed', counts: { pass: 2, fail: 0, warn: 0, blocked: 0, not_applicable: 0, skipped: 0, error: 0 }, reason: 'every required item in scope passed (2 required; optional items do not count)' },
+  report: { id: '2026-11-21T10-00-00-000Z-1a2b3c', html: '/_sandbox/reports/2026-11-21T10-00-00-000Z-1a2b3c/report.html' },
+};
+
+export function componentExamples(payloads: ExamplePayloads): Record<string, unknown[]> {
+  const { menuFormA, menuFormB, order } = payloads;
+  const item = order.Items[0]!;
+  const record = {
+    OrderId: order.OrderId,
+    LocationId: order.LocationId,
+    Template: 'standard',
+    Status: 'AWAITING_STATUS',
+    ExternalId: 'POS-7781',
+    CreatedAt: order.CreatedAt,
+    UpdatedAt: order.CreatedAt,
+    PosOrderUrl: 'http://127.0.0.1:4200/order',
+    Order: order,
+    Deliveries: [{ dispatch: 1, attempt: 1, at: order.CreatedAt, requestId: order.RequestId, journalId: 'j-000002', status: 200, externalId: 'POS-7781' }],
+    History: [
+      { status: 'NEW', at: order.CreatedAt, by: 'dispatch' },
+      { status: 'DISPATCHED', at: order.CreatedAt, by: 'dispatch' },
+      { status: 'AWAITING_STATUS', at: order.CreatedAt, by: 'pos-reply' },
+    ],
+  };
+  return {
+    ChecklistRun: [CHECKLIST_RUN],
+    RefundRequest: [{ ExternalId: 'POS-STD-1001' }],
+    MenuUpdateFormA: [menuFormA],
+    'MenuUpdateFormA.MenuItemFormA': [menuFormA.Items[0]],
+    'MenuUpdateFormA.PriceFormA': [menuFormA.Items[0]!.Prices[0]],
+    MenuUpdateFormB: [menuFormB],
+    'MenuUpdateFormB.MenuItemFormB': [menuFormB.Items[0]],
+    'MenuUpdateFormB.PriceFormB': [menuFormB.Items[0]!.Prices[0]],
+    SandboxOrder: [order],
+    'SandboxOrder.Id': [item.Id],
+    'SandboxOrder.Money': [item.UnitPrice],
+    'SandboxOrder.OrderItem': [item],
+    'SandboxOrder.Variation': [{ Id: 'var-margherita-40', Name: '40 cm', Price: 350 }],
+    'SandboxOrder.Modifier': [{ Id: 'mod-extra-mozzarella', Name: 'Extra mozzarella', Quantity: 1, Price: 150 }],
+    'SandboxOrder.Fee': [{ Type: 'Delivery', Name: 'Delivery fee', Amount: 299 }],
+    'SandboxOrder.Promotion': [{ Id: 'promo-pizza-10', Name: '10% off pizza', Amount: 330 }],
+    'SandboxOrder.Tax': [{ Name: 'VAT 7%', Rate: 7, Amount: 241, Included: true }],
+    'SandboxOrder.Payment': [{ Prepaid: true, Method: 'Card', Amount: 3689 }],
+    OrderStatusRequest: [{ ExternalId: 'POS-7781', Status: 'ACCEPTED' }, { ExternalId: 'POS-7782', Status: 'REJECTED', Reason: 'Kitchen closed' }],
+    NewOrder: [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }],
+    OrderRecord: [record],
+    FaultRule: [FAULT_RULE],
+    'FaultRule.FaultMatch': [FAULT_RULE.match],
+    'FaultRule.FaultAction': [FAULT_RULE.action, { kind: 'delay', ms: 2500 }],
+    FaultRuleInForce: [{ ...FAULT_RULE, source: 'api', addedAt: AT, seen: 1, fired: 1, left: 2, skipping: 0 }],
+    MenuErrorEnvelope: [menuError('VALIDATION_ERROR', 'Items[0].Prices[0].Price must be 0 or more, got number -1; prices are whole numbers of minor units (1150 for 11.50)')],
+    OrderErrorEnvelope: [orderError('INVALID_PAYLOAD', 'ExternalId must not be empty or blank')],
+    Health: [HEALTH],
+    QuotaView: [HEALTH.quota],
+    Readiness: [{ ready: true, instanceId: 'sandbox-host-41235' }, { ready: true }],
+    Refund: [REFUND],
+    JournalEntry: [JOURNAL_ENTRY],
+  };
+}
