@@ -138,38 +138,48 @@ describe('quotas per partner', () => {
     controller.abort();
   });
 
-  it('streams a HAR export that equals the whole journal, and refuses a second export while one is under way', async () => {
-    test = await startHosted({ alpha: { quotas: { harExports: 1, requestsPerSecond: null } } });
-    // Enough journal to fill the socket's buffers: an export to a client that does not read stays under way.
-    const body = { ExternalId: 'POS-STD-1001', note: 'x'.repeat(15_000) };
-    for (let i = 0; i < 250; i++) await test.pos(ALPHA, 'post', '/v2/order/refund', body);
+  it('refuses a second HAR export while one is under way, paced at its bytes a second, and takes one again once it ended', async () => {
+    // Paced at 64 KiB a second, an export of 20 entries of 15 KB is under way for seconds.
+    test = await startHosted({ alpha: { quotas: { harExports: 1, harExportBytesPerSecond: 65_536 } } });
+    for (let i = 0; i < 20; i++) await test.pos(ALPHA, 'post', '/v2/order/refund', { ExternalId: 'POS-STD-1001', note: 'x'.repeat(15_000) });
     const url = await listen(test.app);
-    // A client that asks and then reads nothing: the export waits on it, under way.
-    const stalled = connect(Number(new URL(url).port), '127.0.0.1');
-    stalled.pause();
-    stalled.write(`GET /_sandbox/journal.har HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ALPHA.admin}\r\n\r\n`);
-    const started = Date.now();
-    while (test.hosted.partners.get(ALPHA.name)!.sandbox()!.quota.view().refused.harExports === 0 && Date.now() - started < 5000) {
-      const probe = await fetch(`${url}/_sandbox/journal.har`, { headers: { authorization: `Bearer ${ALPHA.admin}` } });
-      if (probe.status === 429) break;
-      await probe.text();
-    }
+    // The first export over a socket of the test's own (fetch here reads a whole answer before it hands it over).
+    const first = connect(Number(new URL(url).port), '127.0.0.1');
+    const head = new Promise<string>((resolve) => first.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1').split('\r\n')[0]!)));
+    first.write(`GET /_sandbox/journal.har HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ALPHA.admin}\r\n\r\n`);
+    expect(await head).toBe('HTTP/1.1 200 OK');
     const second = await fetch(`${url}/_sandbox/journal.har`, { headers: { authorization: `Bearer ${ALPHA.admin}` } });
-    expect([second.status, (await second.json()).errors[0].message]).toEqual([
+    expect([second.status, second.headers.get('retry-after'), (await second.json()).errors[0].message]).toEqual([
       429,
+      '5',
       "partner 'alpha-pos' has 1 HAR export under way, the most at once (harExports: 1), a quota of this sandbox (docs/hosting.md, \"Exposing it to partners\"); send it again once it is done",
     ]);
-    // The client gone, the export ends, and the next one is whole: every entry of the journal, oldest first.
-    stalled.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const whole = await fetch(`${url}/_sandbox/journal.har`, { headers: { authorization: `Bearer ${ALPHA.admin}` } });
-    const har = (await whole.json()) as { log: { version: string; entries: Array<{ _journalId: string }> } };
-    const { entries } = (await test.control(ALPHA.admin, '/_sandbox/health')).body.journal as { entries: number };
-    expect([whole.status, whole.headers.get('content-type'), har.log.version, har.log.entries.map((entry) => entry._journalId)]).toEqual([
+    // The client gone, the export ends with it, and the next is taken (an empty one: it is paced too).
+    const closed = new Promise((resolve) => first.once('close', resolve));
+    first.destroy();
+    await closed;
+    // The sandbox learns of the close a moment after the test does: asked again until it has.
+    let next = await fetch(`${url}/_sandbox/journal.har?path=/nothing`, { headers: { authorization: `Bearer ${ALPHA.admin}` } });
+    for (let tries = 0; next.status === 429 && tries < 200; tries++) {
+      await next.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      next = await fetch(`${url}/_sandbox/journal.har?path=/nothing`, { headers: { authorization: `Bearer ${ALPHA.admin}` } });
+    }
+    expect([next.status, ((await next.json()) as { log: { entries: unknown[] } }).log.entries]).toEqual([200, []]);
+  });
+
+  it('streams a HAR export that is the whole journal, oldest first, as one JSON document', async () => {
+    test = await startHosted();
+    for (let i = 0; i < 12; i++) await test.refund(BETA, `POS-STD-${1000 + i}`);
+    const whole = await test.control(BETA.admin, '/_sandbox/journal.har');
+    const har = JSON.parse(whole.text) as { log: { version: string; creator: { name: string }; entries: Array<{ _journalId: string }> } };
+    expect([whole.status, whole.headers['content-type'], whole.headers['content-disposition'], har.log.version, har.log.creator.name, har.log.entries.map((entry) => entry._journalId)]).toEqual([
       200,
       'application/json; charset=utf-8',
+      'attachment; filename="pos-sandbox-journal.har"',
       '1.2',
-      Array.from({ length: entries }, (_, i) => `j-${String(i + 1).padStart(6, '0')}`),
+      'pos-sandbox',
+      Array.from({ length: 12 }, (_, i) => `j-${String(i + 1).padStart(6, '0')}`),
     ]);
   });
 
