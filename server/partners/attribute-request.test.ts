@@ -20,6 +20,24 @@ describe('attributeRequest', () => {
     expect(attributeRequest(head('PUT', '/menu', { authorization: tokenOf({ iss: 'alpha-pos' }) }), book)).toEqual({ to: 'partner', name: 'alpha-pos' });
   });
 
+  it("gives a POS call to the partner its iss names only when that partner's key signed it: anyone can write an iss", () => {
+    const keyed = new PartnerBook(
+      [
+        { name: 'alpha-pos', adminToken: 'alpha-admin-token-0001', nonProdKey: 'alpha-nonprod-key-'.padEnd(40, 'a') },
+        { name: 'beta-pos', adminToken: 'beta-admin-token-00001', nonProdKey: 'beta-nonprod-key-'.padEnd(40, 'b') },
+      ],
+      undefined,
+    );
+    const signed = (iss: string, key: string, claims: object = {}) => `Bearer ${signHs256({ alg: 'HS256', typ: 'JWT' }, { iss, ...claims }, key)}`;
+    // Its own key: the partner's, whatever else is wrong (an expired token is its sandbox's to judge and journal).
+    expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', 'alpha-nonprod-key-'.padEnd(40, 'a'), { exp: 1 }) }), keyed)).toEqual({ to: 'partner', name: 'alpha-pos' });
+    const wrong = "token signature does not verify with the non-prod key of POS 'alpha-pos': it was signed with another key (a production key, another partner's, or a mistyped one?)";
+    for (const key of ['beta-nonprod-key-'.padEnd(40, 'b'), 'a guessed key, or none at all ............']) {
+      expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', key) }), keyed)).toEqual({ to: 'nobody', code: 'UNAUTHORIZED', messages: [wrong] });
+    }
+    expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', 'x').replace(/\.[^.]+$/, '.') }), keyed)).toMatchObject({ to: 'nobody', code: 'UNAUTHORIZED' });
+  });
+
   it('compares the iss exactly: another case, or spaces around it, is no partner', () => {
     for (const iss of ['ALPHA-POS', ' alpha-pos', 'alpha-pos ']) {
       expect(attributeRequest(head('POST', '/order/status', { authorization: tokenOf({ iss }) }), book)).toMatchObject({ to: 'nobody', code: 'UNAUTHORIZED' });

@@ -1,8 +1,8 @@
 /**
  * Pure: which partner a request to a hosted sandbox belongs to (docs/hosting.md).
- * - A POS call belongs to the partner named by its token's iss. The signature, and every other rule, is then that
- *   partner's own sandbox's to judge, with that partner's key: a token signed with another partner's key fails its
- *   signature there, and the answer does not say whose key it was.
+ * - A POS call belongs to the partner named by its token's iss, when its signature is that partner's. Every other
+ *   rule is then that partner's own sandbox's to judge. A token signed with any other key is refused here, with the
+ *   401 of a wrong signature, which does not say whose key it was; it reaches no partner.
  * - A control call belongs to the partner whose admin token it carries. The operator's token acts for the
  *   partner named by `x-sandbox-partner`, and alone reads the list of partners and their health.
  * - The dashboard's files hold no data, and go to anyone.
@@ -12,7 +12,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../errors.js';
 import { checkAuthorizationHeader, decodeJsonPart } from '../domain/pos-token-rules.js';
-import { createSecretKey } from 'node:crypto';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 
 export const PARTNER_HEADER = 'x-sandbox-partner';
 
@@ -26,16 +26,23 @@ export type Attribution =
   /** Refused before any partner: a POS call's 401 (or 404/405 for a path that is none) or a control call's refusal. */
   | { to: 'nobody'; code: ErrorCode; messages: string[] };
 
-/** The partners' names and tokens, kept as digests and compared in constant time. */
+/** The partners' names and tokens, kept as digests and compared in constant time, and their keys, to judge signatures. */
 export class PartnerBook {
   private readonly admins: Array<{ name: string; digest: Buffer; token: string }>;
   private readonly operator: Buffer | undefined;
+  private readonly keys: Map<string, KeyObject>;
   readonly names: ReadonlySet<string>;
 
-  constructor(partners: ReadonlyArray<{ name: string; adminToken: string }>, operatorToken: string | undefined) {
+  constructor(partners: ReadonlyArray<{ name: string; adminToken: string; nonProdKey?: string }>, operatorToken: string | undefined) {
     this.admins = partners.map((partner) => ({ name: partner.name, digest: digest(partner.adminToken), token: partner.adminToken }));
     this.operator = operatorToken === undefined ? undefined : digest(operatorToken);
     this.names = new Set(partners.map((partner) => partner.name));
+    this.keys = new Map(partners.flatMap((partner) => (partner.nonProdKey === undefined ? [] : [[partner.name, createSecretKey(Buffer.from(partner.nonProdKey, 'utf8'))] as const])));
+  }
+
+  /** The key of a partner, when the book was given it. */
+  keyOf(name: string): KeyObject | undefined {
+    return this.keys.get(name);
   }
 
   /** The partner whose admin token this is; every token is compared, so the time says nothing of which matched. */
@@ -104,11 +111,20 @@ function attributeControlCall(request: RequestHead, path: string, book: PartnerB
 const NO_KEY = createSecretKey(Buffer.from('no partner has this key; only the structure is judged'));
 
 function attributePosCall(authorization: string | undefined, book: PartnerBook): Attribution {
-  // A readable iss naming a partner is enough: whatever else is wrong with the token (its alg, its signature, its
-  // claims), that partner's sandbox says so, and its journal shows the call to the partner who made it.
+  // A call belongs to the partner its iss names once its signature is that partner's: whatever else is wrong with
+  // the token (its claims, its time), that partner's sandbox says so, and its journal shows the call. A signature that
+  // is not the partner's proves nothing: anyone can write an iss, and a call of anyone's must not spend the partner's
+  // quota, fill its journal or be judged by its checklist run. It is refused here, as the partner's sandbox would.
   const token = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
   const iss = decodeJsonPart(token.split('.')[1] ?? '')?.iss;
-  if (typeof iss === 'string' && book.names.has(iss)) return { to: 'partner', name: iss };
+  if (typeof iss === 'string' && book.names.has(iss)) {
+    const key = book.keyOf(iss);
+    if (key === undefined) return { to: 'partner', name: iss };
+    const check = checkAuthorizationHeader(authorization, { key, posName: iss, nowSeconds: 0 });
+    const unsigned = !check.ok && check.defects.find((defect) => defect.part === 'authorization' || defect.part === 'alg' || defect.part === 'payload' || defect.part === 'signature');
+    if (!unsigned) return { to: 'partner', name: iss };
+    return { to: 'nobody', code: 'UNAUTHORIZED', messages: [unsigned.message] };
+  }
   const check = checkAuthorizationHeader(authorization, { key: NO_KEY, posName: '', nowSeconds: 0 });
   // The header's form, the token's parts, alg and payload are judged before the signature, alike for every partner.
   if (!check.ok && check.defects.some((defect) => defect.part === 'authorization' || defect.part === 'alg' || defect.part === 'payload')) {

@@ -22,6 +22,8 @@ import { attributeRequest, PartnerBook } from './attribute-request.js';
 export interface FrontPartner {
   name: string;
   adminToken: string;
+  /** Its non-prod key: a POS call is the partner's only when signed with it. */
+  nonProdKey: string;
   app: RequestListener;
   /** What the operator's list shows of it. */
   listing: () => Record<string, unknown>;

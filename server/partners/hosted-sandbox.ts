@@ -93,6 +93,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
       return {
         name: partner.identity.name,
         adminToken: partner.adminToken,
+        nonProdKey: partner.identity.nonProdKey,
         app: placed.listener,
         listing: () => listing(partner, partner.posOrderUrl ?? options.posOrderUrl),
         health: () => partnerHealth(placed.sandbox()),
