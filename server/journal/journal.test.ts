@@ -49,6 +49,13 @@ describe('Journal', () => {
     // One entry larger than the limit is still a page of one.
     expect(ids(journal.page({}, 100, 10))).toEqual({ ids: ['j-000010'], next: 'j-000010' });
     expect(ids(journal.page({ before: 'j-000002' }, 100, 1_000_000))).toEqual({ ids: ['j-000001'], next: undefined });
+    // No time to render entries never read before: one entry, and the next page named.
+    const fresh = new Journal(1000, new Redactor(KEY));
+    for (let i = 0; i < 3; i++) {
+      const raw = entry(fresh.nextId(), 'note');
+      fresh.addCaptured(journalSummary(raw), () => raw, 100);
+    }
+    expect(ids(fresh.page({}, 100, 1_000_000, 0))).toEqual({ ids: ['j-000003'], next: 'j-000003' });
   });
 
   it('builds an entry only when it is first read, and only once', () => {

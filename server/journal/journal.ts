@@ -43,6 +43,9 @@ export interface JournalFilter {
   limit?: number;
 }
 
+/** How long a page of the journal may spend rendering entries never read before (at least one entry is). */
+export const PAGE_RENDER_MS = 25;
+
 export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   private entries: Kept[] = [];
   private readonly byId = new Map<string, Kept>();
@@ -151,13 +154,19 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
    * a page of a journal of large bodies is serialized in one turn of the event loop, which every other request waits
    * for. `next`: the id of its last entry, when more follow.
    */
-  page(filter: JournalFilter, limit: number, maxBytes: number): { items: JournalEntry[]; next?: string } {
+  page(filter: JournalFilter, limit: number, maxBytes: number, maxRenderMs = PAGE_RENDER_MS): { items: JournalEntry[]; next?: string } {
     const found = this.select({ ...filter, limit: limit + 1 });
+    const started = performance.now();
+    const items: JournalEntry[] = [];
     let bytes = 0;
-    let size = 0;
-    while (size < Math.min(limit, found.length) && (size === 0 || bytes + found[size]!.bytes <= maxBytes)) bytes += found[size++]!.bytes;
-    const items = found.slice(0, size).map((kept) => this.render(kept));
-    return found.length > size ? { items, next: items.at(-1)!.id } : { items };
+    // Entries are redacted when first read: a page of entries never read before stops once rendering them took its
+    // time, and names the next page. One partner's reads then hold the process for a bounded time each.
+    while (items.length < Math.min(limit, found.length) && (items.length === 0 || (bytes + found[items.length]!.bytes <= maxBytes && performance.now() - started < maxRenderMs))) {
+      const kept = found[items.length]!;
+      bytes += kept.bytes;
+      items.push(this.render(kept));
+    }
+    return found.length > items.length ? { items, next: items.at(-1)!.id } : { items };
   }
 
   /** The ids of the entries `list` would give, newest first, without rendering any: for an export that renders as it writes. */

@@ -1,24 +1,46 @@
 /**
  * Pure: text as the redaction searches it. A secret can travel encoded: a `-` written `\u002d` in a body that is not
- * JSON, a `.` as `%2E` or `&#46;`, a zero-width character inside the key, the NUL bytes of a UTF-16 body read as
- * UTF-8, parameters that split a key in two. A view decodes all that, and remembers for each character it holds the
- * span of the original it stands for, so a secret found in the view is replaced in the text as it was sent.
+ * JSON, a `.` as `%2E` or `&#46;`, an invisible character inside the key, the NUL bytes of a UTF-16 body read as
+ * UTF-8, parameters that split a key in two. A view decodes all that, and remembers which part of the original each of
+ * its characters stands for, so a secret found in the view is replaced in the text as it was sent.
+ *
+ * The mapping is kept as pieces (runs copied as they were, and decoded characters), not a number per character: a
+ * body of 16 KiB made of `&b=` and the key, all separators, cost 16 ms to redact with per-character arrays.
  */
 
-/** A view of a text: what is searched, and for each of its characters the original span [start, end) behind it. */
-export interface View {
-  text: string;
-  start: readonly number[];
-  end: readonly number[];
-  /** Where the view joined two separate values (a parameter's separator taken out): a span found across is redacted on each side. */
-  breaks?: ReadonlySet<number>;
+/** View [at, at + length) stands for original [from, to): character by character when `copied`, else each of its characters for the whole. */
+interface Piece {
+  at: number;
+  length: number;
+  from: number;
+  to: number;
+  copied: boolean;
 }
 
-/** Characters that hide inside a secret without showing: dropped from the view. NUL: UTF-16 read as UTF-8. */
-const INVISIBLE = new Set(['\u0000', '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff']);
+/** A view of a text: what is searched, and the pieces that map it back to the original. */
+export interface View {
+  text: string;
+  pieces: readonly Piece[];
+  /**
+   * Where the view joined two separate values (a parameter's separator taken out), in ascending order: a span found
+   * across is redacted on each side.
+   */
+  breaks?: readonly number[];
+}
+
+/**
+ * Characters that hide inside a secret without showing (Unicode's default-ignorable code points: zero-width
+ * characters, joiners, bidirectional marks, invisible operators, variation selectors, tags, fillers), and NUL (a
+ * UTF-16 body read as UTF-8): dropped from the view.
+ */
+// eslint-disable-next-line no-control-regex -- NUL is among what a view drops
+const INVISIBLE = /[\u0000\p{Default_Ignorable_Code_Point}]/u;
 /** Does a text hold anything a view would decode? Most text does not, and is searched as it is. */
-// eslint-disable-next-line no-control-regex -- NUL is among what a view decodes (UTF-16 read as UTF-8)
-const ENCODED = /[\u0000\u00ad\u200b-\u200d\u2060\ufeff%&\\]/;
+// eslint-disable-next-line no-control-regex -- NUL is among what a view decodes
+const ENCODED = /[\u0000\p{Default_Ignorable_Code_Point}%&\\=]/u;
+/** Where decoding may start: an escape, an entity, a percent or quoted-printable byte, an invisible character. */
+// eslint-disable-next-line no-control-regex -- NUL is among what a view decodes
+const DECODABLE = /[\u0000\p{Default_Ignorable_Code_Point}%&\\=]/gu;
 const NAMED_ENTITIES: Record<string, string> = {
   period: '.',
   hyphen: '-',
@@ -33,6 +55,20 @@ const NAMED_ENTITIES: Record<string, string> = {
   colon: ':',
   lt: '<',
   gt: '>',
+  shy: '\u00ad',
+  zerowidthspace: '\u200b',
+  zwj: '\u200d',
+  zwnj: '\u200c',
+  nobreak: '\u2060',
+  invisibletimes: '\u2062',
+  invisiblecomma: '\u2063',
+  applyfunction: '\u2061',
+  negativemediumspace: '\u200b',
+  negativethickspace: '\u200b',
+  negativethinspace: '\u200b',
+  negativeverythinspace: '\u200b',
+  lrm: '\u200e',
+  rlm: '\u200f',
 };
 const JSON_ESCAPES: Record<string, string> = { '/': '/', '\\': '\\', '"': '"', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
 /** Up to this many rounds of decoding: a value encoded twice (`%252E`, `&amp;#46;`) needs two. */
@@ -41,7 +77,7 @@ const ROUNDS = 3;
 /** The view of `text` with every encoding above decoded, or undefined when there is nothing to decode. */
 export function decodedView(text: string): View | undefined {
   if (!ENCODED.test(text)) return undefined;
-  let view = identity(text);
+  let view = identityView(text);
   for (let round = 0; round < ROUNDS; round++) {
     const next = decodeOnce(view);
     if (next.text === view.text) break;
@@ -49,6 +85,11 @@ export function decodedView(text: string): View | undefined {
     if (!ENCODED.test(view.text)) break;
   }
   return view.text === text ? undefined : view;
+}
+
+/** A text as its own view. */
+export function identityView(text: string): View {
+  return { text, pieces: [{ at: 0, length: text.length, from: 0, to: text.length, copied: true }] };
 }
 
 /** Query-string separators (`&name=`, `;name=`, `?name=`) between parameter values. */
@@ -60,109 +101,150 @@ const PARAMETER_SEPARATOR = /[?&;][A-Za-z0-9_.~[\]-]{0,64}=/g;
  */
 export function joinedView(view: View, glue: '' | '.'): View | undefined {
   if (!/[?&;]/.test(view.text)) return undefined;
-  const text: string[] = [];
-  const start: number[] = [];
-  const end: number[] = [];
-  const breaks = new Set<number>();
+  const out = new Builder(view);
+  const breaks: number[] = [];
   let at = 0;
-  let found = false;
-  for (const match of view.text.matchAll(PARAMETER_SEPARATOR)) {
+  PARAMETER_SEPARATOR.lastIndex = 0;
+  for (let match = PARAMETER_SEPARATOR.exec(view.text); match !== null; match = PARAMETER_SEPARATOR.exec(view.text)) {
     // The first parameter's own name is not between two values.
     if (match.index === 0 && view.text[0] === '?') continue;
-    found = true;
-    copy(view, at, match.index, text, start, end);
-    breaks.add(text.length);
-    if (glue !== '' && match.index > 0) {
-      text.push(glue);
-      start.push(view.start[match.index]!);
-      end.push(view.end[match.index + match[0].length - 1]!);
-    }
+    out.copy(at, match.index);
+    breaks.push(out.length);
+    if (glue !== '' && match.index > 0) out.decoded(glue, match.index, match.index + match[0].length);
     at = match.index + match[0].length;
   }
-  if (!found) return undefined;
-  copy(view, at, view.text.length, text, start, end);
-  return { text: text.join(''), start, end, breaks };
+  if (breaks.length === 0) return undefined;
+  out.copy(at, view.text.length);
+  return { ...out.view(), breaks };
 }
 
 /**
- * The original spans behind the view's span [from, to): one, unless the view left something out in between (the
- * separator of two parameters), which stays as it was.
+ * The original spans behind the view's span [from, to): one, unless the view joined two values in between (the
+ * separator of two parameters stays as it was). Characters the view dropped (an invisible one) between two it kept
+ * are part of the span.
  */
 export function originalSpans(view: View | undefined, from: number, to: number): Array<[number, number]> {
   if (view === undefined) return [[from, to]];
   const spans: Array<[number, number]> = [];
-  for (let i = from; i < to; i++) {
-    const last = spans.at(-1);
-    // Characters the view dropped (a zero-width one, a NUL) between two it kept are part of the secret's span.
-    if (last !== undefined && !view.breaks?.has(i)) last[1] = Math.max(last[1], view.end[i]!);
-    else if (view.start[i]! < view.end[i]!) spans.push([view.start[i]!, view.end[i]!]);
+  const breaks = view.breaks ?? [];
+  let start = from;
+  // The breaks inside the span, found by a search: a text of many parameters has many.
+  let low = 0;
+  let high = breaks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (breaks[middle]! <= from) low = middle + 1;
+    else high = middle;
+  }
+  for (let index = low; index <= breaks.length; index++) {
+    const cut = index < breaks.length && breaks[index]! < to ? breaks[index]! : to;
+    if (cut > start) spans.push([locate(view, start)[0], locate(view, cut - 1)[1]]);
+    start = cut;
+    if (cut === to) break;
   }
   return spans;
 }
 
-function identity(text: string): View {
-  const start = new Array<number>(text.length);
-  const end = new Array<number>(text.length);
-  for (let i = 0; i < text.length; i++) {
-    start[i] = i;
-    end[i] = i + 1;
+/** The index of the piece that holds the view's character `index` (the last piece that starts at or before it). */
+function pieceAt(pieces: readonly Piece[], index: number): number {
+  let low = 0;
+  let high = pieces.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (pieces[middle]!.at <= index) low = middle;
+    else high = middle - 1;
   }
-  return { text, start, end };
+  return low;
 }
 
-function copy(view: View, from: number, to: number, text: string[], start: number[], end: number[]): void {
-  for (let i = from; i < to; i++) {
-    text.push(view.text[i]!);
-    start.push(view.start[i]!);
-    end.push(view.end[i]!);
+/** The original span [start, end) behind the view's character `index`. */
+function locate(view: View, index: number): [number, number] {
+  const piece = view.pieces[pieceAt(view.pieces, index)]!;
+  if (!piece.copied) return [piece.from, piece.to];
+  const start = piece.from + (index - piece.at);
+  return [start, start + 1];
+}
+
+/** Builds a view from another: runs of it copied, characters decoded from a span of it; the pieces mapped back to the original. */
+class Builder {
+  private readonly parts: string[] = [];
+  private readonly pieces: Piece[] = [];
+  length = 0;
+
+  constructor(private readonly source: View) {}
+
+  /** The source's characters [from, to), as they are. */
+  copy(from: number, to: number): void {
+    if (to <= from) return;
+    this.parts.push(this.source.text.slice(from, to));
+    // The source's own pieces over [from, to), cut to it: found by a search, then walked (a long text has many).
+    const { pieces } = this.source;
+    for (let index = pieceAt(pieces, from); index < pieces.length && pieces[index]!.at < to; index++) {
+      const piece = pieces[index]!;
+      const start = Math.max(from, piece.at);
+      const end = Math.min(to, piece.at + piece.length);
+      if (start >= end) continue;
+      const offset = start - piece.at;
+      this.pieces.push(
+        piece.copied
+          ? { at: this.length, length: end - start, from: piece.from + offset, to: piece.from + offset + (end - start), copied: true }
+          : { at: this.length, length: end - start, from: piece.from, to: piece.to, copied: false },
+      );
+      this.length += end - start;
+    }
+  }
+
+  /** `text`, standing for the source's characters [from, to). */
+  decoded(text: string, from: number, to: number): void {
+    if (text.length === 0) return;
+    this.parts.push(text);
+    this.pieces.push({ at: this.length, length: text.length, from: locate(this.source, from)[0], to: locate(this.source, to - 1)[1], copied: false });
+    this.length += text.length;
+  }
+
+  view(): View {
+    return { text: this.parts.join(''), pieces: this.pieces };
   }
 }
 
-/** One round: each encoded character of `view` decoded, each invisible one dropped; the spans carried through. */
+/** One round: each encoded character of `view` decoded, each invisible one dropped; the mapping carried through. */
 function decodeOnce(view: View): View {
   const source = view.text;
-  const text: string[] = [];
-  const start: number[] = [];
-  const end: number[] = [];
-  const emit = (chars: string, from: number, to: number) => {
-    for (const char of chars) {
-      // A character astral in UTF-16 is two units: each gets the span, so the view's indexes stay its string's.
-      for (let unit = 0; unit < char.length; unit++) {
-        text.push(char[unit]!);
-        start.push(view.start[from]!);
-        end.push(view.end[to - 1]!);
-      }
-    }
-  };
-  let i = 0;
-  while (i < source.length) {
-    const char = source[i]!;
-    if (INVISIBLE.has(char)) {
-      i++;
-      continue;
-    }
-    const decoded = char === '\\' ? jsonEscape(source, i) : char === '&' ? htmlEntity(source, i) : char === '%' ? percentRun(source, i) : undefined;
-    if (decoded === undefined) {
-      emit(char, i, i + 1);
-      i++;
-      continue;
-    }
-    emit(decoded.text, i, i + decoded.length);
-    i += decoded.length;
+  const out = new Builder(view);
+  let copiedTo = 0;
+  DECODABLE.lastIndex = 0;
+  for (let match = DECODABLE.exec(source); match !== null; match = DECODABLE.exec(source)) {
+    const at = match.index;
+    const char = match[0];
+    if (at < copiedTo) continue;
+    let decoded: { text: string; length: number } | undefined;
+    if (INVISIBLE.test(char)) decoded = { text: '', length: char.length };
+    else if (char === '\\') decoded = backslashEscape(source, at);
+    else if (char === '&') decoded = htmlEntity(source, at);
+    else if (char === '%') decoded = percentRun(source, at);
+    else decoded = quotedPrintable(source, at);
+    if (decoded === undefined) continue;
+    out.copy(copiedTo, at);
+    out.decoded(decoded.text, at, at + decoded.length);
+    copiedTo = at + decoded.length;
+    DECODABLE.lastIndex = copiedTo;
   }
-  return { text: text.join(''), start, end };
+  out.copy(copiedTo, source.length);
+  return out.view();
 }
 
-function jsonEscape(source: string, at: number): { text: string; length: number } | undefined {
+/** A JSON escape (`\u002d`, `\/`), or a C-style byte (`\x2d`). */
+function backslashEscape(source: string, at: number): { text: string; length: number } | undefined {
   const next = source[at + 1];
   if (next === undefined) return undefined;
   if (next === 'u' && /^[0-9A-Fa-f]{4}$/.test(source.slice(at + 2, at + 6))) return { text: String.fromCharCode(parseInt(source.slice(at + 2, at + 6), 16)), length: 6 };
+  if (next === 'x' && /^[0-9A-Fa-f]{2}$/.test(source.slice(at + 2, at + 4))) return { text: String.fromCharCode(parseInt(source.slice(at + 2, at + 4), 16)), length: 4 };
   const plain = JSON_ESCAPES[next];
   return plain === undefined ? undefined : { text: plain, length: 2 };
 }
 
 function htmlEntity(source: string, at: number): { text: string; length: number } | undefined {
-  const match = /^&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,8}));?/.exec(source.slice(at, at + 12));
+  const match = /^&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|([A-Za-z]{2,24}));?/.exec(source.slice(at, at + 30));
   if (match === null) return undefined;
   // A named one needs its semicolon (`&amp=` in a query is a parameter, not an entity).
   if (match[3] !== undefined && !match[0].endsWith(';')) return undefined;
@@ -173,15 +255,25 @@ function htmlEntity(source: string, at: number): { text: string; length: number 
 }
 
 function percentRun(source: string, at: number): { text: string; length: number } | undefined {
-  const byteAt = (offset: number) => (/^%[0-9A-Fa-f]{2}$/.test(source.slice(offset, offset + 3)) ? parseInt(source.slice(offset + 1, offset + 3), 16) : undefined);
+  return byteRun(source, at, '%');
+}
+
+/** Quoted-printable (`=2D`): a byte after `=`, as in a MIME body. */
+function quotedPrintable(source: string, at: number): { text: string; length: number } | undefined {
+  return byteRun(source, at, '=');
+}
+
+/** A byte written `<mark>XX`, or a run of them that is one character in UTF-8. */
+function byteRun(source: string, at: number, mark: string): { text: string; length: number } | undefined {
+  const byteAt = (offset: number) => (source[offset] === mark && /^[0-9A-Fa-f]{2}$/.test(source.slice(offset + 1, offset + 3)) ? parseInt(source.slice(offset + 1, offset + 3), 16) : undefined);
   const first = byteAt(at);
   if (first === undefined) return undefined;
   if (first < 0x80) return { text: String.fromCharCode(first), length: 3 };
   // The bytes of one character in UTF-8, decoded together; bytes that are no UTF-8 are left as they are.
-  let length = 3;
-  while ((byteAt(at + length) ?? 0) >= 0x80) length += 3;
+  const bytes: number[] = [first];
+  while ((byteAt(at + bytes.length * 3) ?? 0) >= 0x80) bytes.push(byteAt(at + bytes.length * 3)!);
   try {
-    return { text: decodeURIComponent(source.slice(at, at + length)), length };
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes)), length: bytes.length * 3 };
   } catch {
     return undefined;
   }

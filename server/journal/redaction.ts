@@ -4,7 +4,7 @@
  * read as UTF-8, query parameters joined), and what is found is replaced in the text as it was sent: the journal shows
  * what crossed the wire, less the secret.
  */
-import { decodedView, joinedView, originalSpans, type View } from './normalized-view.js';
+import { decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
 import { keySpans, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
 
 export { MIN_SECRET_LENGTH } from './secret-spans.js';
@@ -31,8 +31,7 @@ function spansOf(text: string, secrets: Secrets): Array<[number, number]> {
 
 /** An identity view, made only for text that has query separators to join across. */
 function identityOf(text: string): View | undefined {
-  if (!/[?&;][^=]{0,64}=/.test(text)) return undefined;
-  return { text, start: Array.from(text, (_, i) => i), end: Array.from(text, (_, i) => i + 1) };
+  return /[?&;][^=]{0,64}=/.test(text) ? identityView(text) : undefined;
 }
 
 function merge(spans: Array<[number, number]>): Array<[number, number]> {
