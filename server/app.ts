@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): Express {
     series(
       requestLog(deps.logger, deps.clock, deps.partner.nonProdKey),
       recordJournal({ journal: deps.journal, clock: deps.clock, partnerKey: deps.partner.nonProdKey, logger: deps.logger }),
-      injectFaults(deps.faults),
+      injectFaults(deps.faults, deps.quota),
     ),
   );
   app.use(LEGACY_MOUNT, legacyRouter());

@@ -24,6 +24,8 @@ export interface Quotas {
   reportsKept: number | null;
   /** Days a report folder is kept; null: for ever. */
   reportMaxAgeDays: number | null;
+  /** Requests a fault rule holds at once (hang, delay): each holds a connection open. */
+  heldRequests: number;
   /** Journal entries kept in memory. */
   journalEntries: number;
   /** Bytes of bodies and headers the journal keeps in memory, all entries together. */
@@ -46,6 +48,7 @@ export const LAPTOP_QUOTAS: Quotas = {
   checklistRunsPerHour: null,
   reportsKept: null,
   reportMaxAgeDays: null,
+  heldRequests: 1000,
   journalEntries: 5000,
   journalBytes: 256 * 1024 * 1024,
   bodyBytes: MAX_BODY_BYTES,
@@ -66,6 +69,7 @@ export const HOSTED_QUOTAS: Quotas = {
   checklistRunsPerHour: 12,
   reportsKept: 20,
   reportMaxAgeDays: 30,
+  heldRequests: 20,
   journalEntries: 5000,
   journalBytes: 16 * 1024 * 1024,
   bodyBytes: MAX_BODY_BYTES,

@@ -81,11 +81,12 @@ const HEALTH = {
       checklistRunsPerHour: null,
       reportsKept: null,
       reportMaxAgeDays: null,
+      heldRequests: 1000,
       journalEntries: 5000,
       journalBytes: 268435456,
       bodyBytes: 1048576,
     },
-    refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0 },
+    refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 },
   },
 };
 

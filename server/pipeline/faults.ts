@@ -9,27 +9,45 @@ import { FAULT_HEADER, parseFaultHeader } from '../faults/fault-header.js';
 import { injectedReply } from '../faults/injected-reply.js';
 import { faultLabel, type FiredFault } from '../faults/fault-registry.js';
 import type { FaultBook } from '../processing/fault-book.js';
+import type { QuotaBook } from '../processing/quota-book.js';
 
 export const FAULT_RULE_HEADER = 'x-sandbox-fault-rule';
 
-export function injectFaults(faults: FaultBook): RequestHandler {
+/** The longest a hang holds a request: then the connection is closed, and the journal says so. */
+export const HANG_LIMIT_MS = 10 * 60 * 1000;
+
+export function injectFaults(faults: FaultBook, quota: QuotaBook): RequestHandler {
   // Not async: every POS call passes here, and most find no fault (npm run bench).
   return (req, res, next) => {
     const fault = chooseFault(req, faults);
     if (!fault) return next();
+    // A held request holds a connection: so many at once (heldRequests), else a 429 in place of the fault.
+    const release = fault.kind === 'delay' || fault.kind === 'hang' ? quota.holdRequest(fault.kind) : undefined;
     res.locals.fault = { rule: fault.rule, kind: fault.kind, source: fault.source, ...(fault.description ? { description: fault.description } : {}) };
     res.set(FAULT_RULE_HEADER, fault.rule);
     switch (fault.kind) {
-      case 'delay':
+      case 'delay': {
+        res.once('close', release!);
         // The request is then handled for real, even if the client gave up meanwhile: as a slow service would.
         setTimeout(next, fault.action.ms ?? 0);
         return;
+      }
       case 'drop':
         req.socket.destroy();
         return;
-      case 'hang':
-        // Never answered: the journal entry is written when the client gives up.
+      case 'hang': {
+        // Never answered: the journal entry is written when the client gives up, or when the hang has held long enough.
+        const limit = setTimeout(() => {
+          res.locals.hangEnded = HANG_LIMIT_MS;
+          req.socket.destroy();
+        }, HANG_LIMIT_MS);
+        limit.unref();
+        res.once('close', () => {
+          clearTimeout(limit);
+          release!();
+        });
         return;
+      }
       default: {
         const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), faultLabel(fault));
         res.status(reply.status).set(reply.headers).send(reply.body);

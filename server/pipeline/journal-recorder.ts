@@ -43,7 +43,9 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         error:
           kind === 'drop'
             ? `connection dropped without an answer by ${faultLabel(res.locals.fault!)}`
-            : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
+            : res.locals.hangEnded !== undefined
+              ? `no answer, held by ${faultLabel(res.locals.fault!)} (hang) for ${afterMs} ms, the longest a hang holds; the sandbox then closed the connection`
+              : `no answer, held by ${faultLabel(res.locals.fault!)} (hang) until the client closed the connection after ${afterMs} ms`,
       });
     });
 

@@ -29,6 +29,8 @@ declare global {
       orderId?: string;
       /** The fault that answered (or delayed) this request. */
       fault?: JournalFault;
+      /** Set when a hang fault held the request as long as a hang holds, and the sandbox closed it. */
+      hangEnded?: number;
     }
   }
 }

@@ -32,9 +32,10 @@ const SET_IN = 'a quota of this sandbox (docs/hosting.md, "Exposing it to partne
 export class QuotaBook {
   private readonly bucket: RateBucket | undefined;
   private exports = 0;
+  private held = 0;
   /** When each export of the last hour started (harExportsPerHour). */
   private readonly exportTimes: number[] = [];
-  readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0 };
+  readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 };
 
   constructor(
     readonly quotas: Quotas,
@@ -91,6 +92,21 @@ export class QuotaBook {
       ended = true;
       this.exports--;
       this.allExports?.give();
+    };
+  }
+
+  /** Holds a request for a fault rule (hang, delay): the function that lets it go, or the 429 when too many are held. */
+  holdRequest(kind: string): () => void {
+    if (this.held >= this.quotas.heldRequests) {
+      this.refused.heldRequests++;
+      throw tooMany(`partner '${this.partner}' has ${this.held} requests held by fault rules (hang, delay), the most at once (heldRequests: ${this.quotas.heldRequests}), ${SET_IN}; this ${kind} fault did not hold the request`, 1);
+    }
+    this.held++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held--;
     };
   }
 

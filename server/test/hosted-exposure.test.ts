@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { orderEnvelope } from './helpers.js';
+import { orderEnvelope, signHs256, validClaims } from './helpers.js';
 import { ALPHA, BETA, OPERATOR, startHosted, type HostedTest } from './hosted-partners.js';
 import { closedPort, closeServers, listen, scriptedPos } from './live.js';
 
@@ -243,6 +243,30 @@ describe('quotas per partner', () => {
     expect(journal.entries).toBeLessThan(10);
     const ids = ((await test.control(ALPHA.admin, '/_sandbox/journal')).body as Array<{ id: string }>).map((entry) => entry.id);
     expect(ids[0]).toBe('j-000020');
+  });
+
+  it('holds so many requests for hang and delay rules at once, and answers 429 in place of the fault past that', async () => {
+    test = await startHosted({ alpha: { quotas: { heldRequests: 2 } } });
+    expect((await post(test.app, ALPHA.admin, '/_sandbox/faults', { id: 'hold', match: { path: '/order/refund' }, action: { kind: 'hang' } })).status).toBe(201);
+    const url = await listen(test.app);
+    const controller = new AbortController();
+    const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims({ iss: ALPHA.name }), ALPHA.key);
+    const send = () =>
+      fetch(`${url}/v2/order/refund`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'content-type': 'application/json' },
+        body: '{"ExternalId":"POS-STD-1001"}',
+        signal: controller.signal,
+      });
+    // Three at once: two are held, and the one the quota turns away is the one that answers.
+    const answered = await Promise.race([send(), send(), send()]);
+    expect([answered.status, answered.headers.get('retry-after'), ((await answered.json()) as { errors: Array<{ message: string }> }).errors[0]!.message]).toEqual([
+      429,
+      '1',
+      "partner 'alpha-pos' has 2 requests held by fault rules (hang, delay), the most at once (heldRequests: 2), a quota of this sandbox (docs/hosting.md, \"Exposing it to partners\"); this hang fault did not hold the request",
+    ]);
+    controller.abort();
+    expect(test.hosted.partners.get(ALPHA.name)!.sandbox()!.quota.view().refused.heldRequests).toBe(1);
   });
 
   it("refuses a POS body over the partner's own limit with 413 naming it", async () => {
