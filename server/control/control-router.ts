@@ -1,6 +1,7 @@
 /** The control API under /_sandbox, behind the admin guard. */
 import type { DispatchPolicy } from '../dispatch/order-dispatcher.js';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
+import type { Redactor } from '../journal/redactor.js';
 import { ApiError } from '../errors.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
@@ -64,6 +65,22 @@ export interface ControlDeps {
   hosted: boolean;
 }
 
+/**
+ * Every JSON answer of the control API passes the redaction of the journal: a refund whose ExternalId is the key, an
+ * order whose Reason quotes a token, a menu item named after a signature are data of the partner's, and the lists,
+ * the dashboard and the commands show them as the journal does. Not the answers that are redacted already (the
+ * journal's), the one that hands out a token on purpose (POST /tokens), nor the document of the API.
+ */
+function redactAnswers(redactor: Redactor): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path.toLowerCase();
+    if ((req.method === 'POST' && path === '/tokens') || path === '/openapi.json' || path === '/journal' || path.startsWith('/journal/')) return next();
+    const json = res.json.bind(res);
+    res.json = ((body: unknown) => json(redactor.value(body))) as typeof res.json;
+    next();
+  };
+}
+
 export interface Readiness {
   draining: boolean;
 }
@@ -91,6 +108,7 @@ export function controlRouter(deps: ControlDeps): Router {
   // Before the token check: a page in a browser is refused whatever it sends.
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));
   router.use(adminGuard(deps.adminToken, deps.forwardKey));
+  router.use(redactAnswers(deps.journal.redactor));
   router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), eventRoutes(deps), faultRoutes(deps), checklistRoutes(deps));
   router.get('/openapi.json', (req, res) => {
     // The Host passed the guard: a loopback name or the --host address (or anything, behind --admin-token).

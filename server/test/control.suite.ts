@@ -114,6 +114,25 @@ describe('the control API', () => {
     });
   });
 
+  it('shows the key and token signatures a POS put into its data as [redacted] in every answer: refunds, menus, fault rules', async () => {
+    const { app } = await testSandbox();
+    const key = fixtures.partner.nonProdKey;
+    const token = posToken();
+    const signature = token.split('.')[2]!;
+    expect((await postRefund(app, { body: JSON.stringify({ ExternalId: key }) })).status).toBe(200);
+    expect((await postRefund(app, { body: JSON.stringify({ ExternalId: token }) })).status).toBe(200);
+    expect((await putMenu(app, { LocationId: 'loc-std-001', Items: [{ Id: 'itm-margherita', Name: `Pizza ${key}`, Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 1150 }] }] })).status).toBe(200);
+    await request(app).post('/_sandbox/faults').send({ id: 'keyed', description: `note ${key}`, match: { path: '/nothing' }, action: { kind: 'drop' } });
+    const answers = JSON.stringify([
+      (await request(app).get('/_sandbox/refunds')).body,
+      (await request(app).get('/_sandbox/locations/loc-std-001/menu')).body,
+      (await request(app).get('/_sandbox/faults')).body,
+    ]);
+    expect(answers).not.toContain(key);
+    expect(answers).not.toContain(signature);
+    expect(answers).toContain('[redacted]');
+  });
+
   it('lists the partner with its key fingerprint, never the key', async () => {
     const { app } = await testSandbox();
     const partners = await request(app).get('/_sandbox/partners');
