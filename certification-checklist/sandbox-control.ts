@@ -33,8 +33,8 @@ export class SandboxControl {
   ) {}
 
   health = () => this.call<SandboxHealth>('GET', '/_sandbox/health');
-  /** The fingerprint of the partner's key (`sha256:<16 hex>`), never the key; undefined from a sandbox that lists none. */
-  keyFingerprint = async (): Promise<string | undefined> => (await this.call<Array<{ keyFingerprint?: string }>>('GET', '/_sandbox/partners'))[0]?.keyFingerprint;
+  /** The names of `texts` that hold the partner's key or a token, as the sandbox's redaction finds them. */
+  secretsIn = async (texts: Record<string, string>): Promise<string[]> => (await this.call<{ holding: string[] }>('POST', '/_sandbox/secrets/check', { texts })).holding;
   locations = () => this.call<Array<Location & { menuItems: number }>>('GET', '/_sandbox/locations');
   menu = (locationId: string) => this.call<Menu>('GET', `/_sandbox/locations/${encodeURIComponent(locationId)}/menu`);
   order = (orderId: string) => this.call<OrderRecord>('GET', `/_sandbox/orders/${encodeURIComponent(orderId)}`);

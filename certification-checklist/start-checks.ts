@@ -3,7 +3,7 @@
  * POS's order endpoint accept a connection, and no field the report will print holds the partner's key.
  */
 import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
-import { keyInReportFields } from './report-fields.js';
+import { heldSecretMessage, reportFields } from './report-fields.js';
 import type { RunOptions } from './runner.js';
 import { causeOf, type SandboxControl, type SandboxHealth } from './sandbox-control.js';
 
@@ -19,9 +19,10 @@ export async function startChecks(sandbox: SandboxControl, options: RunOptions):
     // The message names the sandbox's URL and the cause once (sandbox-control.ts).
     throw new StartError(`${(error as Error).message}; start it with npm start (or pass --sandbox URL, or set SANDBOX_URL)`);
   }
-  // A report is shared: a field of it that holds the partner's key would put the key in every file of it.
-  const keyIn = keyInReportFields(options, await sandbox.keyFingerprint());
-  if (keyIn !== undefined) throw new StartError(`${keyIn} holds the partner's non-prod key, and a report is shared: write the report's fields without the key (§5: the key is kept confidential)`);
+  // A report is shared: a field of it that holds the partner's key would put the key in every file of it. The sandbox
+  // knows the key, and judges the fields with its redaction (every encoding it decodes, any letter case).
+  const [holding] = await sandbox.secretsIn(reportFields(options));
+  if (holding !== undefined) throw new StartError(heldSecretMessage(holding));
   let referencePos = false;
   if (options.mode === 'driver') {
     const driverHealth = await reachable(new URL('health', withSlash(options.driverUrl!)).href, 'the POS driver', options, true);

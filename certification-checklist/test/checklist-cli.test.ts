@@ -46,7 +46,7 @@ describe('pos-sandbox checklist', () => {
     const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--passive', '--pos-name', `acme ${PARTNER.nonProdKey}`, '--report-dir', reports]);
     expect([run.code, run.stderr]).toEqual([
       2,
-      "pos-sandbox checklist: the run could not start: --pos-name holds the partner's non-prod key, and a report is shared: write the report's fields without the key (§5: the key is kept confidential)\n",
+      "pos-sandbox checklist: the run could not start: --pos-name holds the partner's non-prod key or a token, and a report is shared: write the report's fields without it (§5: the key is kept confidential)\n",
     ]);
     expect(readdirSync(reports)).toEqual([]);
   });

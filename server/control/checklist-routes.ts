@@ -3,8 +3,8 @@
  * follow it (GET, or `checklist` events), and /_sandbox/reports: the report folders written so far, each report.html.
  */
 import { Router } from 'express';
-import { holdsKey } from '../../certification-checklist/report-fields.js';
-import { keyFingerprint } from '../domain/key-fingerprint.js';
+import { heldSecretMessage } from '../../certification-checklist/report-fields.js';
+import { holdsSecret } from './secret-routes.js';
 import { ApiError } from '../errors.js';
 import { checkChecklistRunRequest } from '../domain/checklist-run-request.js';
 import { ChecklistRunRefused } from '../processing/checklist-runs.js';
@@ -31,13 +31,12 @@ export function checklistRoutes(deps: ControlDeps): Router {
     const { CHECKLIST } = await import('../../certification-checklist/items/all-items.js');
     const check = checkChecklistRunRequest(body.value, CHECKLIST.map((item) => item.id));
     if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
-    // A report is shared: no field it prints may hold the partner's key.
-    const fingerprint = keyFingerprint(deps.partner.nonProdKey);
+    // A report is shared: no field it prints may hold the partner's key or a token, in any form the redaction finds.
     const { pos } = check.request;
     const keyed = ([['posName', pos?.name], ['posVersion', pos?.version], ['posBuild', pos?.build], ...('url' in check.request.driver ? [['driverUrl', check.request.driver.url], ['posOrderUrl', check.request.driver.posOrderUrl]] : [])] as Array<[string, string | undefined]>).filter(
-      ([, value]) => value !== undefined && holdsKey(value, fingerprint),
+      ([, value]) => value !== undefined && holdsSecret(deps.journal.redactor, value),
     );
-    if (keyed.length > 0) throw new ApiError('INVALID_REQUEST', keyed.map(([field]) => `${field} holds the partner's non-prod key, and a report is shared: write the report's fields without the key (§5: the key is kept confidential)`));
+    if (keyed.length > 0) throw new ApiError('INVALID_REQUEST', keyed.map(([field]) => heldSecretMessage(field)));
     const driver = check.request.driver;
     if (!('referencePos' in driver)) {
       const refused = (await Promise.all([egressProblem(deps.egress, driver.url, 'driverUrl'), driver.posOrderUrl === undefined ? undefined : egressProblem(deps.egress, driver.posOrderUrl, 'posOrderUrl')])).filter(

@@ -84,6 +84,8 @@ function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> 
       ],
       findings: [],
     },
+    checkSecretsRequest: { texts: { '--pos-name': 'acme-pos', '--pos-version': '4.2.0', '--pos-build': 'SANDBOX-ONLY-nonprod-key-demo-pos-3f9c2a7e5b1d4c8a9e6f0b2d7a4c1e85' } },
+    checkSecrets: { holding: ['--pos-build'] },
     openapi: { openapi: '3.1.0', info: { title: 'POS Sandbox', version: '0.1.0' }, paths: {} },
     events: 'id: 7\nevent: refund\ndata: {"id":7,"type":"refund","time":"2026-11-21T10:00:01.000Z","data":{"id":"rf-1","status":"PROCESSED"}}\n\n',
   };

@@ -1,8 +1,9 @@
 /** The OpenAPI paths and schemas of the sandbox's state: health, readiness, reset and the partner. */
-import { controlError, controlOk, controlResponses, ref } from './openapi-parts.js';
+import { controlError, controlOk, controlResponses, json, ref } from './openapi-parts.js';
 
 export function statePaths(): Record<string, object> {
   return {
+    ...secretsCheckPath(),
     '/_sandbox/health': {
       get: {
         operationId: 'health',
@@ -47,6 +48,34 @@ export function statePaths(): Record<string, object> {
         summary: 'The partner: POS name and key fingerprint',
         description: "The POS partner the sandbox takes tokens from: its name (the tokens' iss, §5), the audience they must carry, and a fingerprint of its key, never the key.",
         responses: controlResponses({ '200': controlOk('Partners', { type: 'array', items: { type: 'object' } }) }, { invalid: 'any query parameter' }),
+      },
+    },
+  };
+}
+
+/** POST /_sandbox/secrets/check: which texts hold the partner's key or a token (the checklist asks it of a report's fields). */
+function secretsCheckPath(): Record<string, object> {
+  return {
+    '/_sandbox/secrets/check': {
+      post: {
+        operationId: 'checkSecrets',
+        tags: ['Control API'],
+        summary: "Which texts hold the partner's key or a token",
+        description:
+          "The names of the texts that hold the partner's non-prod key or a signed token, as the redaction of every output finds them (any letter case, every encoding it decodes). The checklist asks it of a report's fields before a run. It answers names only, never a text.",
+        requestBody: {
+          required: true,
+          content: json({
+            type: 'object',
+            required: ['texts'],
+            additionalProperties: false,
+            properties: { texts: { type: 'object', maxProperties: 50, additionalProperties: { type: 'string', maxLength: 4096 } } },
+          }),
+        },
+        responses: controlResponses(
+          { '200': controlOk('The names of the texts that hold one', { type: 'object', required: ['holding'], properties: { holding: { type: 'array', items: { type: 'string' } } } }) },
+          { invalid: 'a body that is not {"texts": {...}}, more than 50 texts, or one that is not a string of at most 4096 characters', changesState: true, readsBody: true },
+        ),
       },
     },
   };
@@ -128,6 +157,7 @@ export function stateSchemas(): Record<string, object> {
             checklistRunsPerHour: { type: ['integer', 'null'] },
             reportsKept: { type: ['integer', 'null'] },
             reportMaxAgeDays: { type: ['integer', 'null'] },
+            heldRequests: { type: 'integer' },
             journalEntries: { type: 'integer' },
             journalBytes: { type: 'integer' },
             bodyBytes: { type: 'integer' },
@@ -135,7 +165,7 @@ export function stateSchemas(): Record<string, object> {
         },
         refused: {
           type: 'object',
-          properties: { requests: { type: 'integer' }, eventStreams: { type: 'integer' }, harExports: { type: 'integer' }, checklistRuns: { type: 'integer' } },
+          properties: { requests: { type: 'integer' }, eventStreams: { type: 'integer' }, harExports: { type: 'integer' }, checklistRuns: { type: 'integer' }, heldRequests: { type: 'integer' } },
         },
       },
     },

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ChecklistRunRefused } from '../processing/checklist-runs.js';
 import { closedPort } from './loopback.js';
-import { orderEnvelope, PARTNER, testSandbox } from './helpers.js';
+import { orderEnvelope, PARTNER, posToken, testSandbox } from './helpers.js';
 
 const until = async (check: () => Promise<boolean>) => {
   for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -29,9 +29,28 @@ describe('checklist runs', () => {
     const response = await request(app)
       .post('/_sandbox/checklist/runs')
       .send({ driverUrl: `http://127.0.0.1:2/?k=${encodeURIComponent(key)}`, posName: `acme ${key}`, posBuild: 'ok', capabilities: [] });
-    const said = (field: string) => `${field} holds the partner's non-prod key, and a report is shared: write the report's fields without the key (§5: the key is kept confidential)`;
+    const said = (field: string) => `${field} holds the partner's non-prod key or a token, and a report is shared: write the report's fields without it (§5: the key is kept confidential)`;
     expect([response.status, response.body]).toEqual([400, orderEnvelope('INVALID_REQUEST', said('posName'), said('driverUrl'))]);
     expect(checklist.list()).toEqual([]);
+  });
+
+  it("names the texts that hold the partner's key or a token, in every form the redaction finds, and only those", async () => {
+    const { app } = await testSandbox();
+    const key = PARTNER.nonProdKey;
+    const texts = {
+      plain: 'acme-pos 4.2.0',
+      lower: key.toLowerCase(),
+      base64: Buffer.from(key).toString('base64'),
+      hex: Buffer.from(key).toString('hex'),
+      hidden: `${key.slice(0, 9)}\u2061${key.slice(9)}`,
+      shy: `${key.slice(0, 9)}&shy;${key.slice(9)}`,
+      token: `build-${posToken()}`,
+      url: `http://pos.test/?k=${encodeURIComponent(key)}`,
+    };
+    const answer = await request(app).post('/_sandbox/secrets/check').send({ texts });
+    expect([answer.status, answer.body]).toEqual([200, { holding: ['lower', 'base64', 'hex', 'hidden', 'shy', 'token', 'url'] }]);
+    const wrong = await request(app).post('/_sandbox/secrets/check').send({ texts: { a: 42 } });
+    expect([wrong.status, wrong.body]).toEqual([400, orderEnvelope('INVALID_REQUEST', 'texts.a must be a string of at most 4096 characters, got number 42')]);
   });
 
   it('refuses a run while the sandbox does not listen: the checklist calls it over HTTP', async () => {
