@@ -119,6 +119,48 @@ export function joinedView(view: View, glue: '' | '.'): View | undefined {
 }
 
 /**
+ * A line break after a line of base64 (MIME wraps at 76) before the next line of it. The line break comes first in
+ * the pattern: a look back at every character of a long text would cost forty times the search.
+ */
+const WRAPPED_LINE = /\r?\n(?<=[A-Za-z0-9+/=]{40}\r?\n)(?=[A-Za-z0-9+/])/g;
+
+/** Pairs of hex with a colon or a space between them (`de:ad:be:ef`); whether a word goes on after is checked apart. */
+const SEPARATED_HEX = /(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :][0-9A-Fa-f]{2}){3,}/g;
+
+/**
+ * `view` with the separators inside blobs taken out, so a blob of base64 wrapped in lines, or hex with separators,
+ * is one run again; undefined when it has none. Only those separators go: one between a blob and a word stays, so a
+ * blob is not glued to its neighbours. Both searches are linear: no pattern here looks back further than 40.
+ */
+export function compactView(view: View): View | undefined {
+  const { text } = view;
+  // Cuts as [start, end, start, end, …]: a colon-separated dump has one every three characters.
+  const lines: number[] = [];
+  for (const match of text.matchAll(WRAPPED_LINE)) lines.push(match.index, match.index + match[0].length);
+  const pairs: number[] = [];
+  for (const match of text.matchAll(SEPARATED_HEX)) {
+    const end = match.index + match[0].length;
+    if (/[0-9A-Za-z]/.test(text[end] ?? '')) continue;
+    for (let at = match.index + 2; at < end; at += 3) pairs.push(at, at + 1);
+  }
+  if (lines.length + pairs.length === 0) return undefined;
+  const out = new Builder(view);
+  let at = 0;
+  // Two sorted lists, merged: a line break is never inside a hex run.
+  for (let line = 0, pair = 0; line < lines.length || pair < pairs.length; ) {
+    const takeLine = pair >= pairs.length || (line < lines.length && lines[line]! < pairs[pair]!);
+    const cut = takeLine ? lines : pairs;
+    const index = takeLine ? line : pair;
+    out.copy(at, cut[index]!);
+    at = cut[index + 1]!;
+    if (takeLine) line += 2;
+    else pair += 2;
+  }
+  out.copy(at, text.length);
+  return out.view();
+}
+
+/**
  * The original spans behind the view's span [from, to): one, unless the view joined two values in between (the
  * separator of two parameters stays as it was). Characters the view dropped (an invisible one) between two it kept
  * are part of the span.

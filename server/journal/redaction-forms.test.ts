@@ -14,6 +14,14 @@ const redactor = () => {
   return made;
 };
 
+/** RFC 4648 base32, written here so the test does not share the sandbox's decoder. */
+function base32(bytes: Buffer): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = [...bytes].map((byte) => byte.toString(2).padStart(8, '0')).join('');
+  const chars = (bits.match(/.{1,5}/g) ?? []).map((group) => alphabet[parseInt(group.padEnd(5, '0'), 2)]).join('');
+  return chars.padEnd(Math.ceil(chars.length / 8) * 8, '=');
+}
+
 /** Does the text still hold the key or the signature, in any letter case, or the core of either? */
 const leaks = (text: string) => [KEY, signature, KEY.slice(8, 30), signature.slice(5, 30)].some((secret) => text.toLowerCase().includes(secret.toLowerCase()));
 
@@ -34,6 +42,16 @@ describe('a secret in a text, in every encoding', () => {
     ['the key in a base64url blob, one byte off', `blob=${Buffer.from(`xy${KEY}`).toString('base64url')}`, `blob=${REDACTED}`],
     ['the key as hex', `hex=${Buffer.from(KEY).toString('hex')}`, `hex=${REDACTED}`],
     ['a token in a base64 blob', `b=${Buffer.from(`Bearer ${token}`).toString('base64')}`, `b=${REDACTED}`],
+    ['the key as \\x escapes', `k=${[...KEY].map((char) => `\\x${char.charCodeAt(0).toString(16)}`).join('')}`, `k=${REDACTED}`],
+    ['the key quoted-printable, its hyphens as =2D', `k=${KEY.replaceAll('-', '=2D')}`, `k=${REDACTED}`],
+    ['a named entity for its hyphens', `k=${KEY.replaceAll('-', '&hyphen;')}`, `k=${REDACTED}`],
+    ['an invisible function application (U+2061) and a BOM inside the key', `${KEY.slice(0, 7)}\u2061${KEY.slice(7, 20)}\ufeff${KEY.slice(20)}`, REDACTED],
+    ['the key as base32', `k=${base32(Buffer.from(KEY))}`, `k=${REDACTED}`],
+    ['the key in a base32 blob with other text', `k=${base32(Buffer.from(`a note: ${KEY} end`))};`, `k=${REDACTED};`],
+    ['the seen signature as base32', `s=${base32(Buffer.from(signature, 'base64url'))}`, `s=${REDACTED}`],
+    ['the key as hex with colons', `h=${Buffer.from(KEY).toString('hex').match(/../g)!.join(':')}`, `h=${REDACTED}`],
+    ['the seen signature as hex with spaces', `h=${Buffer.from(signature, 'base64url').toString('hex').match(/../g)!.join(' ')} end`, `h=${REDACTED} end`],
+    ['the base64 of the key as UTF-16', `u=${Buffer.from(`key ${KEY}`, 'utf16le').toString('base64')}`, `u=${REDACTED}`],
   ])('%s', (_form, text, shown) => {
     const redacted = redactor().text(text);
     expect(redacted).toBe(shown);
@@ -80,5 +98,16 @@ describe('a secret across the values of a record', () => {
   it('the key split across two query parameters', () => {
     const shown = redactor().record({ a: KEY.slice(0, 20), b: KEY.slice(20), c: 'plain' });
     expect(shown).toEqual({ a: REDACTED, b: REDACTED, c: 'plain' });
+  });
+});
+
+describe('a blob wrapped in lines', () => {
+  it('the key inside base64 wrapped at 76 characters, as MIME writes it', () => {
+    const blob = Buffer.from(`${'preamble '.repeat(12)}${KEY}${' trailer'.repeat(12)}`).toString('base64');
+    const wrapped = blob.match(/.{1,76}/g)!.join('\r\n');
+    const redacted = redactor().text(`attachment:\r\n${wrapped}\r\n--end`);
+    expect(leaks(Buffer.from(redacted.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1'))).toBe(false);
+    expect(redacted.startsWith('attachment:\r\n')).toBe(true);
+    expect(redacted.endsWith('\r\n--end')).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  * read as UTF-8, query parameters joined), and what is found is replaced in the text as it was sent: the journal shows
  * what crossed the wire, less the secret.
  */
-import { decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
+import { compactView, decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
 import { keySpans, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
 
 export { MIN_SECRET_LENGTH } from './secret-spans.js';
@@ -25,6 +25,11 @@ function spansOf(text: string, secrets: Secrets): Array<[number, number]> {
   for (const glue of ['', '.'] as const) {
     const joined = base === undefined ? undefined : joinedView(base, glue);
     if (joined !== undefined) search(joined, joined.text);
+  }
+  // Compacted as sent and as decoded: decoding can eat a blob's separators (`=53:41` reads as quoted-printable).
+  for (const view of decoded === undefined ? [identityView(text)] : [identityView(text), decoded]) {
+    const compact = compactView(view);
+    if (compact !== undefined) search(compact, compact.text);
   }
   return merge(found);
 }

@@ -159,14 +159,20 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
     from = ENCODED_RUN.lastIndex;
     const run = match[0];
     const at = match.index;
+    // The whole run as sent: base32 pads with up to six `=`, more than a run of base64 takes.
+    const end = BASE32.test(run) ? at + run.length + (/^=*/.exec(text.slice(at + run.length, at + run.length + 6))?.[0].length ?? 0) : at + run.length;
     if (signatures.size > 0) {
       if (BASE64URL.test(run) ? signatures.has(run) : BASE64.test(run) && signatures.has(run.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'))) {
-        spans.push([at, at + run.length]);
+        spans.push([at, end]);
         continue;
       }
     }
+    if (signatures.size > 0 && run.length >= 52 && run.length <= 56 && BASE32.test(run) && signatures.has(base32Bytes(run).toString('base64url'))) {
+      spans.push([at, end]);
+      continue;
+    }
     if (run.length < 32) {
-      if (blobs && run.length >= 20 && holdsSecret(run, secrets, 'base64')) spans.push([at, at + run.length]);
+      if (blobs && run.length >= 20 && holdsSecret(run, secrets, 'base64')) spans.push([at, end]);
       continue;
     }
     // A hex run may sit inside a longer run (`0x…`, `sig` then hex): each is judged on its own.
@@ -178,7 +184,7 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
         found = true;
       }
     }
-    if (!found && blobs && holdsSecret(run, secrets, 'base64')) spans.push([at, at + run.length]);
+    if (!found && blobs && holdsSecret(run, secrets, 'base64')) spans.push([at, end]);
   }
 }
 
@@ -192,12 +198,58 @@ function holdsSecret(run: string, secrets: Secrets, encoding: 'base64' | 'hex'):
   if (encoding === 'hex') {
     const keyed = markers.hex !== undefined && markers.hex.test(run);
     if (!keyed && (run.length < JWT_BLOB * 2 || run.length > LARGEST_JWT_BLOB * 2)) return false;
-    return [0, 1].some((shift) => secretSpans(Buffer.from(run.slice(shift), 'hex').toString('latin1'), secrets, false).length > 0);
+    return [0, 1].some((shift) => decodedHolds(Buffer.from(run.slice(shift), 'hex'), secrets));
   }
   if ((run.split('/').length - 1) * 16 > run.length) return false;
-  const keyed = markers.base64 !== undefined && markers.base64.test(run);
+  if (markers.base32 !== undefined && markers.base32.test(run) && BASE32.test(run) && decodedHolds(base32Bytes(run), secrets)) return true;
+  const keyed = (markers.base64 !== undefined && markers.base64.test(run)) || (markers.utf16 !== undefined && markers.utf16.test(run));
   if (!keyed && (run.length < JWT_BLOB || run.length > LARGEST_JWT_BLOB)) return false;
-  return [0, 1, 2, 3].some((shift) => secretSpans(Buffer.from(run.slice(shift), 'base64').toString('latin1'), secrets, false).length > 0);
+  return [0, 1, 2, 3].some((shift) => decodedHolds(Buffer.from(run.slice(shift), 'base64'), secrets));
+}
+
+/** Do decoded bytes hold a secret: as they are (latin1), or with NULs and invisible characters dropped (UTF-16 text)? */
+function decodedHolds(bytes: Buffer, secrets: Secrets): boolean {
+  const text = bytes.toString('latin1');
+  if (secretSpans(text, secrets, false).length > 0) return true;
+  const stripped = text.replaceAll('\u0000', '');
+  return stripped !== text && secretSpans(stripped, secrets, false).length > 0;
+}
+
+/** A run of base32 (RFC 4648: capitals and 2–7, padded with =). */
+const BASE32 = /^[A-Z2-7]{16,}=*$/;
+
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** Bytes as base32, unpadded. */
+function base32Text(bytes: Buffer): string {
+  let text = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      text += BASE32_ALPHABET[(value >>> bits) & 31];
+    }
+  }
+  return bits > 0 ? text + BASE32_ALPHABET[(value << (5 - bits)) & 31] : text;
+}
+
+/** The bytes of a base32 run. */
+function base32Bytes(run: string): Buffer {
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of run.replace(/=+$/, '')) {
+    value = ((value << 5) | BASE32_ALPHABET.indexOf(char)) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >>> bits) & 0xff);
+    }
+  }
+  return Buffer.from(bytes);
 }
 
 /** The base64 of the shortest JWT the sandbox would see is about this long: a blob shorter than it holds none. */
@@ -208,29 +260,49 @@ const JWT_BLOB = 128;
  */
 const LARGEST_JWT_BLOB = 4096;
 
-const markerCache = new WeakMap<readonly string[], { base64: RegExp | undefined; hex: RegExp | undefined }>();
+interface Markers {
+  base64: RegExp | undefined;
+  /** The key's base64 as UTF-16 text (both byte orders) would have it. */
+  utf16: RegExp | undefined;
+  base32: RegExp | undefined;
+  hex: RegExp | undefined;
+}
+
+const markerCache = new WeakMap<readonly string[], Markers>();
 
 /**
  * What the key looks like inside a blob, whatever comes before it: its base64 at each of the three alignments (the
  * characters no neighbour changes), in both alphabets, and its hex; as one pattern each, read in one pass.
  */
-function markersOf(keys: readonly string[]): { base64: RegExp | undefined; hex: RegExp | undefined } {
+function markersOf(keys: readonly string[]): Markers {
   let markers = markerCache.get(keys);
   if (markers !== undefined) return markers;
   const base64 = new Set<string>();
+  const utf16 = new Set<string>();
   const hex = new Set<string>();
-  for (const key of keys) {
-    if (key.length < MIN_SECRET_LENGTH) continue;
-    const bytes = Buffer.from(key, 'utf8');
+  const base32 = new Set<string>();
+  const cores = (bytes: Buffer, into: Set<string>) => {
     for (let shift = 0; shift < 3; shift++) {
       const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
       const core = encoded.slice(shift === 0 ? 0 : 4, -4).slice(0, 16);
-      if (core.length >= 8) for (const form of [core, core.replaceAll('+', '-').replaceAll('/', '_')]) base64.add(form);
+      if (core.length >= 8) for (const form of [core, core.replaceAll('+', '-').replaceAll('/', '_')]) into.add(form);
     }
+  };
+  for (const key of keys) {
+    if (key.length < MIN_SECRET_LENGTH) continue;
+    const bytes = Buffer.from(key, 'utf8');
+    cores(bytes, base64);
+    cores(Buffer.from(key, 'utf16le'), utf16);
+    cores(Buffer.from(key, 'utf16le').swap16(), utf16);
     hex.add(bytes.subarray(0, 8).toString('hex'));
+    // In base32 a character is 5 bits: the key's own characters at each of the five alignments.
+    for (let shift = 0; shift < 5; shift++) {
+      const core = base32Text(Buffer.concat([Buffer.alloc(shift), bytes])).slice(Math.ceil((8 * shift) / 5), Math.floor((8 * (shift + bytes.length)) / 5)).slice(0, 16);
+      if (core.length >= 8) base32.add(core);
+    }
   }
   const pattern = (found: Set<string>, flags: string) => (found.size === 0 ? undefined : new RegExp([...found].map((text) => text.replace(/[+/]/g, '\\$&')).join('|'), flags));
-  markers = { base64: pattern(base64, ''), hex: pattern(hex, 'i') };
+  markers = { base64: pattern(base64, ''), utf16: pattern(utf16, ''), base32: pattern(base32, ''), hex: pattern(hex, 'i') };
   markerCache.set(keys, markers);
   return markers;
 }

@@ -83,7 +83,30 @@ const FORMS: Array<{ form: string; carriers: Carrier[]; make: (at: number) => Om
     carriers: ['body', 'query', 'header'],
     make: () => { const t = token(); const b = Buffer.from(t.split('.')[2]!, 'base64url').toString('base64'); return { pieces: [b], needles: [t.split('.')[2]!, b], seen: t }; },
   },
+  { form: 'the key as \\x escapes', carriers: ['body', 'query', 'header'], make: () => { const e = [...KEY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join(''); return { pieces: [e], needles: [KEY, e] }; } },
+  { form: 'the key quoted-printable', carriers: ['body', 'header'], make: () => { const e = escapeChars(KEY, '-', () => '=2D'); return { pieces: [e], needles: [KEY, e] }; } },
+  { form: 'the key as base32', carriers: ['body', 'query', 'header'], make: (at) => { const e = base32(Buffer.from(`${'n'.repeat(at % 5)} ${KEY}`)); return { pieces: [e], needles: [KEY, e.replace(/=+$/, '')] }; } },
+  { form: 'the key as hex with colons', carriers: ['body', 'header'], make: () => { const e = Buffer.from(KEY).toString('hex').match(/../g)!.join(':'); return { pieces: [e], needles: [KEY, e] }; } },
+  {
+    form: 'the key in base64 wrapped at 76',
+    carriers: ['body'],
+    make: (at) => {
+      const before = 'wrapped '.repeat(10 + (at % 7));
+      const lines = Buffer.from(`${before}${KEY} and more text after it`).toString('base64').match(/.{1,76}/g)!;
+      // The line that holds the key's base64 is the one that must not be shown.
+      return { pieces: [lines.join('\r\n')], needles: [KEY, lines[Math.floor(((before.length + 3) * 4) / 3 / 76)]!] };
+    },
+  },
+  { form: 'a seen signature as base32', carriers: ['body', 'query', 'header'], make: () => { const t = token(); const e = base32(Buffer.from(t.split('.')[2]!, 'base64url')); return { pieces: [e], needles: [t.split('.')[2]!, e.replace(/=+$/, '')], seen: t }; } },
 ];
+
+/** RFC 4648 base32, written here so the test does not share the sandbox's decoder. */
+function base32(bytes: Buffer): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = [...bytes].map((byte) => byte.toString(2).padStart(8, '0')).join('');
+  const chars = (bits.match(/.{1,5}/g) ?? []).map((group) => alphabet[parseInt(group.padEnd(5, '0'), 2)]).join('');
+  return chars.padEnd(Math.ceil(chars.length / 8) * 8, '=');
+}
 
 const caseArbitrary: fc.Arbitrary<Case> = fc
   .record({ form: fc.integer({ min: 0, max: FORMS.length - 1 }), carrier: fc.nat(4), at: fc.nat(60) })
