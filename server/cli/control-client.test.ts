@@ -58,3 +58,22 @@ describe('an event stream', () => {
     expect(text).toBe(': open\n\ndata: {"data":1}\n\n');
   });
 });
+
+describe('an error answer', () => {
+  const answering = (status: number, body: string) => serve((_req, res) => void res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+
+  it('is said on one line, with a forged line in its message escaped', async () => {
+    const url = await answering(400, JSON.stringify({ errors: [{ code: 'INVALID_REQUEST', message: 'bad id "x\nPASS ORDER-02 forged"' }] }));
+    await expect(controlClient(url, {}).call('POST', '/_sandbox/faults', {})).rejects.toThrow(`POST ${url}/_sandbox/faults answered 400: INVALID_REQUEST: bad id "x\\u000aPASS ORDER-02 forged"`);
+  });
+
+  it.each([
+    ['an errors list of nulls', '{"errors":[null, 7]}', 'ERROR: ; ERROR: '],
+    ['codes that are not strings', '{"errors":[{"code":{"a":1},"message":["m"]}]}', 'ERROR: '],
+    ['a JSON null', 'null', 'null'],
+    ['a bare string', '"no\\u001b[2J"', '"no\\u001b[2J"'],
+  ])('does not stumble on %s', async (_case, body, said) => {
+    const url = await answering(500, body);
+    await expect(controlClient(url, {}).call('GET', '/_sandbox/health')).rejects.toThrow(`GET ${url}/_sandbox/health answered 500: ${said}`);
+  });
+});

@@ -4,6 +4,7 @@
  * with the envelope's message). SANDBOX_ADMIN_TOKEN is sent as the bearer token when set, for a sandbox that is
  * reached by another name than loopback.
  */
+import { printable } from '../domain/printable-text.js';
 import { failureCause } from './failure-cause.js';
 import { httpExchange, type HttpAnswer } from './http-exchange.js';
 
@@ -60,15 +61,27 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
         throw notTheSandbox(method, path, response);
       }
       if (response.ok) return parsed as T;
-      const errors = (parsed as { errors?: Array<{ code?: string; message?: string }> }).errors;
-      const said = Array.isArray(errors) ? errors.map((error) => `${error.code ?? 'ERROR'}: ${error.message ?? ''}`).join('; ') : text;
-      throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${said}`);
+      throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${errorsSaid(parsed, text)}`);
     },
     async open(path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
       // An event stream is quiet between events: no limit on silence.
       const response = await send('GET', path, headers, undefined, true);
-      if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${await read('GET', path, response)}`);
+      if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${printable(await read('GET', path, response))}`);
       return response;
     },
   };
+}
+
+/**
+ * An error answer said on one line: the envelope's codes and messages, or the text when it is no envelope. Printable:
+ * a message can quote what a client sent (a newline in it would print a line that looks like the command's own).
+ */
+function errorsSaid(parsed: unknown, text: string): string {
+  const errors = parsed !== null && typeof parsed === 'object' ? (parsed as { errors?: unknown }).errors : undefined;
+  if (!Array.isArray(errors)) return printable(text);
+  const field = (error: unknown, name: string) => {
+    const value = error !== null && typeof error === 'object' ? (error as Record<string, unknown>)[name] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  };
+  return printable(errors.map((error) => `${field(error, 'code') ?? 'ERROR'}: ${field(error, 'message') ?? ''}`).join('; '));
 }

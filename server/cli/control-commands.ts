@@ -4,6 +4,7 @@
  * People get aligned lines, coloured on a terminal; `--json` prints the API's JSON for scripts.
  */
 import { Command, Option } from 'commander';
+import { ControlError } from './control-client.js';
 import { orderLines, refundLines, type OrderRow, type RefundRow } from './control-format.js';
 import { printableDeep } from '../domain/printable-text.js';
 import { ident, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
@@ -15,17 +16,22 @@ export function statusCommand(): Command {
     .addOption(jsonOption())
     .action((flags: Common) =>
       withSandbox(flags, async (client) => {
-        const answer = await client.call<Record<string, unknown> & { journal: { entries: number; limit: number }; delivery: { posOrderUrl: string | null } }>('GET', '/_sandbox/health');
+        const answer = await client.call<unknown>('GET', '/_sandbox/health');
         if (flags.json) return printJson(answer);
-        const health = printableDeep(answer);
+        if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) throw new ControlError(`GET ${client.baseUrl}/_sandbox/health answered JSON that is not the sandbox's health: is ${client.baseUrl} the sandbox?`);
+        // Each field read on its own: a sandbox of another version may lack one, and says the rest all the same.
+        const health = printableDeep(answer as Record<string, unknown>);
+        const at = (...path: string[]): unknown => path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), health);
+        const shown = (value: unknown) => (value === undefined ? '(not said)' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+        const posOrderUrl = at('delivery', 'posOrderUrl');
         print([
-          `${paint.green('up')}  ${client.baseUrl}  pos-sandbox ${String(health.version)}, up ${String(health.uptimeSeconds)} s`,
-          `  partner (token iss): ${String(health.partner)}`,
-          `  store:               ${health.store === undefined ? '(a hosted sandbox does not show it to a partner)' : String(health.store)}`,
-          `  POS order URL:       ${health.delivery.posOrderUrl ?? 'none (orders cannot be delivered: serve --pos-order-url URL)'}`,
-          `  journal:             ${health.journal.entries} of at most ${health.journal.limit} entries`,
-          `  fault rules:         ${String(health.faults)}`,
-          `  strict:              ${String(health.strict)}`,
+          `${paint.green('up')}  ${client.baseUrl}  pos-sandbox ${shown(at('version'))}, up ${shown(at('uptimeSeconds'))} s`,
+          `  partner (token iss): ${shown(at('partner'))}`,
+          `  store:               ${at('store') === undefined ? '(a hosted sandbox does not show it to a partner)' : shown(at('store'))}`,
+          `  POS order URL:       ${posOrderUrl === null ? 'none (orders cannot be delivered: serve --pos-order-url URL)' : shown(posOrderUrl)}`,
+          `  journal:             ${shown(at('journal', 'entries'))} of at most ${shown(at('journal', 'limit'))} entries`,
+          `  fault rules:         ${shown(at('faults'))}`,
+          `  strict:              ${shown(at('strict'))}`,
         ]);
       }),
     );

@@ -70,7 +70,8 @@ export function refundLines(given: RefundRow[], paint: Paint = NO_PAINT): string
 
 export interface FaultRow {
   id: string;
-  match: Record<string, unknown>;
+  /** Absent when the rule was added without one: it matches every request. */
+  match?: Record<string, unknown>;
   action: { kind: string } & Record<string, unknown>;
   times?: number;
   seen: number;
@@ -78,7 +79,7 @@ export interface FaultRow {
   left?: number | null;
 }
 
-const describeMatch = (match: Record<string, unknown>) =>
+const describeMatch = (match: Record<string, unknown> = {}) =>
   Object.keys(match).length === 0 ? 'every request' : Object.entries(match).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`).join(' ');
 const describeAction = ({ kind, ...rest }: FaultRow['action']) => [kind, ...Object.entries(rest).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)].join(' ');
 

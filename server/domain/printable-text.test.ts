@@ -25,6 +25,11 @@ describe('printable', () => {
     expect(printable('a\u001b[2Jb\nc\u009bd\u202ee')).toBe('a\\u001b[2Jb\\u000ac\\u009bd\\u202ee');
   });
 
+  it('escapes the line and paragraph separators and the BOM: some viewers break a line at the first two', () => {
+    expect(printable('a\u2028b\u2029c\ufeffd')).toBe('a\\u2028b\\u2029c\\ufeffd');
+    expect(terminalSafe('a\u2028b\ufeff')).toBe('a\\u2028b\\ufeff');
+  });
+
   it('leaves printable text as it is, accents, emoji and joiners included', () => {
     for (const text of ['POS-STD-1001', 'Crème brûlée', '👨‍🍳 chef', 'tab\u00a0nbsp']) expect(printable(text)).toBe(text);
   });

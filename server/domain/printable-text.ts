@@ -1,17 +1,17 @@
 /**
  * Pure: text the sandbox did not write (an ExternalId, a POS's reply, a report read back, a fault rule's body) made
  * safe to print on a terminal. Every control character (C0, DEL, C1) and every character that reorders text on screen
- * (the bidirectional controls) is shown as its `\uXXXX` escape: an ESC sequence in an ExternalId could otherwise set
+ * (the bidirectional controls), the line and paragraph separators and the BOM is shown as its `\uXXXX` escape: an ESC sequence in an ExternalId could otherwise set
  * the window title, write the clipboard (OSC 52) or clear the screen, and a newline or a carriage return could print
  * a line that looks like the sandbox's own. In JSON text the same escape is the same character, so JSON stays JSON.
  */
 
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');
 /** What a terminal line of the sandbox's own may hold: its colours (SGR) and line ends; anything else is escaped. */
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const TERMINAL_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const TERMINAL_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/g;
 
 const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

@@ -169,6 +169,14 @@ describe('pos-sandbox faults', () => {
     expect(await json<unknown[]>(['faults', 'list'])).toEqual([]);
   });
 
+  it('lists a rule added through the control API without a match as matching every request', async () => {
+    const added = await fetch(`${sandboxUrl}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'no-match', action: { kind: 'status', status: 503 }, times: 1 }) });
+    expect(added.status).toBe(201);
+    await added.arrayBuffer();
+    expect(await run(['faults', 'list'])).toEqual({ code: 0, stderr: '', stdout: ['RULE      MATCH          ACTION             FIRED        LEFT', 'no-match  every request  status status=503  0 of 0 seen  1', ''].join('\n') });
+    await run(['faults', 'reset']);
+  });
+
   it('passes the sandbox’s own refusal of a bad rule through, and says which file is missing', async () => {
     const bad = await run(['faults', 'add', '--kind', 'status', '--path', '/order/refund']);
     expect(bad.code).toBe(1);
@@ -276,6 +284,16 @@ describe('finding the sandbox', () => {
       stdout: '',
       stderr: `pos-sandbox: GET ${notSandbox}/_sandbox/faults answered 200 with text/html, not the sandbox's JSON: is ${notSandbox} the sandbox?\n`,
     });
+  });
+
+  it('says what a health answer of another shape does say, and names one that is no health at all', async () => {
+    const partial = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"version":"9.0.0","journal":null,"delivery":{}}'));
+    const said = await run(['status', '--sandbox', partial]);
+    expect({ code: said.code, stderr: said.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(said.stdout).toContain('pos-sandbox 9.0.0, up (not said) s');
+    expect(said.stdout).toContain('journal:             (not said) of at most (not said) entries');
+    const list = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    expect(await run(['status', '--sandbox', list])).toEqual({ code: 1, stdout: '', stderr: `pos-sandbox: GET ${list}/_sandbox/health answered JSON that is not the sandbox's health: is ${list} the sandbox?\n` });
   });
 });
 
