@@ -89,6 +89,14 @@ describe("requests Node's HTTP parser refuses", () => {
     });
   });
 
+  it('a CONNECT answers 400 in the envelope: the sandbox is no proxy, and says so rather than hang up', async () => {
+    const res = await exchange('CONNECT 10.0.0.1:5432 HTTP/1.1\r\nHost: 10.0.0.1:5432\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: [{ code: 'INVALID_REQUEST', message: 'the sandbox is no proxy: CONNECT 10.0.0.1:5432 is refused; send the request itself (POST /v2/order/refund)' }],
+    });
+  });
+
   it('an absolute-form target with a path is served', async () => {
     const res = await exchange('GET http://127.0.0.1/_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
     expect(res.status).toBe(200);

@@ -1,9 +1,10 @@
 /**
  * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a NUL or control character
  * in a header, a broken request line) get the same JSON envelope as every other refusal, instead of Node's
- * empty 400/431. They never reach the journal: there is no request to record, only bytes.
+ * empty 400/431; a CONNECT, which Node would close unanswered, is refused the same way. They never reach the
+ * journal: there is no request to record, only bytes.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily, type ErrorCode } from './errors.js';
 import { isOriginForm, ORIGIN_FORM_ONLY } from './pipeline/request-target.js';
@@ -94,10 +95,18 @@ export function answerParserErrors(server: Server): void {
       return;
     }
     const { code, message, path } = parserErrorAnswer(error);
-    const status = ERROR_STATUS[code];
-    const body = JSON.stringify(renderEnvelope(envelopeFamilyFor(path.split('?')[0] ?? path), code, [message]));
-    socket.end(
-      `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    answerRaw(socket, code, message, path);
   });
+  // Node closes a CONNECT's connection without a word when nobody listens: the sandbox is no proxy, and says so.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    answerRaw(socket, 'INVALID_REQUEST', `the sandbox is no proxy: CONNECT ${req.url ?? ''} is refused; send the request itself (POST /v2/order/refund)`, '/');
+  });
+}
+
+/** An envelope written on the socket itself, for a request Express never gets; the connection closes after it. */
+function answerRaw(socket: Duplex, code: ErrorCode, message: string, path: string): void {
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify(renderEnvelope(envelopeFamilyFor(path.split('?')[0] ?? path), code, [message]));
+  socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -54,8 +54,10 @@ export interface JournalEntry {
 }
 
 // The forward proof vouches for one request for a few seconds (domain/forward-proof.ts); shown hashed all the same,
-// as is the key header of earlier versions, should a client still send one.
-const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization', 'x-sandbox-forward-proof', 'x-sandbox-forward-key']);
+// as is the key header of earlier versions, should a client still send one. The forwarding instance's id is hashed
+// too: a hosted sandbox does not tell a partner its instances' ids (ready hides them), and the hash still tells two
+// instances apart.
+const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization', 'x-sandbox-forward-proof', 'x-sandbox-forward-key', 'x-sandbox-forwarded-by']);
 /** Bodies are kept up to this size; the journal is for reading, not for replaying megabytes. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
 

@@ -145,7 +145,7 @@ suite('serve --partners --store', () => {
       await client.end();
       expect(await refund(follower.baseUrl, 'demo-pos', DEMO_KEY, 'loc-std-001', 'POS-STD-1001')).toBe(200);
       const entries = (await (await fetch(`${leader.baseUrl}/_sandbox/journal?path=/order/refund`)).json()) as Array<{ request: { headers: Record<string, string> } }>;
-      expect(entries[0]!.request.headers).toMatchObject({ 'x-sandbox-forwarded-for': '127.0.0.1', 'x-sandbox-forward-proof': expect.stringMatching(/^\[redacted sha256:/) });
+      expect(entries[0]!.request.headers).toMatchObject({ 'x-sandbox-forwarded-for': '127.0.0.1', 'x-sandbox-forward-proof': expect.stringMatching(/^\[redacted sha256:/), 'x-sandbox-forwarded-by': expect.stringMatching(/^\[redacted sha256:[0-9a-f]{16}\]$/) });
       expect(JSON.stringify(entries)).not.toContain(forwardKey);
       // The chain of the attack run: the key (had it leaked) and a forwarded-for of loopback no longer make a client
       // a loopback one. Here the client is on loopback, and it still gets the 403 of one from elsewhere.
