@@ -16,46 +16,54 @@ export interface Leader {
   epoch: number;
 }
 
+/** How long after the lock connection is lost the instance connects again, and again after each failed try. */
+export const RECONNECT_MS = 1000;
+
 export class Leadership {
-  private lost = false;
+  /** The lock connection; undefined while it is lost, until a new one is made. */
+  private client: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
   private readonly lostListeners: Array<() => void> = [];
 
   private constructor(
-    private readonly client: pg.Client,
+    private readonly url: string,
     private readonly pool: pg.Pool,
     readonly instanceId: string,
-  ) {
-    // The lock connection gone (the database restarted, a network cut): every lock with it. The instance stops
-    // leading at once, before another takes the lead.
-    const gone = () => {
-      if (this.lost) return;
-      this.lost = true;
-      for (const listener of this.lostListeners) listener();
-    };
-    client.on('error', gone);
-    client.on('end', gone);
-  }
+    private readonly log: (message: string) => void,
+  ) {}
 
-  static async connect(url: string, pool: pg.Pool, instanceId: string): Promise<Leadership> {
-    const client = new pg.Client({ connectionString: url, application_name: `pos-sandbox ${instanceId}`.slice(0, 63) });
-    await client.connect();
-    const leadership = new Leadership(client, pool, instanceId);
-    leadership.forwardKey = (await pool.query<{ forward_key: string }>('SELECT forward_key FROM sandbox_cluster')).rows[0]!.forward_key;
+  static async connect(url: string, pool: pg.Pool, instanceId: string, log: (message: string) => void = () => undefined): Promise<Leadership> {
+    const leadership = new Leadership(url, pool, instanceId, log);
+    leadership.hold(await leadership.open());
+    try {
+      leadership.forwardKey = (await pool.query<{ forward_key: string }>('SELECT forward_key FROM sandbox_cluster')).rows[0]!.forward_key;
+    } catch (error) {
+      await leadership.close();
+      throw error;
+    }
     return leadership;
   }
 
   /** The database's forward key: what forward proofs are signed with (domain/forward-proof.ts); it never leaves the instance. */
   forwardKey = '';
 
-  /** Called once if the lock connection is lost: every lead is lost with it. */
+  /**
+   * Grows each time the lock connection is lost: a lead taken on a connection that was lost before the leader's
+   * sandbox was ready is no lead (partner-slot.ts compares it before and after).
+   */
+  generation = 0;
+
+  /** Called each time the lock connection is lost: every lead is lost with it. */
   onLost(listener: () => void): void {
     this.lostListeners.push(listener);
   }
 
   /** Takes the lead of `partner` if no instance holds it: its new epoch, or undefined when another leads. */
   async tryLead(partner: string, url: string | null): Promise<number | undefined> {
-    if (this.lost) return undefined;
-    const { rows } = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked', [LOCK_SPACE, partner]);
+    const client = this.client;
+    if (client === undefined) return undefined;
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked', [LOCK_SPACE, partner]);
     if (!rows[0]?.locked) return undefined;
     const epoch = await this.pool.query<{ epoch: string }>(
       `INSERT INTO sandbox_leaders (partner, instance_id, url, epoch) VALUES ($1, $2, $3, 1)
@@ -79,12 +87,65 @@ export class Leadership {
 
   /** Gives up the lead of `partner` (a graceful stop): another instance takes it at its next try. */
   async release(partner: string): Promise<void> {
-    if (this.lost) return;
-    await this.client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [LOCK_SPACE, partner]).catch(() => undefined);
+    await this.client?.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [LOCK_SPACE, partner]).catch(() => undefined);
   }
 
   async close(): Promise<void> {
-    this.lost = true;
-    await this.client.end().catch(() => undefined);
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async open(): Promise<pg.Client> {
+    // TCP keepalive: a connection cut without a word (a network gone, not a server stopped) is found lost in
+    // minutes rather than hours. The database finds it sooner and frees the locks; the epoch fences this instance's
+    // writes meanwhile (postgres-storage.ts).
+    const client = new pg.Client({ connectionString: this.url, application_name: `pos-sandbox ${this.instanceId}`.slice(0, 63), keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return client;
+  }
+
+  /**
+   * The lock connection gone (the database restarted, a network cut): every lock with it. The instance stops
+   * leading at once, before another takes the lead, then connects again every RECONNECT_MS until the database
+   * answers, and its partners' slots take the lead again at their next try if no other instance has. Without
+   * this an instance never led again after the database's restart, and when every instance had lost its
+   * connection, no partner had a leader: every request was a 503 until the instances were restarted.
+   */
+  private hold(client: pg.Client): void {
+    this.client = client;
+    const gone = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.generation++;
+      for (const listener of this.lostListeners) listener();
+      if (this.closed) return;
+      this.log(`the lock connection to the database was lost; connecting again every ${RECONNECT_MS / 1000} s`);
+      this.reconnect();
+    };
+    client.on('error', gone);
+    client.on('end', gone);
+  }
+
+  private reconnect(): void {
+    this.retry = setTimeout(() => {
+      this.open().then(
+        async (client) => {
+          if (this.closed) return void (await client.end().catch(() => undefined));
+          this.hold(client);
+          this.log('the lock connection to the database is back: partners without a leader are taken at the next try');
+        },
+        () => this.reconnect(),
+      );
+    }, RECONNECT_MS);
+    this.retry.unref();
   }
 }

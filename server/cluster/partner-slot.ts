@@ -129,6 +129,7 @@ export class PartnerSlot {
 
   private async takeLead(): Promise<boolean> {
     if (this.state.kind !== 'following') return this.state.kind === 'leading';
+    const generation = this.options.leadership.generation;
     const epoch = await this.options.leadership.tryLead(this.partner, this.url ?? null);
     if (epoch === undefined) return false;
     const storage = postgresStorage(this.options.pool, this.partner, this.options.where, {
@@ -137,6 +138,13 @@ export class PartnerSlot {
     });
     try {
       const sandbox = await this.options.createSandbox(storage, this.options.leadership.forwardKey);
+      // The lock went with a connection lost while the sandbox was being made (another instance may hold it now),
+      // or the instance is stopping: no lead.
+      if (this.options.leadership.generation !== generation || (this.state as State).kind !== 'following') {
+        sandbox.close();
+        await this.options.leadership.release(this.partner);
+        return false;
+      }
       if (this.url !== undefined) sandbox.checklist.sandboxUrl = this.url;
       this.state = { kind: 'leading', sandbox, epoch };
       this.options.logger.info({ partner: this.partner, epoch }, `this instance leads partner '${this.partner}' (epoch ${epoch})`);

@@ -40,6 +40,10 @@ export interface PostgresServer {
   readonly url: string;
   /** A new empty database on this server, and its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server as a crash would (immediate: every connection cut), keeping its data, to start it again. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -85,7 +89,11 @@ function watchOwner(pid: number, pgCtl: string, data: string, dir: string, asPos
   watcher.unref();
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * `durable`: commits are written before they are acknowledged (synchronous_commit on), for a test that crashes the
+ * server and counts what survived; the others leave it off, as a test's data never outlives its run.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   if (POSTGRES_BIN_DIR === undefined) {
     throw new Error('no PostgreSQL server binaries found (looked in /usr/lib/postgresql/N/bin); install them (apt-get install -y postgresql) or set POSTGRES_BIN_DIR');
   }
@@ -97,11 +105,13 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
   const data = join(dir, 'data');
   const bin = (name: string) => join(POSTGRES_BIN_DIR!, name);
-  // --no-sync and fsync=off: a test's cluster never outlives an operating system crash, and syncing costs seconds.
+  // --no-sync and fsync=off: a test's cluster never outlives an operating system crash, and syncing costs seconds;
+  // a server's crash (halt) loses nothing with fsync off: what was written is in the system's cache.
   await run(bin('initdb'), ['-D', data, '-A', 'trust', '-U', 'sandbox', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync'], user);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  await run(bin('pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'], user);
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${options.durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=200`;
+  const start = () => run(bin('pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'server.log'), '-w', 'start'], user);
+  await start();
   const url = `postgres://sandbox@127.0.0.1:${port}/postgres`;
   watchOwner(process.pid, bin('pg_ctl'), data, dir, user !== undefined);
   let stopped = false;
@@ -117,6 +127,8 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
       return `postgres://sandbox@127.0.0.1:${port}/${encodeURIComponent(name)}`;
     },
+    halt: () => run(bin('pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], user),
+    restart: start,
     async stop(): Promise<void> {
       if (stopped) return;
       stopped = true;

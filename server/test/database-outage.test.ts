@@ -1,0 +1,113 @@
+/**
+ * Two instances on one database, and the database stopped as a crash would (every connection cut) and started
+ * again, on a PostgreSQL server of this file's own. During the outage each instance says it is not ready and
+ * answers a partner's request with a 503 in the envelope; once the database is back, one of them leads the partner
+ * again and both serve it, with what was acknowledged before the outage still there. Before, the lock connection
+ * lost was never made again: no instance ever led again, and every request was a 503 until they were restarted.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PARTNER, signHs256 } from './test-identity.js';
+import { serve, stopServers } from './processes.js';
+import { RUN_POSTGRES_TESTS, startPostgres, type PostgresServer } from './postgres.js';
+import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+
+const ADMIN = 'outage-admin-token-0001';
+const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
+
+interface Instance {
+  url: string;
+  output: () => string;
+}
+
+let database: PostgresServer;
+const instances: Instance[] = [];
+
+let jti = 0;
+function token(): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signHs256({ alg: 'HS256', typ: 'JWT' }, { sub: 'loc-std-001', jti: `outage-${process.pid}-${++jti}`, nbf: now - 5, exp: now + 600, iss: PARTNER.name, aud: SERVICE_AUDIENCE }, PARTNER.nonProdKey);
+}
+
+async function refund(base: string, externalId: string): Promise<{ status: number; body: unknown }> {
+  const answer = await fetch(`${base}/v2/order/refund`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token()}`, 'x-service-locationid': 'loc-std-001', 'x-api-key': PARTNER.apiKey ?? '', 'x-api-version': '2', 'content-type': 'application/json' },
+    body: JSON.stringify({ ExternalId: externalId }),
+  });
+  const text = await answer.text();
+  return { status: answer.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+async function ready(base: string): Promise<{ status: number; body: unknown }> {
+  const answer = await fetch(`${base}/_sandbox/ready`);
+  return { status: answer.status, body: await answer.json() };
+}
+
+/** Resolves once an instance's output, after `from` characters, holds `text`: the instance said it, no sleeping on it. */
+function said(child: ChildProcess, output: () => string, from: number, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!output().slice(from).includes(text)) return;
+      child.stdout!.off('data', check);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      child.stdout!.off('data', check);
+      reject(new Error(`the instance did not say "${text}" in 20 s; it said:\n${output().slice(from)}`));
+    }, 20_000);
+    timer.unref();
+    child.stdout!.on('data', check);
+    check();
+  });
+}
+
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  if (!RUN_POSTGRES_TESTS) return;
+  database = await startPostgres({ durable: true });
+  const url = await database.createDatabase('outage');
+  for (let n = 0; n < 2; n++) {
+    const started = await serve(['--store', url, '--admin-token', ADMIN, '--refund-delay-ms', '0', '--log-format', 'json']);
+    let out = started.banner;
+    started.child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    children.push(started.child);
+    instances.push({ url: started.baseUrl, output: () => out });
+  }
+}, 60_000);
+afterAll(async () => {
+  stopServers();
+  await database?.stop();
+});
+
+suite('the database stopped and started again under two instances', () => {
+  it('answers 503 while it is down, and leads the partner again once it is back, losing nothing acknowledged', async () => {
+    for (const [n, instance] of instances.entries()) expect((await refund(instance.url, `POS-STD-100${n + 1}`)).status).toBe(200);
+
+    // The first instance started leads; it says when it stops leading.
+    const mark = instances[0]!.output().length;
+    await database.halt();
+    await said(children[0]!, instances[0]!.output, mark, "no longer leads partner 'demo-pos': the lock connection to the database was lost");
+
+    for (const instance of instances) {
+      expect(await ready(instance.url)).toEqual({ status: 503, body: { ready: false, reason: 'the store does not answer' } });
+      const answer = await refund(instance.url, 'POS-STD-1003');
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({ errors: [{ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/send it again/) }] });
+    }
+
+    const back = instances.map((instance) => instance.output().length);
+    await database.restart();
+    await Promise.race(instances.map((instance, n) => said(children[n]!, instance.output, back[n]!, "leads partner 'demo-pos'")));
+
+    for (const instance of instances) {
+      expect(await ready(instance.url)).toEqual({ status: 200, body: { ready: true } });
+    }
+    expect((await refund(instances[0]!.url, 'POS-STD-1003')).status).toBe(200);
+    expect((await refund(instances[1]!.url, 'POS-STD-1004')).status).toBe(200);
+    const refunds = (await (await fetch(`${instances[1]!.url}/_sandbox/refunds`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as Array<{ externalId: string }>;
+    expect(refunds.map((r) => r.externalId).sort()).toEqual(['POS-STD-1001', 'POS-STD-1002', 'POS-STD-1003', 'POS-STD-1004']);
+  }, 60_000);
+});
