@@ -77,3 +77,36 @@ describe('an error answer', () => {
     await expect(controlClient(url, {}).call('GET', '/_sandbox/health')).rejects.toThrow(`GET ${url}/_sandbox/health answered 500: ${said}`);
   });
 });
+
+describe('a list of several pages', () => {
+  /** A list of 7 items served 3 to a page, whatever limit was asked (as a journal page that stops at a size). */
+  const pages = (link: (after: number) => string) => (req: IncomingMessage, res: ServerResponse) => {
+    const after = Number(new URL(req.url!, 'http://x').searchParams.get('after') ?? 0);
+    const items = [1, 2, 3, 4, 5, 6, 7].filter((n) => n > after).slice(0, 3);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (items.at(-1)! < 7) headers.link = link(items.at(-1)!);
+    res.writeHead(200, headers).end(JSON.stringify(items));
+  };
+
+  it('follows the Link rel="next" pages until it has as many items as asked', async () => {
+    const url = await serve(pages((last) => `</_sandbox/journal?after=${last}&limit=5>; rel="next"`));
+    await expect(controlClient(url, {}).list('/_sandbox/journal?limit=5', 5)).resolves.toEqual([1, 2, 3, 4, 5]);
+    await expect(controlClient(url, {}).list('/_sandbox/journal?limit=50', 50)).resolves.toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('does not follow a Link that names another host', async () => {
+    let asked = 0;
+    const other = await serve((_req, res) => {
+      asked++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[99]');
+    });
+    const url = await serve(pages((last) => `<${other}/_sandbox/journal?after=${last}>; rel="next", <//${other.slice('http://'.length)}/x?after=${last}>; rel="next"`));
+    await expect(controlClient(url, {}).list('/_sandbox/journal', 10)).resolves.toEqual([1, 2, 3]);
+    expect(asked).toBe(0);
+  });
+
+  it('says so when a page is JSON but no list', async () => {
+    const url = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'));
+    await expect(controlClient(url, {}).list('/_sandbox/journal', 10)).rejects.toThrow(`GET ${url}/_sandbox/journal answered JSON that is no list: is ${url} the sandbox?`);
+  });
+});

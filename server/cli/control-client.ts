@@ -4,6 +4,7 @@
  * with the envelope's message). SANDBOX_ADMIN_TOKEN is sent as the bearer token when set, for a sandbox that is
  * reached by another name than loopback.
  */
+import { nextPageLink } from '../control/paging.js';
 import { printable } from '../domain/printable-text.js';
 import { failureCause } from './failure-cause.js';
 import { httpExchange, type HttpAnswer } from './http-exchange.js';
@@ -20,6 +21,11 @@ export class ControlError extends Error {}
 export interface ControlClient {
   readonly baseUrl: string;
   call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /**
+   * Up to `count` items of a list, following its Link rel="next" pages: a page may hold fewer items than its limit
+   * (a page of large journal entries stops at a size, or at a time when the sandbox is busy).
+   */
+  list<T>(path: string, count: number): Promise<T[]>;
   /** The answer itself, its body unread, for the event stream. */
   open(path: string, headers?: Record<string, string>): Promise<HttpAnswer>;
 }
@@ -47,21 +53,37 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
   };
   const notTheSandbox = (method: string, path: string, response: HttpAnswer) =>
     new ControlError(`${method} ${baseUrl}${path} answered ${response.status} with ${response.contentType ?? 'no content type'}, not the sandbox's JSON: is ${baseUrl} the sandbox?`);
+  const exchange = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ value: T; next: string | undefined }> => {
+    const response = body === undefined ? await send(method, path, {}) : await send(method, path, { 'content-type': 'application/json' }, JSON.stringify(body));
+    const text = await read(method, path, response);
+    const link = response.body.headers.link;
+    const next = nextPageLink(Array.isArray(link) ? link.join(', ') : link);
+    if (response.status === 204 || (text === '' && response.ok)) return { value: undefined as T, next };
+    if (!(response.contentType ?? '').includes('json')) throw notTheSandbox(method, path, response);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw notTheSandbox(method, path, response);
+    }
+    if (response.ok) return { value: parsed as T, next };
+    throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${errorsSaid(parsed, text)}`);
+  };
   return {
     baseUrl,
     async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-      const response = body === undefined ? await send(method, path, {}) : await send(method, path, { 'content-type': 'application/json' }, JSON.stringify(body));
-      const text = await read(method, path, response);
-      if (response.status === 204 || (text === '' && response.ok)) return undefined as T;
-      if (!(response.contentType ?? '').includes('json')) throw notTheSandbox(method, path, response);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw notTheSandbox(method, path, response);
+      return (await exchange<T>(method, path, body)).value;
+    },
+    async list<T>(path: string, count: number): Promise<T[]> {
+      const items: T[] = [];
+      for (let next: string | undefined = path; next !== undefined && items.length < count; ) {
+        const page: { value: T[]; next: string | undefined } = await exchange<T[]>('GET', next);
+        if (!Array.isArray(page.value)) throw new ControlError(`GET ${baseUrl}${next} answered JSON that is no list: is ${baseUrl} the sandbox?`);
+        items.push(...page.value);
+        // Only a path of this sandbox's: a Link naming another host is not followed.
+        next = page.next?.startsWith('/') && !page.next.startsWith('//') ? page.next : undefined;
       }
-      if (response.ok) return parsed as T;
-      throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${errorsSaid(parsed, text)}`);
+      return items.slice(0, count);
     },
     async open(path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
       // An event stream is quiet between events: no limit on silence.

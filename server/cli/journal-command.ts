@@ -1,5 +1,6 @@
 /** `pos-sandbox journal tail`: the last exchanges, one line each, and with --follow every new one as it happens. */
 import { Command, Option } from 'commander';
+import { JOURNAL_PAGE } from '../control/paging.js';
 import { exchangeLine, exchangeMatches, exchangeRow, type ExchangeRow } from './control-format.js';
 import { followEvents } from './follow-events.js';
 import { journalNumber, paint, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
@@ -33,9 +34,9 @@ export function journalCommand(): Command {
         const recent =
           flags.lines === 0
             ? []
-            : await client.call<Parameters<typeof exchangeRow>[0][]>(
-                'GET',
-                `/_sandbox/journal${query({ limit: flags.lines, path: flags.path, status: flags.status, location: flags.location, findings: flags.findings ? 'true' : undefined })}`,
+            : await client.list<Parameters<typeof exchangeRow>[0]>(
+                `/_sandbox/journal${query({ limit: Math.min(flags.lines, JOURNAL_PAGE.maxLimit),  path: flags.path, status: flags.status, location: flags.location, findings: flags.findings ? 'true' : undefined })}`,
+                flags.lines,
               );
         for (const entry of recent.reverse()) show(exchangeRow(entry));
         if (!flags.follow) return;

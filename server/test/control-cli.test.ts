@@ -254,6 +254,19 @@ describe('pos-sandbox refunds and journal', () => {
   });
 });
 
+describe('journal tail -n over more than one page', () => {
+  it('prints as many exchanges as asked, though the journal gives them in pages cut at 1 MiB of bodies', async () => {
+    // 16 KiB kept of each body: about 60 to a page, so 80 take two.
+    const note = 'n'.repeat(16 * 1024);
+    for (let n = 0; n < 80; n++) expect(await refund(`CLI-PAGES-${n}`, { Note: note })).toBe(200);
+    const tail = await run(['journal', 'tail', '-n', '80', '--path', '/order/refund', '--json']);
+    expect(tail.code).toBe(0);
+    const lines = tail.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string });
+    expect(lines).toHaveLength(80);
+    expect(new Set(lines.map((line) => line.id)).size).toBe(80);
+  });
+});
+
 describe('finding the sandbox', () => {
   it('says once that nothing answers at the URL, and how to point at the right one, exit 1', async () => {
     const port = await closedPort();

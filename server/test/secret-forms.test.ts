@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { printable } from '../domain/printable-text.js';
 import { cli, serve, stopServers } from './processes.js';
+import { allPageTexts } from './all-pages.js';
 
 const KEY = 'partner-REAL-nonprod-key-7f3a9c1e5b2d4f60';
 const POS = 'forms-pos';
@@ -178,7 +179,7 @@ beforeAll(async () => {
   const last = await send('/v2/order/refund', { 'content-type': 'application/json', 'x-service-locationid': 'loc-std-001', authorization: `Bearer ${token()}` }, Buffer.from('{"ExternalId":"FORMS-LAST"}'));
   expect(last).toBe(200);
   for (let i = 0; i < 100 && !events.includes('FORMS-LAST'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  outputs.journal = await (await fetch(`${sandbox.baseUrl}/_sandbox/journal?limit=1000`)).text();
+  outputs.journal = (await allPageTexts(sandbox.baseUrl, '/_sandbox/journal?limit=1000')).join('\n');
   outputs.har = await (await fetch(`${sandbox.baseUrl}/_sandbox/journal.har`)).text();
   outputs.tail = (await cli(['journal', 'tail', '-n', '1000', '--sandbox', sandbox.baseUrl])).stdout;
   outputs.tailJson = (await cli(['journal', 'tail', '-n', '1000', '--json', '--sandbox', sandbox.baseUrl])).stdout;

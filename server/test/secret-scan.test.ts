@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli, serve, stopServers } from './processes.js';
+import { allPageTexts } from './all-pages.js';
 
 const KEY = 'partner-REAL-nonprod-key-7f3a9c1e5b2d4f60';
 const POS = 'scan-pos';
@@ -116,7 +117,7 @@ beforeAll(async () => {
 
   // The last thing the script did shows in the event stream once every earlier event has.
   for (let i = 0; i < 100 && !events.includes('"REJECTED"'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  outputs.journal = await (await fetch(`${sandbox.baseUrl}/_sandbox/journal?limit=1000`)).text();
+  outputs.journal = (await allPageTexts(sandbox.baseUrl, '/_sandbox/journal?limit=1000')).join('\n');
   outputs.har = await (await fetch(`${sandbox.baseUrl}/_sandbox/journal.har`)).text();
   reportDir = mkdtempSync(join(tmpdir(), 'secret-scan-'));
   const checklist = await cli(['checklist', '--passive', '--sandbox', sandbox.baseUrl, '--report-dir', reportDir]);
