@@ -24,6 +24,8 @@ const B = { name: 'partner-b', key: 'partner-b-nonprod-key-'.padEnd(40, 'b'), ad
 const OPERATOR = 'operator-token-for-the-bench';
 /** What A does (BENCH_A=refunds,streams,exports,runs): all of it by default; one at a time to see what each costs B. */
 const A_DOES = new Set((process.env.BENCH_A ?? 'refunds,streams,exports,runs').split(','));
+/** Failed runs already said, so each is said once. */
+const told = new Set<string>();
 
 function headers(partner: typeof A): Record<string, string> {
   const { token } = mintPosToken({ posName: partner.name, key: partner.key, locationId: 'loc-std-001', ttlSeconds: 3600, nowSeconds: Math.floor(Date.now() / 1000) });
@@ -109,9 +111,9 @@ async function partnerA(url: string, stop: Promise<void>): Promise<Record<string
       const startedAt = Date.now();
       for (let status = 'running'; status === 'running' && running; ) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        const state = (await (await control(`/_sandbox/checklist/runs/${run.id}`)).json()) as { status?: string; outcome?: { verdict: string } };
+        const state = (await (await control(`/_sandbox/checklist/runs/${run.id}`)).json()) as { status?: string; outcome?: { verdict: string }; error?: string };
         status = state.status ?? 'running';
-        if (status !== 'running') process.stdout.write(`  A's checklist run: ${status}, ${state.outcome?.verdict ?? ''} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
+        if (status !== 'running') process.stdout.write(`  A's checklist run: ${status}, ${state.outcome?.verdict ?? state.error ?? ''} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s\n`);
       }
     }
   })();
@@ -120,7 +122,13 @@ async function partnerA(url: string, stop: Promise<void>): Promise<Record<string
   for (const controller of controllers) controller.abort();
   // A run goes on in the sandbox once asked; the next round alone starts after it.
   for (;;) {
-    const listed = (await (await control('/_sandbox/checklist/runs')).json()) as Array<{ status: string }> | { errors: unknown };
+    const listed = (await (await control('/_sandbox/checklist/runs')).json()) as Array<{ id: string; status: string; error?: string }> | { errors: unknown };
+    if (Array.isArray(listed) && !listed.some((run) => run.status === 'running')) {
+      for (const run of listed.filter((one) => one.status === 'failed' && !told.has(one.id))) {
+        told.add(run.id);
+        process.stdout.write(`  A's run ${run.id} failed: ${run.error ?? '(no reason given)'}\n`);
+      }
+    }
     if (!Array.isArray(listed) || !listed.some((run) => run.status === 'running')) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
