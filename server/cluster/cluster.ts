@@ -47,7 +47,7 @@ export interface Cluster {
 export async function startCluster(options: { url: string; instanceId: string; logger: Logger }): Promise<Cluster> {
   const { openPostgres } = await import('../store/open-postgres.js');
   const database = await openPostgres(options.url, { log: (message) => options.logger.warn(message) });
-  const leadership = await Leadership.connect(options.url, database.pool, options.instanceId, (message) => options.logger.warn(message)).catch(async (error: unknown) => {
+  const leadership = await Leadership.connect(options.url, database.pool, options.instanceId, (message, level) => options.logger[level](message)).catch(async (error: unknown) => {
     await database.close();
     throw error;
   });

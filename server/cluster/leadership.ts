@@ -30,10 +30,10 @@ export class Leadership {
     private readonly url: string,
     private readonly pool: pg.Pool,
     readonly instanceId: string,
-    private readonly log: (message: string) => void,
+    private readonly log: (message: string, level: 'warn' | 'info') => void,
   ) {}
 
-  static async connect(url: string, pool: pg.Pool, instanceId: string, log: (message: string) => void = () => undefined): Promise<Leadership> {
+  static async connect(url: string, pool: pg.Pool, instanceId: string, log: (message: string, level: 'warn' | 'info') => void = () => undefined): Promise<Leadership> {
     const leadership = new Leadership(url, pool, instanceId, log);
     leadership.hold(await leadership.open());
     try {
@@ -128,7 +128,7 @@ export class Leadership {
       this.generation++;
       for (const listener of this.lostListeners) listener();
       if (this.closed) return;
-      this.log(`the lock connection to the database was lost; connecting again every ${RECONNECT_MS / 1000} s`);
+      this.log(`the lock connection to the database was lost; connecting again every ${RECONNECT_MS / 1000} s`, 'warn');
       this.reconnect();
     };
     client.on('error', gone);
@@ -141,7 +141,7 @@ export class Leadership {
         async (client) => {
           if (this.closed) return void (await client.end().catch(() => undefined));
           this.hold(client);
-          this.log('the lock connection to the database is back: partners without a leader are taken at the next try');
+          this.log('the lock connection to the database is back: partners without a leader are taken at the next try', 'info');
         },
         () => this.reconnect(),
       );
