@@ -7,6 +7,7 @@
  * - the signature of a token the sandbox has seen, standing alone, as base64url, standard base64 or hex;
  * - any of these inside a blob of base64 or hex: the blob goes whole.
  */
+import { base32Bytes, base32Text } from './base32.js';
 
 export interface Secrets {
   /** The key and the forms a client may send it in; searched ignoring letter case. */
@@ -217,40 +218,6 @@ function decodedHolds(bytes: Buffer, secrets: Secrets): boolean {
 
 /** A run of base32 (RFC 4648: capitals and 2–7, padded with =). */
 const BASE32 = /^[A-Z2-7]{16,}=*$/;
-
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** Bytes as base32, unpadded. */
-function base32Text(bytes: Buffer): string {
-  let text = '';
-  let bits = 0;
-  let value = 0;
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      text += BASE32_ALPHABET[(value >>> bits) & 31];
-    }
-  }
-  return bits > 0 ? text + BASE32_ALPHABET[(value << (5 - bits)) & 31] : text;
-}
-
-/** The bytes of a base32 run. */
-function base32Bytes(run: string): Buffer {
-  const bytes: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (const char of run.replace(/=+$/, '')) {
-    value = ((value << 5) | BASE32_ALPHABET.indexOf(char)) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((value >>> bits) & 0xff);
-    }
-  }
-  return Buffer.from(bytes);
-}
 
 /** The base64 of the shortest JWT the sandbox would see is about this long: a blob shorter than it holds none. */
 const JWT_BLOB = 128;
