@@ -1,9 +1,10 @@
 /** The pos-sandbox command: one file per subcommand under cli/, only the one run is loaded (cli/program.ts). */
 import { CommanderError } from 'commander';
 import { buildProgram, exitCode } from './cli/program.js';
-import { guardTerminalOutput } from './cli/terminal-output.js';
+import { endQuietlyWhenThePipeCloses, guardTerminalOutput } from './cli/terminal-output.js';
 
 guardTerminalOutput();
+endQuietlyWhenThePipeCloses();
 
 try {
   await (await buildProgram(process.argv)).parseAsync(process.argv);

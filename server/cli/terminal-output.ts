@@ -12,3 +12,17 @@ export function guardTerminalOutput(): void {
     stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? terminalSafe(chunk) : Buffer.isBuffer(chunk) ? terminalSafe(chunk.toString('utf8')) : chunk, ...rest)) as typeof stream.write;
   }
 }
+
+/**
+ * A reader that stops early (`| head -5`, `| grep -m1`) closes the pipe while the command still writes: the write
+ * fails with EPIPE, which unhandled ended the command with a stack trace. The reader has what it wanted, so the
+ * command ends quietly, as `cat` and `git log` do.
+ */
+export function endQuietlyWhenThePipeCloses(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+}

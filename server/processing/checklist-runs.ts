@@ -185,10 +185,12 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
         } else if (message.type === 'done') {
           ended = true;
           for (const item of message.items) update(item.id, item.status, item.message);
-          Object.assign(run, { status: 'finished', outcome: message.outcome, report: { id: message.reportId, html: reportHtmlPath(message.reportId) } });
+          // finishedAt with the status that ends the run: a client reading the run between this message and the
+          // worker's exit saw a finished or failed run without it.
+          Object.assign(run, { status: 'finished', outcome: message.outcome, report: { id: message.reportId, html: reportHtmlPath(message.reportId) }, finishedAt: new Date(this.options.clock()).toISOString() });
         } else {
           ended = true;
-          Object.assign(run, { status: 'failed', error: message.error });
+          Object.assign(run, { status: 'failed', error: message.error, finishedAt: new Date(this.options.clock()).toISOString() });
         }
         this.changed(run);
       });
@@ -198,7 +200,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     } catch (error) {
       Object.assign(run, { status: 'failed', error: (error as Error).message });
     } finally {
-      run.finishedAt = new Date(this.options.clock()).toISOString();
+      run.finishedAt ??= new Date(this.options.clock()).toISOString();
       revoke();
       this.changed(run);
     }

@@ -4,6 +4,7 @@
  */
 /* eslint-disable no-control-regex -- control characters are what the test of printed data looks for */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -264,6 +265,19 @@ describe('journal tail -n over more than one page', () => {
     const lines = tail.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string });
     expect(lines).toHaveLength(80);
     expect(new Set(lines.map((line) => line.id)).size).toBe(80);
+  });
+});
+
+describe('a reader that stops early', () => {
+  it('ends the command quietly, exit 0, rather than with an EPIPE stack trace (| head -5)', async () => {
+    for (let n = 0; n < 5; n++) expect(await refund(`CLI-PIPE-${n}`)).toBe(200);
+    const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'journal', 'tail', '-n', '50'], { env: { PATH: process.env.PATH ?? '', SANDBOX_URL: sandboxUrl, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // The reading end closed before the command writes its first line: every write of it meets a closed pipe.
+    child.stdout!.destroy();
+    const [code] = (await once(child, 'exit')) as [number];
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
 
