@@ -5,7 +5,7 @@
 import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
 import { heldSecretMessage, reportFields } from './report-fields.js';
 import type { RunOptions } from './runner.js';
-import { causeOf, type SandboxControl, type SandboxHealth } from './sandbox-control.js';
+import { causeOf, ControlError, type SandboxControl, type SandboxHealth } from './sandbox-control.js';
 
 /** The run could not start: the message names the URL that could not be reached, or the field at fault. Exit code 2. */
 export class StartError extends Error {}
@@ -16,7 +16,9 @@ export async function startChecks(sandbox: SandboxControl, options: RunOptions):
   try {
     health = await sandbox.health();
   } catch (error) {
-    // The message names the sandbox's URL and the cause once (sandbox-control.ts).
+    // The message names the sandbox's URL and the cause once (sandbox-control.ts). A sandbox that answered runs:
+    // only one that did not is to be started.
+    if (error instanceof ControlError && error.answered) throw new StartError(error.message);
     throw new StartError(`${(error as Error).message}; start it with npm start (or pass --sandbox URL, or set SANDBOX_URL)`);
   }
   // A report is shared: a field of it that holds the partner's key would put the key in every file of it. The sandbox
