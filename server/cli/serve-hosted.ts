@@ -60,7 +60,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
     instanceId,
     place: cluster === undefined ? undefined : async (partner, make) => {
       const slot = await cluster.add(partner, make);
-      return { listener: slot.listener, sandbox: () => slot.sandbox };
+      return { listener: slot.listener, sandbox: () => slot.sandbox, followingHealth: () => slot.followingHealth() };
     },
   });
   const server = createSandboxServer(

@@ -5,7 +5,7 @@
  */
 import type { RequestListener } from 'node:http';
 import { STOPPING, STORE_SILENT, type Readiness } from '../control/control-router.js';
-import { pingStore } from '../control/state-routes.js';
+import { pingStore } from '../store/ping-store.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
 import type { OpenedPostgres } from '../store/open-postgres.js';

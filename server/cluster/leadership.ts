@@ -54,6 +54,11 @@ export class Leadership {
    */
   generation = 0;
 
+  /** Whether the lock connection is there: without it no lead can be taken. */
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
   /** Called each time the lock connection is lost: every lead is lost with it. */
   onLost(listener: () => void): void {
     this.lostListeners.push(listener);

@@ -18,7 +18,8 @@ import type { DocumentStorage } from '../store/segment-storage.js';
 import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } from './forward-request.js';
 import { BODY_LIMIT_BYTES } from '../pipeline/json-body.js';
 import { isOriginForm, ORIGIN_FORM_ONLY } from '../pipeline/request-target.js';
-import type { Leadership } from './leadership.js';
+import type { Leader, Leadership } from './leadership.js';
+import { pingStore } from '../store/ping-store.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
 export const TAKEOVER_CHECK_MS = 1000;
@@ -39,6 +40,13 @@ export interface PartnerSlotOptions {
 }
 
 type State = { kind: 'following' } | { kind: 'leading'; sandbox: Sandbox; epoch: number } | { kind: 'stopped' };
+
+/** The database did not answer a question of the forwarding: the answer says so, not that the leader is away. */
+class DatabaseSilent extends Error {
+  constructor(cause: unknown) {
+    super(`the database does not answer (${cause instanceof Error ? cause.message : String(cause)})`);
+  }
+}
 
 export class PartnerSlot {
   private state: State = { kind: 'following' };
@@ -81,10 +89,28 @@ export class PartnerSlot {
     // Refused before the body is read: a target that names a host is never sent anywhere (request-target.ts).
     if (!isOriginForm(req.url ?? '')) return refuse(req, res, 400, 'INVALID_REQUEST', ORIGIN_FORM_ONLY);
     void this.forward(req, res).catch((error: unknown) => {
+      if (error instanceof DatabaseSilent) {
+        // The database gone: every request says so until it is back; the log says why once a request, without a stack.
+        this.options.logger.warn({ partner: this.partner }, `a request could not be sent on: ${error.message}`);
+        return unavailable(req, res, "the sandbox's database does not answer, so no instance leads this partner just now; send it again in a few seconds (the operator's health says why)");
+      }
       this.options.logger.error({ err: error, partner: this.partner }, 'forwarding a request to the leading instance failed');
       unavailable(req, res, 'the instance leading this partner could not be reached; send it again in a second');
     });
   };
+
+  /**
+   * What the operator's health says of the partner while this instance follows: which instance leads it, as the
+   * database says, and the database's own trouble when it does not answer.
+   */
+  async followingHealth(): Promise<Record<string, unknown>> {
+    let leader: Leader | undefined;
+    const ping = await pingStore({ kind: 'postgres', ping: async () => void (leader = await this.options.leadership.leaderOf(this.partner)) });
+    const seen = { role: 'follows', storeKind: 'postgres', storeLatencyMs: ping.ms };
+    if (!ping.ok) return { status: 'unavailable', ...seen, storeError: ping.error };
+    // No row, or the row of an instance whose lock is gone: either way another takes the lead within a second.
+    return leader === undefined ? { status: 'unavailable', ...seen, leader: null, reason: 'no instance leads this partner just now' } : { status: 'ok', ...seen, leader: leader.instanceId };
+  }
 
   /** Stops leading (a graceful stop): the sandbox stops its timers, and the lock is given up for another to take. */
   async stop(): Promise<void> {
@@ -110,13 +136,22 @@ export class PartnerSlot {
         return unavailable(req, res, 'this instance has just taken the lead of this partner and is not listening yet; send it again in a second');
       }
       if (this.state.kind === 'stopped') return unavailable(req, res, 'this instance is stopping; send it again to another');
-      const leader = await this.options.leadership.leaderOf(this.partner);
+      const leader = await this.options.leadership.leaderOf(this.partner).catch((error: unknown) => {
+        throw new DatabaseSilent(error);
+      });
       if (leader?.url && leader.instanceId !== this.options.instanceId) {
         if ((await forwardRequest({ req, res, body, leaderUrl: leader.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
       }
-      // No leader answering: take the lead if it is free, or wait a little for the one that took it.
-      if (await this.tryLead()) continue;
-      if (Date.now() > deadline) return unavailable(req, res, 'no instance leads this partner just now (one is taking over); send it again in a second');
+      // No leader answering: take the lead if it is free, or wait a little for the one that took it. Without a lock
+      // connection by the deadline (the database gone) there is no lead to take: the database's trouble is the answer.
+      const led = await this.tryLead().catch((error: unknown) => {
+        throw new DatabaseSilent(error);
+      });
+      if (led) continue;
+      if (Date.now() > deadline) {
+        if (!this.options.leadership.connected) throw new DatabaseSilent(new Error('the lock connection to the database is lost'));
+        return unavailable(req, res, 'no instance leads this partner just now (one is taking over); send it again in a second');
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

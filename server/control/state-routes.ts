@@ -8,30 +8,7 @@ import type { RefundView } from '../domain/refund-outcome.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
 import { pageAfter, RECORD_PAGE } from './paging.js';
 import { sendPage } from './page-response.js';
-import type { DocumentStorage } from '../store/segment-storage.js';
-
-/** How long a store may take to answer a health or readiness check before it counts as unavailable. */
-export const STORE_PING_LIMIT_MS = 2000;
-
-/** Pings the store, timed; a store that fails or takes longer than the limit is unavailable, and why. */
-export async function pingStore(storage: Pick<DocumentStorage, 'kind' | 'ping'>): Promise<{ ok: true; ms: number } | { ok: false; ms: number; error: string }> {
-  const started = performance.now();
-  const ms = () => Math.round((performance.now() - started) * 10) / 10;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      storage.ping(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PING_LIMIT_MS} ms`)), STORE_PING_LIMIT_MS);
-      }),
-    ]);
-    return { ok: true, ms: ms() };
-  } catch (error) {
-    return { ok: false, ms: ms(), error: `the ${storage.kind} store did not answer: ${(error as Error).message}` };
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { pingStore } from '../store/ping-store.js';
 
 export function stateRoutes(deps: ControlDeps): Router {
   const router = Router();

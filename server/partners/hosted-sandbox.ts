@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { Redactor } from '../journal/redactor.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
-import { pingStore } from '../control/state-routes.js';
+import { pingStore } from '../store/ping-store.js';
 import type { Readiness } from '../control/control-router.js';
 import { VERSION } from '../version.js';
 import { hostedFront } from './hosted-front.js';
@@ -42,6 +42,8 @@ export interface PlacedPartner {
   listener: RequestListener;
   /** The partner's sandbox, when it runs in this process. */
   sandbox(): Sandbox | undefined;
+  /** What the operator's health says of it while another instance runs its sandbox (partner-slot.ts). */
+  followingHealth?(): Promise<Record<string, unknown>>;
 }
 
 export interface HostedSandbox {
@@ -96,7 +98,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         nonProdKey: partner.identity.nonProdKey,
         app: placed.listener,
         listing: () => listing(partner, partner.posOrderUrl ?? options.posOrderUrl),
-        health: () => partnerHealth(placed.sandbox()),
+        health: () => partnerHealth(placed),
       };
     }),
     operatorToken: setup.operatorToken,
@@ -129,9 +131,10 @@ function listing(partner: HostedPartner, posOrderUrl: string | undefined): Recor
   };
 }
 
-async function partnerHealth(sandbox: Sandbox | undefined): Promise<Record<string, unknown>> {
-  // Led by another instance: this one only sends its requests there.
-  if (sandbox === undefined) return { status: 'ok', role: 'follows' };
+async function partnerHealth(placed: PlacedPartner): Promise<Record<string, unknown>> {
+  const sandbox = placed.sandbox();
+  // Led by another instance: this one only sends its requests there, and says which leads.
+  if (sandbox === undefined) return (await placed.followingHealth?.()) ?? { status: 'ok', role: 'follows' };
   const ping = await pingStore(sandbox.store.storage);
   return {
     status: ping.ok ? 'ok' : 'unavailable',

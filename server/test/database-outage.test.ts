@@ -1,18 +1,23 @@
 /**
- * Two instances on one database, and the database stopped as a crash would (every connection cut) and started
- * again, on a PostgreSQL server of this file's own. During the outage each instance says it is not ready and
- * answers a partner's request with a 503 in the envelope; once the database is back, one of them leads the partner
- * again and both serve it, with what was acknowledged before the outage still there. Before, the lock connection
- * lost was never made again: no instance ever led again, and every request was a 503 until they were restarted.
+ * Two instances of a hosted sandbox on one database, and the database stopped as a crash would (every connection
+ * cut) and started again, on a PostgreSQL server of this file's own. During the outage each instance says it is not
+ * ready, the operator's health says why, and a partner's request gets a 503 in the envelope that names the database;
+ * once the database is back, one of them leads the partner again and both serve it, with what was acknowledged
+ * before the outage still there. Before, the lock connection lost was never made again: no instance ever led again,
+ * and every request was a 503 until they were restarted.
  */
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PARTNER, signHs256 } from './test-identity.js';
-import { serve, stopServers } from './processes.js';
+import { serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, startPostgres, type PostgresServer } from './postgres.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 
 const ADMIN = 'outage-admin-token-0001';
+const OPERATOR = 'outage-operator-token-01';
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
 
 interface Instance {
@@ -64,13 +69,17 @@ function said(child: ChildProcess, output: () => string, from: number, text: str
 }
 
 const children: ChildProcess[] = [];
+let dir: string;
 
 beforeAll(async () => {
   if (!RUN_POSTGRES_TESTS) return;
+  dir = mkdtempSync(join(tmpdir(), 'database-outage-'));
+  const partners = join(dir, 'partners.json');
+  writeFileSync(partners, JSON.stringify({ operatorToken: OPERATOR, partners: [{ name: PARTNER.name, nonProdKey: PARTNER.nonProdKey, adminToken: ADMIN }] }));
   database = await startPostgres({ durable: true });
   const url = await database.createDatabase('outage');
   for (let n = 0; n < 2; n++) {
-    const started = await serve(['--store', url, '--admin-token', ADMIN, '--refund-delay-ms', '0', '--log-format', 'json']);
+    const started = await serveHosted(['--partners', partners, '--store', url, '--refund-delay-ms', '0', '--log-format', 'json']);
     let out = started.banner;
     started.child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     children.push(started.child);
@@ -80,7 +89,13 @@ beforeAll(async () => {
 afterAll(async () => {
   stopServers();
   await database?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+async function operatorHealth(base: string): Promise<{ status: number; body: { status: string; partners: Array<Record<string, unknown>> } }> {
+  const answer = await fetch(`${base}/_sandbox/health`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+  return { status: answer.status, body: (await answer.json()) as { status: string; partners: Array<Record<string, unknown>> } };
+}
 
 suite('the database stopped and started again under two instances', () => {
   it('answers 503 while it is down, and leads the partner again once it is back, losing nothing acknowledged', async () => {
@@ -94,8 +109,16 @@ suite('the database stopped and started again under two instances', () => {
     for (const instance of instances) {
       expect(await ready(instance.url)).toEqual({ status: 503, body: { ready: false, reason: 'the store does not answer' } });
       const answer = await refund(instance.url, 'POS-STD-1003');
-      expect(answer.status).toBe(503);
-      expect(answer.body).toEqual({ errors: [{ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/send it again/) }] });
+      expect(answer).toEqual({
+        status: 503,
+        body: { errors: [{ code: 'SERVICE_UNAVAILABLE', message: "the sandbox's database does not answer, so no instance leads this partner just now; send it again in a few seconds (the operator's health says why)" }] },
+      });
+      const health = await operatorHealth(instance.url);
+      expect(health.status).toBe(503);
+      expect(health.body.status).toBe('unavailable');
+      expect(health.body.partners).toEqual([
+        { name: PARTNER.name, status: 'unavailable', role: 'follows', storeKind: 'postgres', storeLatencyMs: expect.any(Number), storeError: expect.stringMatching(/^the postgres store did not answer: /) },
+      ]);
     }
 
     const back = instances.map((instance) => instance.output().length);
@@ -105,6 +128,11 @@ suite('the database stopped and started again under two instances', () => {
     for (const instance of instances) {
       expect(await ready(instance.url)).toEqual({ status: 200, body: { ready: true } });
     }
+    // The one that follows names the one that leads.
+    const healths = await Promise.all(instances.map(async (instance) => (await operatorHealth(instance.url)).body));
+    const leading = healths.find((health) => health.partners[0]!.role === 'leads') as { instanceId?: string } | undefined;
+    const following = healths.find((health) => health.partners[0]!.role === 'follows');
+    expect(following?.partners[0]).toEqual({ name: PARTNER.name, status: 'ok', role: 'follows', storeKind: 'postgres', storeLatencyMs: expect.any(Number), leader: leading?.instanceId });
     expect((await refund(instances[0]!.url, 'POS-STD-1003')).status).toBe(200);
     expect((await refund(instances[1]!.url, 'POS-STD-1004')).status).toBe(200);
     const refunds = (await (await fetch(`${instances[1]!.url}/_sandbox/refunds`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as Array<{ externalId: string }>;
