@@ -8,6 +8,7 @@ import { checkNewOrderBody } from '../domain/new-order-request.js';
 import { ORDER_STATUSES } from '../domain/order-states.js';
 import { readJsonBody } from '../pipeline/json-body.js';
 import { egressProblem } from '../egress/egress-fetch.js';
+import { allowedOrigins } from '../egress/egress-policy.js';
 import type { ControlDeps } from './control-router.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
@@ -46,6 +47,10 @@ export function orderRoutes(deps: ControlDeps): Router {
     // Refused before the order exists: nothing is stored, nothing is sent.
     const refused = check.request.posOrderUrl === undefined ? undefined : await egressProblem(deps.egress, check.request.posOrderUrl, 'posOrderUrl');
     if (refused !== undefined) throw new ApiError('INVALID_REQUEST', refused);
+    // A partner of a hosted sandbox can neither start the sandbox with a URL nor name one the operator did not allow.
+    if (check.request.posOrderUrl === undefined && orders.defaultPosOrderUrl === undefined && deps.egress.kind !== 'open') {
+      throw new ApiError('INVALID_REQUEST', `no POS order URL for partner '${deps.egress.partner}': give posOrderUrl in this body, at an origin the operator allowed for you (${allowedOrigins(deps.egress)}), or ask the operator to set your posOrderUrl in the partners file`);
+    }
     const created = await orders.create(check.request);
     const { dispatched, delivered } = await orders.dispatch(created.OrderId, 'dispatch');
     res.location(`/_sandbox/orders/${created.OrderId}`);

@@ -104,11 +104,16 @@ export function checkEgressUrl(policy: EgressPolicy, text: string, what: string)
   if (policy.kind === 'open') return { ok: true, url };
   const key = originKey(url);
   if (policy.granted.has(key) || policy.origins.some((rule) => fits(rule, url))) return { ok: true, url };
-  const allowed = policy.origins.length === 0 ? 'none yet' : policy.origins.map((rule) => rule.text).join(', ');
+  const allowed = allowedOrigins(policy);
   return {
     ok: false,
     problem: `${what} ${url.origin} is not an address this hosted sandbox calls for partner '${policy.partner}': it calls only the origins the operator allowed for it (${allowed}); ask the operator to add yours to egress.allow in the partners file`,
   };
+}
+
+/** The origins the operator allowed a partner, as the partners file says them, for a message: 'none yet' when none. */
+export function allowedOrigins(policy: Extract<EgressPolicy, { kind: 'partner' }>): string {
+  return policy.origins.length === 0 ? 'none yet' : policy.origins.map((rule) => rule.text).join(', ');
 }
 
 function fits(rule: OriginRule, url: URL): boolean {

@@ -50,6 +50,18 @@ describe('a hosted sandbox calls for a partner only what its operator allowed', 
     expect([(await test.control(BETA.admin, '/_sandbox/orders')).body.length, internal.heard()]).toEqual([before, 0]);
   });
 
+  it('tells a partner with no POS order URL to give an allowed one or ask the operator, not to start the sandbox', async () => {
+    test = await startHosted();
+    const answer = await post(test.app, BETA.admin, '/_sandbox/orders', { template: 'standard', locationId: 'loc-std-001' });
+    expect([answer.status, answer.body]).toEqual([
+      400,
+      orderEnvelope(
+        'INVALID_REQUEST',
+        "no POS order URL for partner 'beta-pos': give posOrderUrl in this body, at an origin the operator allowed for you (none yet), or ask the operator to set your posOrderUrl in the partners file",
+      ),
+    ]);
+  });
+
   it('refuses a checklist run aimed at loopback listeners, naming each URL, and calls neither', async () => {
     test = await startHosted();
     const driver = await hearing();
