@@ -1,11 +1,13 @@
 /** /_sandbox/checklist/runs and /_sandbox/reports over HTTP (a whole run is driven from the dashboard's browser test). */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ChecklistRunRefused } from '../processing/checklist-runs.js';
-import { closedPort } from './loopback.js';
+import { RUN_THREAD_NICE } from '../processing/thread-priority.js';
+import { closedPort, listen } from './loopback.js';
 import { orderEnvelope, PARTNER, posToken, testSandbox } from './helpers.js';
 
 const until = async (check: () => Promise<boolean>) => {
@@ -76,6 +78,27 @@ describe('checklist runs', () => {
     expect(run).toMatchObject({ status: 'failed', error: expect.stringContaining(`127.0.0.1:${port}`) });
     expect(run.finishedAt).toEqual(expect.any(String));
     expect((await request(app).get('/_sandbox/checklist/runs')).body.map((listed: { id: string }) => listed.id)).toEqual(['run-1']);
+  });
+
+  it("runs in a thread of lower priority than the sandbox's event loop (Linux: nice 10)", async () => {
+    const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const lowered = () => readdirSync('/proc/self/task').filter((task) => niceOf(task) === RUN_THREAD_NICE);
+    const { app, checklist } = await testSandbox();
+    // The run's first call, held: by then the worker has lowered itself, and it lives until the answer.
+    let held: ServerResponse | undefined;
+    let heard: () => void = () => undefined;
+    const called = new Promise<void>((resolve) => (heard = resolve));
+    checklist.sandboxUrl = await listen((_req: IncomingMessage, res: ServerResponse) => {
+      held = res;
+      heard();
+    });
+    expect(lowered()).toEqual([]);
+    expect((await request(app).post('/_sandbox/checklist/runs').send({ referencePos: true, only: ['AUTH-01'] })).status).toBe(202);
+    await called;
+    expect(lowered()).toHaveLength(1);
+    expect(niceOf(String(process.pid))).not.toBe(RUN_THREAD_NICE);
+    held!.writeHead(503).end();
+    await until(async () => checklist.list().every((run) => run.status !== 'running'));
   });
 
   it('runs one at a time: a run changes the sandbox state', async () => {
