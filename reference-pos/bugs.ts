@@ -10,6 +10,7 @@ export const BUGS = {
   'reuse-jti': 'every token it sends to the sandbox carries the same jti',
   'long-lived-tokens': 'tokens it sends are valid for 24 hours',
   'exp-in-ms': 'tokens it sends carry exp in milliseconds since the epoch, not seconds',
+  'clock-fast': 'its clock is 150 s ahead: tokens it sends carry nbf and exp 150 s in the future, past the 60 s the sandbox allows',
   'key-in-query': 'calls to the sandbox also pass the key in the query string (?apiKey=…), a v1 habit',
   'no-migration-headers': 'calls to the sandbox carry neither x-api-key nor a version header',
   'accept-bad-signature': 'orders are accepted without checking the token signature',

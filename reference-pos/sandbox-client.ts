@@ -4,6 +4,9 @@ import jwt from 'jsonwebtoken';
 import type { Bug } from './bugs.js';
 import { SERVICE_ISSUER } from './service-token-check.js';
 
+/** How far ahead the clock of a POS with the clock-fast bug is: past the sandbox's 60 s tolerance on nbf. */
+const CLOCK_AHEAD_S = 150;
+
 export interface PosIdentity {
   posName: string;
   key: string;
@@ -77,7 +80,7 @@ export class SandboxClient {
   /** A fresh token per call, as §5 asks; each token bug spoils the one claim it names. */
   private token(locationId: string): string {
     const bugs = this.bugs;
-    const nowSeconds = Math.floor(this.clock() / 1000);
+    const nowSeconds = Math.floor(this.clock() / 1000) + (bugs.has('clock-fast') ? CLOCK_AHEAD_S : 0);
     const claims = {
       sub: bugs.has('sub-not-location') ? this.identity.posName : locationId,
       jti: bugs.has('reuse-jti') ? FIXED_JTI : randomUUID(),

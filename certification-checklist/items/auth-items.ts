@@ -1,7 +1,7 @@
 /** AUTH: the tokens the POS sends (§5), every one of them, accepted or refused; and how it treats the tokens it receives. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import { lifetimeFindings, migrationHeaderFindings } from '../../server/domain/findings.js';
-import { SERVICE_AUDIENCE, type TokenPart } from '../../server/domain/pos-token-rules.js';
+import { CLOCK_TOLERANCE_S, SERVICE_AUDIENCE, type TokenPart } from '../../server/domain/pos-token-rules.js';
 import { isCredentialParameter } from '../../server/domain/query-credentials.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { claimsOf, countOf, findingMessage, isStatusCall, namedExternalId, posCalls, succeeded } from '../traffic.js';
@@ -202,7 +202,10 @@ export const AUTH_ITEMS: ChecklistItem[] = [
         if (unit) return unit;
         if ((exp as number) <= (nbf as number)) return `exp ${String(exp)} is not after nbf ${String(nbf)}`;
         const sentAt = Math.floor(Date.parse(entry.time) / 1000);
-        if ((exp as number) < sentAt - 60) return `the token had expired when it was sent (exp ${String(exp)}, sent at ${sentAt})`;
+        if ((exp as number) < sentAt - CLOCK_TOLERANCE_S) return `the token had expired when it was sent (exp ${String(exp)}, sent at ${sentAt})`;
+        // A call a fault rule answered was never judged by the sandbox: its clock is judged here, as the sandbox's
+        // would have been, so the count is over every call (a POS clock 150 s fast broke it on all of them).
+        if ((nbf as number) > sentAt + CLOCK_TOLERANCE_S) return `the token was not valid yet when it was sent (nbf ${String(nbf)}, ${(nbf as number) - sentAt} s after it was sent at ${sentAt}, beyond the ${CLOCK_TOLERANCE_S} s tolerance); check the POS clock`;
         return undefined;
       });
       if (broken.status !== 'pass') return broken;

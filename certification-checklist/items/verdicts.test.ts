@@ -69,11 +69,28 @@ describe('the checklist verdicts', () => {
 
   it('AUTH-06 fails a token in milliseconds met only on the retries after an injected 503', () => {
     const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-06')!;
-    const seconds = { nbf: 1_795_430_000, exp: 1_795_430_180 };
+    // Sent at the calls' time (2026-11-21T10:00:00Z), valid for three minutes.
+    const seconds = { nbf: 1_795_255_200, exp: 1_795_255_380 };
     const retry = call('j-2', { nbf: seconds.nbf * 1000, exp: seconds.exp * 1000 }, { fault: { rule: 'r', kind: 'status', source: 'api' }, response: { status: 503, headers: {} } });
     expect(item.judge({ ...nothing, entries: [call('j-1', seconds, { time: '2026-11-21T10:00:00.000Z' }), retry] })).toMatchObject({
       status: 'fail',
-      message: '1 of 2 calls broke the rule; POST /v2/order/status (j-2): nbf is 1795430000000, which is milliseconds; §5 wants seconds since the epoch',
+      message: '1 of 2 calls broke the rule; POST /v2/order/status (j-2): nbf is 1795255200000, which is milliseconds; §5 wants seconds since the epoch',
     });
+  });
+
+  it('AUTH-06 counts every call of a POS whose clock is 150 s fast, those a fault rule answered too', () => {
+    const item = CHECKLIST.find((candidate) => candidate.id === 'AUTH-06')!;
+    const sentAt = Math.floor(Date.parse('2026-11-21T10:00:00.000Z') / 1000);
+    const ahead = { nbf: sentAt + 150, exp: sentAt + 330 };
+    const refusedNbf = { tokenDefects: [{ part: 'nbf' as const, message: 'token is not valid yet: nbf is 150 s after the sandbox clock' }], response: { status: 401, headers: {} } };
+    const faulted = call('j-3', ahead, { fault: { rule: 'r', kind: 'status', source: 'api' }, response: { status: 503, headers: {} } });
+    expect(item.judge({ ...nothing, entries: [call('j-1', ahead, refusedNbf), call('j-2', ahead, refusedNbf), faulted] })).toMatchObject({
+      status: 'fail',
+      message: '3 of 3 calls broke the rule; POST /v2/order/status (j-1): token is not valid yet: nbf is 150 s after the sandbox clock',
+      evidence: ['j-1', 'j-2', 'j-3'],
+    });
+    expect(item.judge({ ...nothing, entries: [faulted] }).message).toBe(
+      `1 of 1 call broke the rule; POST /v2/order/status (j-3): the token was not valid yet when it was sent (nbf ${sentAt + 150}, 150 s after it was sent at ${sentAt}, beyond the 60 s tolerance); check the POS clock`,
+    );
   });
 });

@@ -27,6 +27,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'reuse-jti', breaks: { 'AUTH-05': 'fail' }, before: ['MENU-08'] },
   { bug: 'long-lived-tokens', breaks: { 'AUTH-06': 'warn' } },
   { bug: 'exp-in-ms', breaks: { 'AUTH-06': 'fail', 'ORDER-02': 'blocked by AUTH-06', 'ORDER-03': 'blocked by AUTH-06', 'MENU-01': 'blocked by AUTH-06', 'REFUND-01': 'blocked by AUTH-06' } },
+  // Every call refused 401 (nbf in the future), and AUTH-06 counts the calls a fault rule answered too.
+  { bug: 'clock-fast', breaks: { 'AUTH-06': 'fail', 'ORDER-02': 'blocked by AUTH-06', 'MENU-01': 'blocked by AUTH-06', 'REFUND-01': 'blocked by AUTH-06' } },
   { bug: 'key-in-query', breaks: { 'AUTH-07': 'fail' } },
   { bug: 'no-migration-headers', breaks: { 'AUTH-08': 'warn', 'AUTH-09': 'warn' } },
   { bug: 'accept-bad-signature', breaks: { 'AUTH-10': 'fail' } },
