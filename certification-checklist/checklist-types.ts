@@ -84,7 +84,13 @@ export interface ChecklistItem {
   capabilities?: Capability[];
   /** What to change in the POS when the item does not pass. */
   remediation: string;
+  /** The step whose traffic the item is judged over: `all-traffic` for every call of the run. */
   step: StepId;
+  /**
+   * Steps that make the calls an `all-traffic` item reads, run even when no item is judged over them alone: MENU-07
+   * reads every menu update of the run, and needs at least the partial one.
+   */
+  drives?: StepId[];
   /** True when the verdict can be given from whatever the journal holds (--passive). */
   passive: boolean;
   judge(traffic: Traffic): Verdict;

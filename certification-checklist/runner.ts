@@ -164,7 +164,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
     const runMark = await sandbox.journalMark();
     for (const id of STEP_IDS) {
       const items = judged.filter((item) => item.step === id);
-      if (items.length === 0) continue;
+      if (items.length === 0 && !judged.some((item) => item.drives?.includes(id))) continue;
       const began = new Date();
       ctx.waits = [];
       let step: StepRecord;

@@ -11,6 +11,9 @@ import { SandboxClient, type PosIdentity } from './sandbox-client.js';
 import { checkServiceToken } from './service-token-check.js';
 import { REFERENCE_POS_PRODUCT } from '../certification-checklist/driver-contract.js';
 
+/** The whole-small-menus bug sends a menu of at most this many items whole: the Hub brands' and the Kiosk's. */
+const SMALL_MENU_ITEMS = 3;
+
 export interface ReferencePosOptions {
   identity: PosIdentity;
   /** The service's base URL, for status calls (the driver names its own per call). */
@@ -180,7 +183,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       floatPrices: bugs.has('float-prices'),
       extraFields: bugs.has('menu-extra-fields'),
       skipReferenceCheck: bugs.has('no-reference-check'),
-      fullMenu: bugs.has('full-menu-updates'),
+      fullMenu: bugs.has('full-menu-updates') || (bugs.has('whole-small-menus') && menu.Items.length <= SMALL_MENU_ITEMS),
     });
     if (built.problems.length > 0) return fail(res, 400, 'INVALID_REQUEST', built.problems.join('; '));
     const answer = await client.call(baseOf(sandboxUrl), 'PUT', '/v2/menu', locationFor(locationId as string), built.payload);

@@ -150,7 +150,10 @@ export const MENU_ITEMS: ChecklistItem[] = [
     category: 'MENU',
     required: true,
     remediation: 'Send only the items that changed; keep payloads well under 64 KiB.',
-    step: 'menu-partial',
+    // Every menu update of the run, not the partial step's alone: a POS that sends its small menus whole (the Hub
+    // brands, the Kiosk) and the standard one partially passed on the one partial update it was judged on.
+    step: 'all-traffic',
+    drives: ['menu-partial'],
     passive: true,
     judge: (traffic) => {
       const sent = menuCalls(traffic);
@@ -164,7 +167,7 @@ export const MENU_ITEMS: ChecklistItem[] = [
       const large = calls.filter((entry) => entry.findings.some((found) => found.code === 'FULL_MENU_UPDATE' || found.code === 'MENU_PAYLOAD_OVER_64KIB'));
       if (large.length > 0) {
         const found = large[0]!.findings.find((f) => f.code === 'FULL_MENU_UPDATE' || f.code === 'MENU_PAYLOAD_OVER_64KIB')!;
-        return warn(`${found.code}: ${found.message}`, large);
+        return warn(`${countOf(large.length, calls.length, 'accepted menu update')} flagged; the first: ${found.code}: ${found.message}`, large);
       }
       return pass(calls.length === 1 ? 'the accepted menu update lists only what changed' : `all ${calls.length} accepted menu updates list only what changed`, calls);
     },

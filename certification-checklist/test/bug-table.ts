@@ -52,6 +52,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'no-reference-check', breaks: { 'MENU-05': 'fail' } },
   { bug: 'retry-storm', breaks: { 'MENU-06': 'fail', 'REFUND-02': 'fail', 'REFUND-03': 'fail' } },
   { bug: 'full-menu-updates', breaks: { 'MENU-07': 'warn' } },
+  // The standard menu's updates are partial; the Hub brands' and the Kiosk's are whole: MENU-07 reads them all.
+  { bug: 'whole-small-menus', breaks: { 'MENU-07': 'warn' }, before: ['MENU-08', 'MENU-09'] },
   { bug: 'refund-by-order-id', breaks: { 'REFUND-01': 'fail' } },
   { bug: 'refund-no-location', breaks: { 'REFUND-01': 'fail' } },
 ];
