@@ -66,6 +66,29 @@ function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'R
   return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}, not ${wanted}`, statusCalls);
 }
 
+/**
+ * An ExternalId the POS gave to two orders of one location within the run's own deliveries. The sandbox's finding
+ * (EXTERNAL_ID_REUSED) also names orders of earlier runs, which a POS restarted since (its numbering begun again)
+ * meets through no fault of the run: the run is judged on its own orders.
+ */
+function reusedExternalId(answered: JournalEntry[]): { message: string; entries: JournalEntry[] } | undefined {
+  const byName = new Map<string, JournalEntry[]>();
+  for (const entry of answered) {
+    const key = `${entry.locationId ?? ''}\u0000${String(externalIdOf(entry))}`;
+    byName.set(key, [...(byName.get(key) ?? []), entry]);
+  }
+  for (const entries of byName.values()) {
+    const orders = [...new Set(entries.map((entry) => entry.orderId))];
+    if (orders.length < 2) continue;
+    const shown = orders.length === 2 ? `${orders[0]} and ${orders[1]}` : `${orders.length} orders (${orders.join(', ')})`;
+    return {
+      message: `ExternalId ${JSON.stringify(externalIdOf(entries[0]!))} was given to ${shown} of location '${entries[0]!.locationId}'; each order needs its own, or a refund cannot tell them apart (EXTERNAL_ID_REUSED)`,
+      entries,
+    };
+  }
+  return undefined;
+}
+
 /** The cause of an order that never got a status call: the same in every order item, so one root cause, not four. */
 export const NO_STATUS_CALL = 'no-status-call';
 
@@ -101,8 +124,8 @@ export const ORDER_ITEMS: ChecklistItem[] = [
       }
       const missing = answered.filter((entry) => typeof externalIdOf(entry) !== 'string' || (externalIdOf(entry) as string).trim() === '');
       if (missing.length > 0) return fail(`the POS answered order ${missing[0]!.orderId} with ${JSON.stringify(missing[0]!.response.body ?? '')}: no ExternalId`, missing);
-      const reused = withFinding(answered, 'EXTERNAL_ID_REUSED');
-      if (reused.length > 0) return fail(findingMessage(reused, 'EXTERNAL_ID_REUSED')!, reused);
+      const reused = reusedExternalId(answered);
+      if (reused) return fail(reused.message, reused.entries);
       const orders = new Set(answered.map((entry) => entry.orderId));
       return pass(`the POS answered ${orders.size} order${orders.size === 1 ? '' : 's'} with an ExternalId of its own each, the first ${JSON.stringify(externalIdOf(answered[0]!))}`, answered);
     },

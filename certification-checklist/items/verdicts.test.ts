@@ -93,4 +93,24 @@ describe('the checklist verdicts', () => {
       `1 of 1 call broke the rule; POST /v2/order/status (j-3): the token was not valid yet when it was sent (nbf ${sentAt + 150}, 150 s after it was sent at ${sentAt}, beyond the 60 s tolerance); check the POS clock`,
     );
   });
+
+  it("ORDER-01 fails an ExternalId given to two orders of the run, and not one the sandbox found given to an earlier run's order", () => {
+    const item = CHECKLIST.find((candidate) => candidate.id === 'ORDER-01')!;
+    const delivery = (id: string, orderId: string, externalId: string, findings: JournalEntry['findings'] = []): JournalEntry => ({
+      ...call(id, {}),
+      direction: 'outbound',
+      path: '/order',
+      orderId,
+      delivery: { dispatch: 1, attempt: 1, of: 3, verdict: 'delivered' },
+      response: { status: 200, headers: {}, body: { ExternalId: externalId } },
+      findings,
+    });
+    const earlier = [{ code: 'EXTERNAL_ID_REUSED', message: "ExternalId 'R-1' was already given to order chk-old-01; each order needs its own", section: '§2.1' }] as JournalEntry['findings'];
+    expect(item.judge({ ...nothing, entries: [delivery('j-1', 'chk-new-01', 'R-1', earlier), delivery('j-2', 'chk-new-02', 'R-2')] }).status).toBe('pass');
+    expect(item.judge({ ...nothing, entries: [delivery('j-1', 'chk-new-01', 'R-1'), delivery('j-2', 'chk-new-02', 'R-1')] })).toEqual({
+      status: 'fail',
+      message: "ExternalId \"R-1\" was given to chk-new-01 and chk-new-02 of location 'loc-1'; each order needs its own, or a refund cannot tell them apart (EXTERNAL_ID_REUSED)",
+      evidence: ['j-1', 'j-2'],
+    });
+  });
 });

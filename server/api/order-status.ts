@@ -12,7 +12,13 @@ export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk
     const { locationId, request, unknownFields } = requireOrderCall(res, checkOrderStatusBody);
 
     const externalId = request.ExternalId;
-    const { order, elsewhere, delivering } = await options.orders.lookupForCall(externalId, locationId);
+    const { order, elsewhere, delivering, ambiguous } = await options.orders.lookupForCall(externalId, locationId);
+    if (ambiguous) {
+      throw new ApiError(
+        'INVALID_STATE',
+        `ExternalId '${externalId}' names ${ambiguous.length} orders at location '${locationId}' (${ambiguous.map((o) => `${o.OrderId}, ${o.Status}`).join('; ')}), and ${ambiguous.some((o) => o.Status === 'AWAITING_STATUS') ? 'more than one awaits a status' : 'none awaits a status'}: the call cannot name one. Give each order an ExternalId of its own (one given again after a POS restart matches an earlier order), or start the sandbox afresh (pos-sandbox reset)`,
+      );
+    }
     if (!order) {
       // Every call about an order uses its own location; for a Hub the finding names the brand mix-up.
       addFindings(res, options.orders.brandFindings(externalId, locationId, 'POST /order/status'));

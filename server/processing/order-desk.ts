@@ -174,7 +174,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
    * The order of an ExternalId the POS names at this location, or the one it names at another location (`elsewhere`).
    * The POS may call before the sandbox has read its reply to the order, so an unknown ExternalId waits (≤ 2 s) for deliveries under way.
    */
-  async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord; delivering?: string[] }> {
+  async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord; delivering?: string[]; ambiguous?: OrderRecord[] }> {
     let candidates = this.deps.store.orders.lookup(externalId);
     // Unknown yet, or known from an earlier delivery and being resent: the reply under way decides what the call is about.
     const pending = candidates.length === 0 ? [...this.inFlight.values()] : candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []);
@@ -182,8 +182,14 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
       await Promise.race([Promise.allSettled(pending), new Promise((resolve) => setTimeout(resolve, this.deps.raceWaitMs ?? DEFAULT_RACE_WAIT_MS).unref())]);
       candidates = this.deps.store.orders.lookup(externalId);
     }
-    const order = candidates.find((o) => o.LocationId === locationId);
-    if (order) return { order };
+    const here = candidates.filter((o) => o.LocationId === locationId);
+    // One ExternalId given to several orders of this location (a POS restarted, its numbering begun again): the
+    // status is about the one that awaits it. With none or several awaiting, the call cannot name one: said so.
+    if (here.length > 1) {
+      const awaiting = here.filter((o) => o.Status === 'AWAITING_STATUS');
+      return awaiting.length === 1 ? { order: awaiting[0]! } : { ambiguous: here };
+    }
+    if (here[0]) return { order: here[0] };
     // Orders of this location whose reply is still unread (a slow POS, or a hang fault withholding it): the likely owners.
     const delivering = [...this.inFlight.keys()].filter((orderId) => this.get(orderId)?.LocationId === locationId);
     return { elsewhere: candidates[0], ...(delivering.length > 0 ? { delivering } : {}) };

@@ -47,6 +47,26 @@ describe('POST /order/status', () => {
     expect(refund).toMatchObject({ status: 'FAILED', reason: 'ORDER_NOT_ACCEPTED', detail: `order ${orderId} is REJECTED, not ACCEPTED` });
   });
 
+  it('decides the order that awaits a status when an ExternalId was given to two orders of the location (a POS restarted)', async () => {
+    const pos = await scriptedPos([{ status: 200, body: { ExternalId: 'X-1' } }, { status: 200, body: { ExternalId: 'X-1' } }]);
+    const sandbox = await liveSandbox({ posOrderUrl: pos.url });
+    const first = (await createOrder(sandbox.app, { template: 'standard', locationId: 'loc-std-001' })).body.OrderId as string;
+    await postStatus(sandbox.app, { ExternalId: 'X-1', Status: 'ACCEPTED' }).expect(200);
+    const second = (await createOrder(sandbox.app, { template: 'standard', locationId: 'loc-std-001' })).body.OrderId as string;
+    const response = await postStatus(sandbox.app, { ExternalId: 'X-1', Status: 'ACCEPTED' });
+    expect([response.status, response.headers['x-sandbox-order-id']]).toEqual([200, second]);
+    expect((await request(sandbox.app).get(`/_sandbox/orders/${first}`)).body.Status).toBe('ACCEPTED');
+    // Both decided now: a third call cannot name one, and says which orders the ExternalId names.
+    const third = await postStatus(sandbox.app, { ExternalId: 'X-1', Status: 'REJECTED', Reason: 'again' });
+    expect([third.status, third.body]).toEqual([
+      409,
+      orderEnvelope(
+        'INVALID_STATE',
+        `ExternalId 'X-1' names 2 orders at location 'loc-std-001' (${first}, ACCEPTED; ${second}, ACCEPTED), and none awaits a status: the call cannot name one. Give each order an ExternalId of its own (one given again after a POS restart matches an earlier order), or start the sandbox afresh (pos-sandbox reset)`,
+      ),
+    ]);
+  });
+
   it('answers 400 INVALID_PAYLOAD listing every problem of the body, and changes nothing', async () => {
     const { sandbox, orderId } = await awaiting();
     const response = await postStatus(sandbox.app, { ExternalId: '', Status: 'DONE', Reason: 5 });
