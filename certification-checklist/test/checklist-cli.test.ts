@@ -79,6 +79,24 @@ describe('pos-sandbox checklist', () => {
   }, 30_000);
 });
 
+describe('two runs in a row on one data file', () => {
+  it('give the second run the verdicts of the first, with the POS restarted between them (its ExternalIds begun again)', async () => {
+    const sandbox = await serve(['--data', join(tempDir(), 'sandbox.json'), '--refund-delay-ms', '200']);
+    const only = ['ORDER-01', 'ORDER-02', 'ORDER-03', 'REFUND-01'];
+    const runOnce = async () => {
+      const pos = await referencePos(['--sandbox', sandbox.baseUrl]);
+      const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--driver', pos.url, '--only', only.join(','), '--capabilities', 'refund', '--report-dir', tempDir()], { SANDBOX_POS_ORDER_URL: `${pos.url}/order` });
+      pos.child.kill('SIGKILL');
+      await once(pos.child, 'exit');
+      return { code: run.code, verdicts: [...run.stdout.matchAll(/^ {2}(\S+) +([A-Z]+-\d\d) /gm)].map(([, status, id]) => `${status} ${id}`).sort(), stdout: run.stdout };
+    };
+    const first = await runOnce();
+    expect(first.verdicts).toEqual(only.map((id) => `PASS ${id}`));
+    const second = await runOnce();
+    expect({ code: second.code, verdicts: second.verdicts, out: second.code === 0 ? '' : second.stdout }).toEqual({ code: first.code, verdicts: first.verdicts, out: '' });
+  }, 60_000);
+});
+
 /** `demo --keep ARGS`: once the run is over and the sandbox stays up, `whileUp(dashboard URL)`; then SIGINT. */
 async function keptDemo(args: string[], whileUp: (dashboard: string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'pos-sandbox.js'), 'demo', '--keep', ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });

@@ -29,6 +29,15 @@ describe('decideRefund', () => {
   ])('decides %s', (_case, locationId, externalId, decision) => {
     expect(decideRefund({ locationId, externalId }, locations, orders)).toEqual(decision);
   });
+
+  it('refunds the one order that can be, of several of the location given one ExternalId (a POS restarted), whatever their order', () => {
+    const earlier = order('old', 'loc-a', 'REF-1', 'REFUNDED');
+    const now = order('new', 'loc-a', 'REF-1', 'ACCEPTED');
+    for (const both of [[earlier, now], [now, earlier]]) {
+      expect(decideRefund({ locationId: 'loc-a', externalId: 'REF-1' }, locations, both)).toEqual({ status: 'PROCESSED', detail: 'order new refunded', orderId: 'new' });
+    }
+    expect(decideRefund({ locationId: 'loc-a', externalId: 'REF-1' }, locations, [earlier, order('new', 'loc-a', 'REF-1', 'REFUNDED')])).toEqual({ status: 'FAILED', reason: 'ALREADY_REFUNDED', detail: 'order old was already refunded' });
+  });
 });
 
 describe('decidedRecord', () => {

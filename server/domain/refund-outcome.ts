@@ -47,7 +47,11 @@ export function decideRefund(
   if (!locationIds.has(locationId)) {
     return { status: 'FAILED', reason: 'UNKNOWN_LOCATION', detail: `location '${locationId}' is not a location of this partner` };
   }
-  const order = orders.find((o) => o.ExternalId === externalId && o.LocationId === locationId);
+  // One ExternalId given to several orders of the location (a POS restarted, its numbering begun again): the refund
+  // is of the one that can be refunded, when one alone can; else of the first, whose state the answer says.
+  const here = orders.filter((o) => o.ExternalId === externalId && o.LocationId === locationId);
+  const refundable = here.filter((o) => o.Status === 'ACCEPTED');
+  const order = refundable.length === 1 ? refundable[0] : here[0];
   if (!order) {
     const elsewhere = orders.find((o) => o.ExternalId === externalId);
     const detail = elsewhere

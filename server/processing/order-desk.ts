@@ -176,8 +176,11 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
    */
   async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord; delivering?: string[]; ambiguous?: OrderRecord[] }> {
     let candidates = this.deps.store.orders.lookup(externalId);
-    // Unknown yet, or known from an earlier delivery and being resent: the reply under way decides what the call is about.
-    const pending = candidates.length === 0 ? [...this.inFlight.values()] : candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []);
+    // Unknown yet, known from an earlier delivery and being resent, or known only from orders here that await no
+    // status (an earlier run's, decided, before a POS restart numbered its orders again): the reply under way decides
+    // what the call is about.
+    const awaitsHere = candidates.some((o) => o.LocationId === locationId && o.Status === 'AWAITING_STATUS');
+    const pending = awaitsHere ? candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []) : [...this.inFlight.values()];
     if (pending.length > 0) {
       await Promise.race([Promise.allSettled(pending), new Promise((resolve) => setTimeout(resolve, this.deps.raceWaitMs ?? DEFAULT_RACE_WAIT_MS).unref())]);
       candidates = this.deps.store.orders.lookup(externalId);
