@@ -10,6 +10,8 @@ export const SAME_CAUSE_ROOT: Readonly<Record<string, string>> = {
   'ORDER-03': 'ORDER-02',
   'ORDER-07': 'ORDER-02',
   'ORDER-08': 'ORDER-02',
+  'REFUND-04': 'REFUND-01',
+  'REFUND-05': 'REFUND-01',
 };
 
 /** `verdict` of `itemId`, or its knock-on of the earlier item that failed with the same cause. */

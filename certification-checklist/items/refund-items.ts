@@ -26,6 +26,10 @@ const askedRefunds = (traffic: Traffic): AskedRefund[] => (traffic.asked.refunds
  * Every asked refund arrived naming its order's ExternalId, at its location, was answered 200 and ended PROCESSED.
  * `orderItem` is the item that shows the order was taken: a refund of an order the POS never accepted is its knock-on.
  */
+/** Causes a refund item shares with REFUND-01 (same-cause.ts): the Hub's and the Kiosk's refunds are not their own root. */
+export const REFUND_NAMES_ANOTHER_ORDER = 'refund-names-another-order';
+export const REFUND_WITHOUT_LOCATION = 'refund-without-location';
+
 function judgeRefunds(orderItem: string) {
   return (traffic: Traffic): Verdict => {
     const asked = askedRefunds(traffic);
@@ -58,10 +62,12 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
   const named = calls.find((entry) => namedExternalId(entry) !== externalId);
   if (named) {
     const sent = namedExternalId(named);
-    return fail(sent === undefined ? `the refund (${named.id}) named no ExternalId; the POS gave this order ${JSON.stringify(externalId)}` : `the refund (${named.id}) named ExternalId ${JSON.stringify(sent)}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
+    const said = fail(sent === undefined ? `the refund (${named.id}) named no ExternalId; the POS gave this order ${JSON.stringify(externalId)}` : `the refund (${named.id}) named ExternalId ${JSON.stringify(sent)}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
+    // One cause in every refund item (the OrderId named, say): the Hub's and the Kiosk's are REFUND-01's knock-ons.
+    return { ...said, cause: REFUND_NAMES_ANOTHER_ORDER };
   }
   const headless = calls.find((entry) => entry.request.headers['x-service-locationid'] === undefined);
-  if (headless) return fail(`the refund (${headless.id}) carried no x-service-locationid header; every call names its location (§4), here ${JSON.stringify(locationId)}`, [headless]);
+  if (headless) return { ...fail(`the refund (${headless.id}) carried no x-service-locationid header; every call names its location (§4), here ${JSON.stringify(locationId)}`, [headless]), cause: REFUND_WITHOUT_LOCATION };
   const elsewhere = calls.find((entry) => entry.locationId !== locationId);
   if (elsewhere) return fail(`the refund (${elsewhere.id}) was sent for location ${JSON.stringify(elsewhere.locationId)}, but the order is at ${JSON.stringify(locationId)}`, [elsewhere]);
   const refused = calls.find(wasRefused);

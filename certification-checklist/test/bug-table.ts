@@ -54,8 +54,9 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'full-menu-updates', breaks: { 'MENU-07': 'warn' } },
   // The standard menu's updates are partial; the Hub brands' and the Kiosk's are whole: MENU-07 reads them all.
   { bug: 'whole-small-menus', breaks: { 'MENU-07': 'warn' }, before: ['MENU-08', 'MENU-09'] },
-  { bug: 'refund-by-order-id', breaks: { 'REFUND-01': 'fail' } },
-  { bug: 'refund-no-location', breaks: { 'REFUND-01': 'fail' } },
+  // One cause, one root: the Hub's and the Kiosk's refunds name the OrderId too, and no Hub hint is given.
+  { bug: 'refund-by-order-id', breaks: { 'REFUND-01': 'fail', 'REFUND-04': 'blocked by REFUND-01', 'REFUND-05': 'blocked by REFUND-01' } },
+  { bug: 'refund-no-location', breaks: { 'REFUND-01': 'fail', 'REFUND-04': 'blocked by REFUND-01', 'REFUND-05': 'blocked by REFUND-01' } },
 ];
 
 /** `exp-in-ms`, or `retry-storm+float-prices` for a case with more than one bug. */
