@@ -64,11 +64,17 @@ export function refusedVerdict(what: string, entry: JournalEntry, also: readonly
  * failure of the POS (a status sent before its own reply, for every kind of order), two of different shapes are two.
  */
 export function refusalShape(entry: JournalEntry): string {
-  const reasons = errorMessages(entry)
-    .join('; ')
-    .replace(/'[^']*'|"[^"]*"/g, '…')
-    .replace(/\b(?:chk|ord|j|req|rf)-[\w-]+/g, '…')
-    .replace(/\d+/g, 'N');
+  // Each reason once: a full update refused for one mistake in every item says it per item, a partial one once.
+  const reasons = [
+    ...new Set(
+      errorMessages(entry).map((message) =>
+        message
+          .replace(/'[^']*'|"[^"]*"/g, '…')
+          .replace(/\b(?:chk|ord|j|req|rf)-[\w-]+/g, '…')
+          .replace(/\d+/g, 'N'),
+      ),
+    ),
+  ].join('; ');
   return `${entry.method} ${entry.path} ${entry.response.status}: ${reasons}`;
 }
 

@@ -10,6 +10,9 @@ export const SAME_CAUSE_ROOT: Readonly<Record<string, string>> = {
   'ORDER-03': 'ORDER-02',
   'ORDER-07': 'ORDER-02',
   'ORDER-08': 'ORDER-02',
+  'MENU-02': 'MENU-01',
+  'MENU-08': 'MENU-01',
+  'MENU-09': 'MENU-01',
   'REFUND-04': 'REFUND-01',
   'REFUND-05': 'REFUND-01',
 };

@@ -183,6 +183,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       floatPrices: bugs.has('float-prices'),
       extraFields: bugs.has('menu-extra-fields'),
       skipReferenceCheck: bugs.has('no-reference-check'),
+      serviceInFormA: bugs.has('service-in-form-a'),
       fullMenu: bugs.has('full-menu-updates') || (bugs.has('whole-small-menus') && menu.Items.length <= SMALL_MENU_ITEMS),
     });
     if (built.problems.length > 0) return fail(res, 400, 'INVALID_REQUEST', built.problems.join('; '));

@@ -23,6 +23,7 @@ export const BUGS = {
   'menu-extra-fields': 'menu updates also send each item’s Description, a field other than price and name',
   'no-reference-check': 'menu updates are sent for item Ids the POS does not know, instead of being refused before sending',
   'full-menu-updates': 'every menu update lists the whole menu, even when one item changed',
+  'service-in-form-a': 'form A menu updates name the service with form B’s field (Service: Pickup) instead of ServiceType',
   'whole-small-menus': 'a menu of 3 items or fewer (the Hub brands, the Kiosk) is sent whole in every update; larger menus partially',
   'no-idempotency': 'a second delivery of the same OrderId gets a new ExternalId',
   'refuse-resend': 'a resent order (same OrderId, new RequestId) is refused with 409 as a duplicate',

@@ -17,6 +17,8 @@ export interface MenuPayloadBugs {
   extraFields?: boolean;
   skipReferenceCheck?: boolean;
   fullMenu?: boolean;
+  /** Form A updates name the service with form B's field (Service), as a POS mixing the two forms would. */
+  serviceInFormA?: boolean;
 }
 
 type PayloadItem = { Id: string; Name: string; Type: string; Prices: Array<Record<string, unknown>>; Description?: string };
@@ -30,7 +32,8 @@ export function menuPayload(
   const problems: string[] = [];
   const amount = (price: number) => (options.floatPrices ? price / 100 : price);
   // The stored menu says Takeout; form B calls the same service Pickup (§2.2).
-  const service = (stored: string) => (form === 'A' ? { ServiceType: stored } : { Service: stored === 'Takeout' ? 'Pickup' : stored });
+  const service = (stored: string) =>
+    form === 'A' ? (options.serviceInFormA ? { Service: stored === 'Takeout' ? 'Pickup' : stored } : { ServiceType: stored }) : { Service: stored === 'Takeout' ? 'Pickup' : stored };
   const items: PayloadItem[] = [];
   for (const change of changes) {
     const item = menu.Items.find((candidate) => candidate.Id === change.itemId);

@@ -161,8 +161,9 @@ export const MENU_ITEMS: ChecklistItem[] = [
       // Size and fullness are findings of updates the sandbox applied: a refused one was never weighed.
       const calls = sent.filter(succeeded);
       if (calls.length === 0) {
-        const root = rootCauseOf(sent[0]!);
-        return { ...blocked(`no menu update was accepted, so none could be weighed; the first was ${refusalText(sent[0]!)}`, sent), ...(root ? { blockedBy: root } : {}) };
+        // A refusal of another item's rule (a token) is that item's; any other is MENU-01's, which judges the partial
+        // update being accepted: a blocked item always names its root.
+        return { ...blocked(`no menu update was accepted, so none could be weighed; the first was ${refusalText(sent[0]!)}`, sent), blockedBy: rootCauseOf(sent[0]!) ?? 'MENU-01' };
       }
       const large = calls.filter((entry) => entry.findings.some((found) => found.code === 'FULL_MENU_UPDATE' || found.code === 'MENU_PAYLOAD_OVER_64KIB'));
       if (large.length > 0) {

@@ -51,6 +51,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'menu-extra-fields', breaks: { 'MENU-04': 'fail' }, before: ['MENU-01'] },
   { bug: 'no-reference-check', breaks: { 'MENU-05': 'fail' } },
   { bug: 'retry-storm', breaks: { 'MENU-06': 'fail', 'REFUND-02': 'fail', 'REFUND-03': 'fail' } },
+  // One cause, one root: every update refused for form B's field in form A is MENU-01's, and MENU-07 names it.
+  { bug: 'service-in-form-a', breaks: { 'MENU-01': 'fail', 'MENU-02': 'blocked by MENU-01', 'MENU-07': 'blocked by MENU-01', 'MENU-08': 'blocked by MENU-01', 'MENU-09': 'blocked by MENU-01' } },
   { bug: 'full-menu-updates', breaks: { 'MENU-07': 'warn' } },
   // The standard menu's updates are partial; the Hub brands' and the Kiosk's are whole: MENU-07 reads them all.
   { bug: 'whole-small-menus', breaks: { 'MENU-07': 'warn' }, before: ['MENU-08', 'MENU-09'] },
