@@ -108,7 +108,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const clock = options.clock ?? Date.now;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const refundDelayMs = options.refundDelayMs ?? DEFAULT_REFUND_DELAY_MS;
-  const store = await SandboxStore.open(options.storage, options.fixtures, clock, { refundLimit: options.refundLimit });
+  const store = await SandboxStore.open(options.storage, options.fixtures, clock, { refundLimit: options.refundLimit, partner: options.partner.name });
   for (const note of store.notes) options.logger.warn({ store: options.storage.where }, note);
   const refunds = new RefundProcessor({
     store,

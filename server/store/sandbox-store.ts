@@ -18,7 +18,7 @@ import { logsOf, segmentsOf } from './stored-documents.js';
 import { RecordLog } from './record-log.js';
 import type { LoggedLine } from './logged-line.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
-import { damagedStateError } from './store-error.js';
+import { damagedStateError, otherPartnerError } from './store-error.js';
 
 interface StateDocument {
   schemaVersion: 1;
@@ -26,6 +26,8 @@ interface StateDocument {
   menus: Record<string, Menu>;
   /** The fault rules in force, with their counters; absent in files written before faults were stored. */
   faults?: ActiveFaultRule[];
+  /** The partner whose state this is (its POS name); absent in files written before it was stored. */
+  partner?: string;
 }
 
 /**
@@ -58,6 +60,8 @@ export class SandboxStore {
     private readonly fixtures: Fixtures,
     private readonly clock: () => number,
     refundLimit: number,
+    /** Whose state this is: written into a new state document, and compared with the stored one at start. */
+    private readonly partner?: string,
   ) {
     this.state = new Low<StateDocument>(storage.open<StateDocument>('state'), this.seedDocument());
     this.orders = new SegmentedCollection<OrderRecord>(storage, 'orders', (order) => order.OrderId, {
@@ -75,11 +79,14 @@ export class SandboxStore {
    * Opens the store; an empty one is seeded from the fixtures. Every stored file is checked first, and any problem
    * throws a StoreError before anything is loaded or written: a start never drops what an earlier run stored.
    */
-  static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number, options: { refundLimit?: number } = {}): Promise<SandboxStore> {
+  static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number, options: { refundLimit?: number; partner?: string } = {}): Promise<SandboxStore> {
     const stored = await storage.readAll();
     const problems = storedStateProblems(stored);
     if (problems.length > 0) throw damagedStateError(problems, stored);
-    const store = new SandboxStore(storage, fixtures, clock, options.refundLimit ?? DEFAULT_REFUND_LIMIT);
+    // Another partner's state would answer this partner's calls with its orders and menus, silently.
+    const owner = (stored.state as { value?: StateDocument } | undefined)?.value?.partner;
+    if (owner !== undefined && options.partner !== undefined && owner !== options.partner) throw otherPartnerError(owner, options.partner, stored);
+    const store = new SandboxStore(storage, fixtures, clock, options.refundLimit ?? DEFAULT_REFUND_LIMIT, options.partner);
     store.notes = storedStateNotes(stored);
     if (stored.state === undefined) {
       await store.reset();
@@ -87,6 +94,12 @@ export class SandboxStore {
     }
     // The check has held every file to its schema, so the values are what these types say.
     store.state.data = (stored.state as { value: StateDocument }).value;
+    // A file of an earlier version names no partner: it is this one's from now on, written with the next change (a
+    // start writes nothing).
+    if (store.state.data.partner === undefined && options.partner !== undefined) {
+      store.state.data.partner = options.partner;
+      store.stateDirty = true;
+    }
     // A location of the fixtures with no stored menu (the fixtures gained one since, or the file was edited)
     // gets the fixtures' menu: adding it drops nothing, and without it every menu call there would fail.
     for (const [locationId, menu] of Object.entries(fixtures.menus)) {
@@ -143,7 +156,7 @@ export class SandboxStore {
   }
 
   private seedDocument(): StateDocument {
-    return { schemaVersion: 1, seededAt: new Date(this.clock()).toISOString(), menus: structuredClone(this.fixtures.menus) };
+    return { schemaVersion: 1, seededAt: new Date(this.clock()).toISOString(), menus: structuredClone(this.fixtures.menus), ...(this.partner === undefined ? {} : { partner: this.partner }) };
   }
 
   private async flush(): Promise<void> {

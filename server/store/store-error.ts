@@ -20,3 +20,14 @@ export function damagedStateError(problems: string[], where: { dataFile: string;
     ].join('\n'),
   );
 }
+
+/** The stored state is another partner's: its orders and menus would answer this partner's calls. */
+export function otherPartnerError(owner: string, partner: string, where: { dataFile: string; segmentsFolder: string }): StoreError {
+  return new StoreError(
+    [
+      `${where.dataFile} holds the state of partner '${owner}' (its orders, refunds and menus), but this sandbox runs as partner '${partner}' (SANDBOX_PARTNER, or the fixtures' partner): its orders would answer the other partner's calls, so the sandbox did not start (nothing on disk was changed).`,
+      `To start afresh for '${partner}', start with --fresh-state: it moves ${where.dataFile} and ${where.segmentsFolder} aside (renamed with the time, nothing deleted). Or give --data a file of its own, or start with --memory.`,
+      `To go on with '${owner}', start with SANDBOX_PARTNER=${owner} (and its key).`,
+    ].join('\n'),
+  );
+}

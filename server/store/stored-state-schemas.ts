@@ -119,6 +119,8 @@ export const stateDocumentSchema = {
     menus: { type: 'object', additionalProperties: menuSchema },
     // Absent in files written before fault rules were stored.
     faults: { type: 'array', items: storedFaultRuleSchema },
+    // Whose state it is; absent in files written before it was stored.
+    partner: { type: 'string', minLength: 1, maxLength: 200 },
   },
 } as const;
 

@@ -58,6 +58,45 @@ describe('pos-sandbox serve on a damaged state', () => {
   });
 });
 
+describe("pos-sandbox serve on another partner's state", () => {
+  it('stops with exit code 2, naming both partners and the ways on, and leaves the files as they were; the same partner starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'state-check-'));
+    folders.push(dir);
+    const data = join(dir, 'db.json');
+    const first = await serve(['--data', data]);
+    first.child.kill('SIGTERM');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(JSON.parse(readFileSync(data, 'utf8')).partner).toBe('demo-pos');
+    const before = folderPicture(dir);
+    const other = await cli(['serve', '--data', data, '--port', '0'], { SANDBOX_PARTNER: 'acme-pos' });
+    expect({ code: other.code, stderr: other.stderr, stdout: other.stdout }).toEqual({
+      code: 2,
+      stderr: [
+        `pos-sandbox: ${data} holds the state of partner 'demo-pos' (its orders, refunds and menus), but this sandbox runs as partner 'acme-pos' (SANDBOX_PARTNER, or the fixtures' partner): its orders would answer the other partner's calls, so the sandbox did not start (nothing on disk was changed).`,
+        `To start afresh for 'acme-pos', start with --fresh-state: it moves ${data} and ${join(dir, 'db.segments')} aside (renamed with the time, nothing deleted). Or give --data a file of its own, or start with --memory.`,
+        "To go on with 'demo-pos', start with SANDBOX_PARTNER=demo-pos (and its key).",
+        '',
+      ].join('\n'),
+      stdout: '',
+    });
+    expect(folderPicture(dir)).toEqual(before);
+    const again = await serve(['--data', data]);
+    expect(again.banner).toContain(`state:                 ${data}`);
+  });
+
+  it("takes a state of an earlier version, which names no partner, as the partner's that starts on it", async () => {
+    const { data } = await goodState();
+    const adopted = await serve(['--data', data], { SANDBOX_PARTNER: 'acme-pos' });
+    // A start writes nothing; the partner is written with the next change, a fault rule here.
+    const rule = await fetch(`${adopted.baseUrl}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"match":{"path":"/x"},"action":{"kind":"status","status":503}}]' });
+    expect(rule.status).toBe(201);
+    stopServers();
+    const other = await cli(['serve', '--data', data, '--port', '0']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("holds the state of partner 'acme-pos'");
+  });
+});
+
 describe('pos-sandbox serve on a refunds log cut short', () => {
   it.concurrent.each<[string, (text: string) => string, number, (log: string) => string]>([
     ['cut mid-line', (text) => text.slice(0, text.indexOf('\n') + 1 + 40), 1, (log) => `${log}: its last line is cut short (40 bytes with no newline): kept 1 line, left that line out`],
