@@ -99,6 +99,12 @@ describe('a secret across the values of a record', () => {
     const shown = redactor().record({ a: KEY.slice(0, 20), b: KEY.slice(20), c: 'plain' });
     expect(shown).toEqual({ a: REDACTED, b: REDACTED, c: 'plain' });
   });
+
+  it('the key split across two parameters of a URL in a line of text, the second starting with a hex pair (=3f reads as quoted-printable)', () => {
+    // The key's second part starts `3f9c…`: decoding `&b=3f` as a quoted-printable byte ate the parameter boundary.
+    const at = KEY.indexOf('3f9c');
+    expect(redactor().text(`POST /v2/order/refund?a=${KEY.slice(0, at)}&b=${KEY.slice(at)} → 200`)).toBe(`POST /v2/order/refund?a=${REDACTED}&b=${REDACTED} → 200`);
+  });
 });
 
 describe('a blob wrapped in lines', () => {

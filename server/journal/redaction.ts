@@ -21,10 +21,14 @@ function spansOf(text: string, secrets: Secrets): Array<[number, number]> {
   search(undefined, text);
   const decoded = decodedView(text);
   if (decoded !== undefined) search(decoded, decoded.text);
-  const base = decoded ?? identityOf(text);
-  for (const glue of ['', '.'] as const) {
-    const joined = base === undefined ? undefined : joinedView(base, glue);
-    if (joined !== undefined) search(joined, joined.text);
+  // Joined as decoded and as sent: decoding can eat a separator (`&b=3a…` reads `=3a` as quoted-printable, and the
+  // parameter boundary is gone), which let a key split across two parameters through for one key in a few hundred.
+  const bases = [decoded, identityOf(text)].filter((view): view is View => view !== undefined);
+  for (const base of bases) {
+    for (const glue of ['', '.'] as const) {
+      const joined = joinedView(base, glue);
+      if (joined !== undefined) search(joined, joined.text);
+    }
   }
   // Compacted as sent and as decoded: decoding can eat a blob's separators (`=53:41` reads as quoted-printable).
   for (const view of decoded === undefined ? [identityView(text)] : [identityView(text), decoded]) {
