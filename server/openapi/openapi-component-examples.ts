@@ -1,5 +1,6 @@
 /** The examples of the OpenAPI document's component schemas, each a value the sandbox really takes or answers. */
 import type { SandboxOrder } from '../domain/sandbox-order-types.js';
+import { LAPTOP_QUOTAS } from '../domain/quotas.js';
 
 /** The payloads the examples are taken from (read by the caller: this module does no I/O). */
 export interface ExamplePayloads {
@@ -71,21 +72,8 @@ const HEALTH = {
   events: { clients: 0, waitingBytes: 0, dropped: 0 },
   journal: { entries: 12, limit: 5000, bytes: 18432, byteLimit: 268435456 },
   quota: {
-    quotas: {
-      requestsPerSecond: null,
-      burst: 0,
-      eventStreams: 64,
-      harExports: 4,
-      harExportsPerHour: null,
-      harExportBytesPerSecond: null,
-      checklistRunsPerHour: null,
-      reportsKept: null,
-      reportMaxAgeDays: null,
-      heldRequests: 1000,
-      journalEntries: 5000,
-      journalBytes: 268435456,
-      bodyBytes: 1048576,
-    },
+    // The laptop's defaults themselves: the example cannot drift from what a laptop answers.
+    quotas: LAPTOP_QUOTAS,
     refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 },
   },
 };
