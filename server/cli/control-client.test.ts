@@ -110,3 +110,15 @@ describe('a list of several pages', () => {
     await expect(controlClient(url, {}).list('/_sandbox/journal', 10)).rejects.toThrow(`GET ${url}/_sandbox/journal answered JSON that is no list: is ${url} the sandbox?`);
   });
 });
+
+describe('a list whose server names a next page for ever', () => {
+  it('stops at the first empty page', async () => {
+    let asked = 0;
+    const url = await serve((_req, res) => {
+      asked++;
+      res.writeHead(200, { 'content-type': 'application/json', link: '</_sandbox/journal?after=x>; rel="next"' }).end(asked === 1 ? '[1]' : '[]');
+    });
+    await expect(controlClient(url, {}).list('/_sandbox/journal', 10)).resolves.toEqual([1]);
+    expect(asked).toBe(2);
+  });
+});

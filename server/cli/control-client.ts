@@ -80,6 +80,8 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
         const page: { value: T[]; next: string | undefined } = await exchange<T[]>('GET', next);
         if (!Array.isArray(page.value)) throw new ControlError(`GET ${baseUrl}${next} answered JSON that is no list: is ${baseUrl} the sandbox?`);
         items.push(...page.value);
+        // An empty page ends it, whatever its Link says: a server naming a next page for ever would hold the command.
+        if (page.value.length === 0) break;
         // Only a path of this sandbox's: a Link naming another host is not followed.
         next = page.next?.startsWith('/') && !page.next.startsWith('//') ? page.next : undefined;
       }
