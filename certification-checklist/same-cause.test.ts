@@ -7,8 +7,8 @@ import { linkSameCause } from './same-cause.js';
 const noStatus = (id: string): Verdict => ({ status: 'fail', message: `order ${id} is AWAITING_STATUS: the POS answered the delivery but sent no status call`, evidence: [], cause: 'no-status-call' });
 
 describe('linkSameCause', () => {
-  it('makes an item that failed the way ORDER-02 did its knock-on', () => {
-    expect(linkSameCause('ORDER-07', noStatus('o-7'), () => noStatus('o-1'))).toEqual({
+  it('makes an item that failed the way an earlier item did its knock-on', () => {
+    expect(linkSameCause('ORDER-07', noStatus('o-7'), [['ORDER-01', { status: 'pass', message: '', evidence: [] }], ['ORDER-02', noStatus('o-1')]])).toEqual({
       status: 'blocked',
       message: 'order o-7 is AWAITING_STATUS: the POS answered the delivery but sent no status call; the same as ORDER-02',
       evidence: [],
@@ -17,16 +17,23 @@ describe('linkSameCause', () => {
     });
   });
 
-  it.each([
-    ['ORDER-02 passed (only Hub orders get no status call)', (): Verdict => ({ status: 'pass', message: '', evidence: [] })],
-    ['ORDER-02 failed for another cause', (): Verdict => ({ status: 'fail', message: 'refused', evidence: [] })],
-    ['ORDER-02 was not run', () => undefined],
-  ])('leaves the failure its own when %s', (_case, earlier) => {
-    expect(linkSameCause('ORDER-07', noStatus('o-7'), earlier)).toEqual(noStatus('o-7'));
+  it('names the first item that failed with the cause, whichever items they are', () => {
+    const refused = (id: string): Verdict => ({ status: 'fail', message: `update for ${id} refused`, evidence: [], cause: 'PUT /v2/menu 400: LocationId is … but header x-service-locationid is …' });
+    expect(linkSameCause('MENU-09', refused('kiosk'), [['MENU-08', refused('hub')], ['ORDER-02', noStatus('o-1')]])).toMatchObject({ status: 'blocked', blockedBy: 'MENU-08' });
   });
 
-  it('links only the items that name a same-cause root', () => {
-    expect(linkSameCause('MENU-01', noStatus('o-7'), () => noStatus('o-1'))).toEqual(noStatus('o-7'));
+  it.each([
+    ['ORDER-02 passed (only Hub orders get no status call)', (): Verdict => ({ status: 'pass', message: '', evidence: [] })],
+    ['ORDER-02 failed for another cause', (): Verdict => ({ status: 'fail', message: 'refused', evidence: [], cause: 'POST /v2/order/status 400: …' })],
+    ['ORDER-02 failed with no cause named', (): Verdict => ({ status: 'fail', message: 'refused', evidence: [] })],
+  ])('leaves the failure its own when %s', (_case, earlier) => {
+    expect(linkSameCause('ORDER-07', noStatus('o-7'), [['ORDER-02', earlier()]])).toEqual(noStatus('o-7'));
+  });
+
+  it('leaves the first failure with a cause its own, and a verdict that is not a failure as it is', () => {
+    expect(linkSameCause('ORDER-02', noStatus('o-1'), [])).toEqual(noStatus('o-1'));
+    const warned: Verdict = { status: 'warn', message: 'slow', evidence: [], cause: 'no-status-call' };
+    expect(linkSameCause('ORDER-06', warned, [['ORDER-02', noStatus('o-1')]])).toEqual(warned);
   });
 });
 

@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { fieldProblem, itemsOf, priceProblem } from '../menu-body-rules.js';
-import { firstRefusal, refusalText, refusedVerdict, rootCauseOf, wasRefused } from '../refusals.js';
+import { firstRefusal, refusalShape, refusalText, refusedVerdict, rootCauseOf, wasRefused } from '../refusals.js';
 import { countOf, errorMessages, isMenu, succeeded, unfaulted } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
@@ -28,7 +28,9 @@ function judgeUpdates(traffic: Traffic): Verdict {
       // The update meant for it (its body names it, in form A) shows where it went and what the sandbox said.
       const meant = calls.find((entry) => (entry.request.body as { LocationId?: unknown } | undefined)?.LocationId === locationId) ?? calls[0]!;
       const where = `no menu update came for location ${locationId}; the updates went to ${[...new Set(calls.map((e) => e.locationId))].join(', ')}`;
-      return fail(wasRefused(meant) ? `${where}; the one sent was ${refusalText(meant)}` : where, calls);
+      if (!wasRefused(meant)) return fail(where, calls);
+      // Refused the way another location's update was (every update sent with one location, say): one cause, one root.
+      return { ...fail(`${where}; the one sent was ${refusalText(meant)}`, calls), cause: refusalShape(meant) };
     }
     const accepted = here.filter(succeeded);
     const refused = firstRefusal(here);

@@ -31,10 +31,13 @@ export function rejudgeReport(report: Report): Rejudged {
   const mode = report.mode as RunMode;
   const scope = { capabilities: new Set(report.capabilities), ...(report.only ? { only: new Set(report.only) } : {}), mode };
   const rejudged: JudgedItem[] = [];
-  // Judged in checklist order, as the runner judged them in step order: an item's same-cause root comes before it.
+  // Judged in the order the runner judged them, step by step as the steps ran: an item whose cause an earlier item
+  // already failed with is that item's knock-on, so the order decides which one is the root.
   const verdicts = new Map<string, Verdict>();
+  const stepOrder = new Map((report.steps ?? []).map((step, index) => [step.id, index]));
+  const position = (id: string) => stepOrder.get(report.items.find((candidate) => candidate.id === id)?.judgedOver ?? '') ?? -1;
   let judged = 0;
-  for (const item of CHECKLIST) {
+  for (const item of [...CHECKLIST].sort((a, b) => position(a.id) - position(b.id))) {
     const reported = report.items.find((candidate) => candidate.id === item.id);
     if (!reported) {
       problems.push(`${item.id}: the report does not list it`);
@@ -67,7 +70,7 @@ export function rejudgeReport(report: Report): Rejudged {
     let verdict: Verdict;
     try {
       const own = item.judge(trafficOf({ ...step, entries: step.entries.map((id) => entries.get(id) as JournalEntry) }));
-      verdict = linkSameCause(item.id, own, (id) => verdicts.get(id));
+      verdict = linkSameCause(item.id, own, verdicts);
       verdicts.set(item.id, own);
     } catch (error) {
       problems.push(`${item.id}: its evidence cannot be judged (${(error as Error).message})`);
@@ -78,7 +81,8 @@ export function rejudgeReport(report: Report): Rejudged {
     if (mismatch) problems.push(`${item.id}: ${mismatch}`);
     rejudged.push({ id: item.id, required: item.required, status: verdict.status, message: verdict.message, ...(verdict.blockedBy ? { blockedBy: verdict.blockedBy } : {}) });
   }
-  const outcome = runOutcome(rejudged);
+  const checklistOrder = (id: string) => CHECKLIST.findIndex((item) => item.id === id);
+  const outcome = runOutcome(rejudged.sort((a, b) => checklistOrder(a.id) - checklistOrder(b.id)));
   if (canonicalJson(outcome) !== canonicalJson(report.outcome)) {
     const said = (o: Report['outcome']) => `${o.verdict} (exit ${o.exitCode}, ${quote(o.reason)}; ${canonicalJson(o.counts)})`;
     problems.push(`the outcome: the report says ${said(report.outcome)}; its items give ${said(outcome)}`);

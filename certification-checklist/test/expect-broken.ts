@@ -7,6 +7,8 @@ import { rejudgeReport } from '../report/rejudge.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
 import { CHECKLIST } from '../items/all-items.js';
 import type { RunResult } from '../runner.js';
+import type { Bug } from '../../reference-pos/bugs.js';
+import { refusalShape, wasRefused } from '../refusals.js';
 import type { BugCase } from './bug-table.js';
 import { runAgainst, sandboxAndPos } from './checklist-live.js';
 
@@ -19,6 +21,8 @@ export async function expectBroken({ bug, with: others = [], breaks, before = []
   };
   expect(Object.fromEntries(Object.keys(breaks).map((id) => [id, said(id)]))).toEqual(breaks);
   expectKnockOnsRooted(run);
+  expectOneRootPerCause(run);
+  if (![bug, ...others].some((one) => LOCATION_BUGS.has(one))) expectNoHubHint(run);
 
   const outcome = runOutcome(judgedItems(run.results));
   const report = buildReport(run, outcome);
@@ -55,4 +59,35 @@ export function expectKnockOnsRooted(run: RunResult): void {
     .filter((result) => result.blockedBy && ['pass', 'warn'].includes(statusOf.get(result.blockedBy) ?? ''))
     .map((result) => `${result.item.id} is blocked by ${result.blockedBy}, which is ${statusOf.get(result.blockedBy!)}`);
   expect(dangling).toEqual([]);
+}
+
+/** A hint that sends a partner to the Hub's or a brand's location (a location id such as loc-hub-001-burgers is evidence, not a hint). */
+export const HUB_HINT = /brand|(?<![-\w])Hub(?![-\w])/i;
+
+/** The bugs that do put a call at the wrong location: the only ones whose report may send a partner to a brand's location. */
+const LOCATION_BUGS = new Set<Bug>(['wrong-location', 'hub-first-brand']);
+
+/** Neither a message nor the fix of a root ("What to fix first") speaks of the Hub or a brand when every location was right. */
+export function expectNoHubHint(run: RunResult): void {
+  const said = run.results.filter((result) => result.status !== 'pass' && result.status !== 'skipped' && result.status !== 'not_applicable');
+  const hinted = said.flatMap((result) => [
+    ...(HUB_HINT.test(result.message) ? [`${result.item.id} says: ${result.message}`] : []),
+    ...(!result.blockedBy && HUB_HINT.test(result.item.remediation) ? [`${result.item.id}'s fix: ${result.item.remediation}`] : []),
+  ]);
+  expect(hinted).toEqual([]);
+}
+
+/** One cause, one root: no two roots of "What to fix first" rest on calls the sandbox refused the same way. */
+export function expectOneRootPerCause(run: RunResult): void {
+  const roots = run.results.filter((result) => (result.status === 'fail' || result.status === 'warn') && !result.blockedBy);
+  const owner = new Map<string, string>();
+  const shared: string[] = [];
+  for (const root of roots) {
+    for (const shape of new Set(root.evidence.filter(wasRefused).map(refusalShape))) {
+      const first = owner.get(shape);
+      if (first) shared.push(`${first} and ${root.item.id} both rest on ${shape}`);
+      else owner.set(shape, root.item.id);
+    }
+  }
+  expect(shared).toEqual([]);
 }
