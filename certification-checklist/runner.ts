@@ -244,7 +244,7 @@ function judge(item: ChecklistItem, step: StepRecord, began: Date, verdicts: Map
   const timing = { startedAt: began.toISOString(), durationMs: Date.now() - began.getTime() };
   try {
     const own = item.judge(trafficOf(step));
-    const verdict = linkSameCause(item.id, own, (id) => verdicts.get(id));
+    const verdict = linkSameCause(item.id, own, verdicts);
     verdicts.set(item.id, own);
     const byId = new Map(step.entries.map((entry) => [entry.id, entry]));
     const evidence = verdict.evidence.map((id) => byId.get(id)).filter((entry): entry is JournalEntry => entry !== undefined);

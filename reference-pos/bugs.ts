@@ -19,6 +19,7 @@ export const BUGS = {
   'refund-by-order-id': 'refunds name the service’s OrderId instead of the ExternalId the POS gave the order',
   'refund-no-location': 'refunds are sent without the x-service-locationid header',
   'retry-storm': 'a refund or menu update the sandbox refuses is sent again at once, up to 10 times, whatever the error',
+  'no-retry-after-5xx': 'a refund or menu update that meets a 5xx is never sent again: after an outage the refund is lost',
   'float-prices': 'menu updates carry prices in major units with decimals (12.5) instead of whole minor units',
   'menu-extra-fields': 'menu updates also send each item’s Description, a field other than price and name',
   'no-reference-check': 'menu updates are sent for item Ids the POS does not know, instead of being refused before sending',

@@ -30,6 +30,8 @@ const FIXED_JTI = 'reference-pos-jti';
 const TOKEN_TTL_S = 300;
 /** How many sends the retry-storm bug makes of one refused call. */
 export const RETRY_STORM_SENDS = 10;
+/** The waits before each new send of a call that met a 5xx: growing, the first a second, as the checklist asks. */
+const RETRY_GAPS_MS = [1000, 2000];
 
 export class SandboxClient {
   constructor(
@@ -40,13 +42,20 @@ export class SandboxClient {
 
   /**
    * Calls `method path` on the sandbox at `baseUrl` for `locationId`; never throws for an HTTP status.
-   * A correct POS sends once and reports the answer: a 400 will not change by sending it again, and the
-   * service's 5xx are for a person or a later job to look at, not for a loop.
+   * A correct POS reports a 4xx as it is (sending it again changes nothing) and sends a call that met a 5xx again
+   * after growing waits, so an outage loses no refund; after the last wait it reports the 5xx.
    */
   async call(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown, options: SendOptions = {}): Promise<SandboxAnswer> {
     let answer = await this.send(baseUrl, method, path, locationId, body, options);
     if (this.bugs.has('retry-storm')) {
       for (let sends = 1; sends < RETRY_STORM_SENDS && answer.status !== 200; sends++) answer = await this.send(baseUrl, method, path, locationId, body, options);
+      return answer;
+    }
+    if (this.bugs.has('no-retry-after-5xx')) return answer;
+    for (const gap of RETRY_GAPS_MS) {
+      if (answer.status < 500) break;
+      await new Promise((resolve) => setTimeout(resolve, gap));
+      answer = await this.send(baseUrl, method, path, locationId, body, options);
     }
     return answer;
   }

@@ -11,6 +11,11 @@ const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter
 export const MIN_RETRY_GAP_MS = 1000;
 /** More sends than this of one refunded order inside the observation window is flooding. */
 export const MAX_SENDS_AFTER_5XX = 3;
+/**
+ * How long the outage step's outage lasts after the POS's first refund met it: half the least backoff, so a POS
+ * that waits that long before a retry meets a service that is back, and one that loops meets the outage.
+ */
+export const OUTAGE_AFTER_FIRST_MS = MIN_RETRY_GAP_MS / 2;
 
 /** One refund a step asked the POS for: the order, where it is, the ExternalId the POS gave it. */
 export interface AskedRefund {
@@ -104,6 +109,35 @@ function judgeRetries(traffic: Traffic, after: string, limit: number): Verdict {
   return pass(calls.length === 1 ? `the refund was sent once; the POS stopped after ${after}` : `the refund was sent ${calls.length} times, with backoff`, calls);
 }
 
+/**
+ * The refund that met the outage: sent again once the service was back, and judged then like any refund (named,
+ * located, PROCESSED). One never sent again is lost; the interface names no retries, so it warns (docs: "Where the
+ * interface is silent"), and a wrong retry is the refund items' business, not a second cause.
+ */
+function judgeAfterOutage(traffic: Traffic): Verdict {
+  if (traffic.asked.missing !== undefined) {
+    const root = traffic.asked.blockedBy as string | undefined;
+    return { ...blocked(String(traffic.asked.missing)), ...(root ? { blockedBy: root } : {}) };
+  }
+  const calls = refundCalls(traffic);
+  const [asked] = askedRefunds(traffic);
+  if (calls.length === 0 || asked === undefined) return blocked(`the POS sent no refund, so whether it sends it again after an outage could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
+  const met = calls.filter((entry) => entry.fault !== undefined);
+  const after = calls.filter((entry) => entry.fault === undefined);
+  if (met.length === 0) return blocked(`no refund met the outage: the first (${calls[0]!.id}) was answered ${calls[0]!.response.status}`, calls);
+  const first = met[0]!;
+  if (after.length === 0) {
+    const waited = Math.round(((traffic.asked.waitMs as number) + (traffic.asked.windowMs as number)) / 1000);
+    const times = met.length === 1 ? '' : ` (${met.length} sends, all during the outage)`;
+    return warn(`the refund of ${asked.externalId} met a 503 (${first.id})${times} and was never sent again once the service was back (watched ${waited} s): the merchant's refund is lost. Retry a refund that meets a 5xx or a timeout, with backoff, until it is delivered`, met);
+  }
+  // A call a fault rule answered was never read (its body is not in the journal): the refund is judged on the rest.
+  const verdict = judgeRefund({ ...traffic, entries: traffic.entries.filter((entry) => entry.fault === undefined) }, asked, 'ORDER-02', [asked]);
+  if (verdict.status !== 'pass') return verdict;
+  const gap = Date.parse(after[0]!.time) - Date.parse(first.time);
+  return pass(`the refund of ${asked.externalId} met a 503 (${first.id}) and was sent again ${gap} ms later, once the service was back (${after[0]!.id}): accepted and PROCESSED`, calls);
+}
+
 export const REFUND_ITEMS: ChecklistItem[] = [
   {
     id: 'REFUND-01',
@@ -164,5 +198,17 @@ export const REFUND_ITEMS: ChecklistItem[] = [
     step: 'refund-kiosk',
     passive: false,
     judge: judgeRefunds('ORDER-08'),
+  },
+  {
+    id: 'REFUND-06',
+    title: 'A refund that meets an outage is delivered once the service is back',
+    section: '§4.1, sandbox rule',
+    category: 'REFUND',
+    required: false,
+    capabilities: ['refund'],
+    remediation: `Keep a refund that met a 5xx or a timeout, and send it again with growing waits (≥ ${MIN_RETRY_GAP_MS / 1000} s) until the service takes it; only then is the merchant’s refund done. Warn level: the interface names no retries.`,
+    step: 'refund-service-error',
+    passive: false,
+    judge: judgeAfterOutage,
   },
 ];

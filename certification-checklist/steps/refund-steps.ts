@@ -1,9 +1,10 @@
-/** The refund steps: a refund of an order the POS took (standard, each Hub brand, Kiosk), and the POS meeting a 400 and a 503. */
+/** The refund steps: a refund of an order the POS took (standard, each Hub brand, Kiosk), and the POS meeting a 400 and an outage. */
+import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { Location } from '../../server/fixtures/fixture-schemas.js';
-import type { StepId } from '../checklist-types.js';
-import type { AskedRefund } from '../items/refund-items.js';
+import type { ActorAnswer, StepId } from '../checklist-types.js';
+import { OUTAGE_AFTER_FIRST_MS, type AskedRefund } from '../items/refund-items.js';
 import { isRefund, succeeded } from '../traffic.js';
-import { ensureAccepted, locationsOf, patienceFor, waitForEntries, waitForRecord, watchWindow, withFault, type StepContext, type StepOutcome } from './step-context.js';
+import { ensureAccepted, locationsOf, orderOfItsOwn, patienceFor, waitForEntries, waitForRecord, watchWindow, withFault, type StepContext, type StepOutcome } from './step-context.js';
 
 /**
  * Asks for a refund of an order the POS took at each location of `template` (`every`: all of them, one per Hub
@@ -52,7 +53,7 @@ async function askRefund(ctx: StepContext, location: Location, externalId: strin
 }
 
 /** The POS asks for a refund while the sandbox answers every refund with `status`, and is watched for a window. */
-function refundMeeting(status: 400 | 503) {
+function refundMeeting(status: 400) {
   return async (ctx: StepContext): Promise<StepOutcome> => {
     const location = locationsOf(ctx, 'standard')[0]!;
     const order = await ensureAccepted(ctx, 'standard', location);
@@ -69,10 +70,49 @@ function refundMeeting(status: 400 | 503) {
   };
 }
 
+/**
+ * The POS asks for a refund of an order of the step's own while the service is down: every refund is answered 503
+ * until OUTAGE_AFTER_FIRST_MS after the first one, then the service is back. A POS that waits at least the least
+ * backoff before its retry meets a service that is up; one that loops meets the outage. The refund must then
+ * arrive within the wait, and its refund is waited for; the window after it shows a POS that keeps sending.
+ */
+async function refundThroughOutage(ctx: StepContext): Promise<StepOutcome> {
+  const location = locationsOf(ctx, 'standard')[0]!;
+  // Its own order: REFUND-01's is refunded already, so a refund retried after the outage would end ALREADY_REFUNDED.
+  const order = await orderOfItsOwn(ctx, 'standard', location, { keep: false });
+  if ('missing' in order) return { asked: { missing: order.missing, blockedBy: 'ORDER-01' } };
+  const rule = { match: { direction: 'inbound' as const, path: '/order/refund' }, action: { kind: 'status' as const, status: 503 } };
+  const what = `a refund of ${order.externalId}`;
+  const mark = await ctx.sandbox.journalMark();
+  // The ask runs beside the outage: a POS that retries answers its driver only once it is done, after the outage.
+  let answer: ActorAnswer | undefined;
+  let answeredAt = 0;
+  const asking = ctx.actor.refund({ sandboxUrl: ctx.sandbox.baseUrl, locationId: order.locationId, externalId: order.externalId }).then((said) => ((answer = said), (answeredAt = Date.now()), said));
+  const outage = await withFault(ctx, rule, 'refund-503', async () => {
+    const heard = (entries: JournalEntry[]) => entries.some(isRefund) || (answer !== undefined && Date.now() - answeredAt >= patienceFor(ctx, answer));
+    const first = (await waitForEntries(ctx, what, mark, heard, ctx.actor.waitMs)).find(isRefund);
+    if (first) await watchWindow(ctx, 'the outage to end', Math.max(0, Date.parse(first.time) + OUTAGE_AFTER_FIRST_MS - Date.now()));
+    return { met: first !== undefined };
+  });
+  const actor = await asking;
+  const endedAt = new Date().toISOString();
+  if (outage.met) {
+    // The service is back: the refund must now arrive, and be decided; then the window shows whether it is sent again.
+    const after = await waitForEntries(ctx, `${what} after the outage`, mark, (entries) => entries.some((entry) => isRefund(entry) && entry.fault === undefined), ctx.actor.waitMs);
+    const accepted = new Set(after.filter((entry) => isRefund(entry) && succeeded(entry) && entry.fault === undefined).map((entry) => entry.id));
+    if (accepted.size > 0) {
+      await waitForRecord(ctx, `the sandbox to process the refund of ${order.externalId}`, () => ctx.sandbox.refunds(), (refunds) => refunds.some((refund) => accepted.has(refund.journalId) && refund.status !== 'PENDING'));
+    }
+    await watchWindow(ctx, 'sends after the outage', ctx.windowMs);
+  }
+  const refunds: AskedRefund[] = [{ orderId: order.orderId, externalId: order.externalId, locationId: order.locationId }];
+  return { asked: { refunds, externalId: order.externalId, locationId: order.locationId, status: 503, outageEndedAt: endedAt, waitMs: ctx.actor.waitMs, windowMs: ctx.windowMs }, actor, orderIds: [order.orderId] };
+}
+
 export const REFUND_STEPS: Partial<Record<StepId, (ctx: StepContext) => Promise<StepOutcome>>> = {
   'refund-order': refundOf('standard', 'ORDER-01'),
   'refund-invalid-payload': refundMeeting(400),
-  'refund-service-error': refundMeeting(503),
+  'refund-service-error': refundThroughOutage,
   'refund-hub': refundOf('hub', 'ORDER-07', true),
   'refund-kiosk': refundOf('kiosk', 'ORDER-08'),
 };

@@ -123,6 +123,7 @@ export async function deliverDecided(
   location: Location,
   decision: 'ACCEPTED' | 'REJECTED',
   reason?: string,
+  options: { keep?: boolean } = {},
 ): Promise<{ orderId: string; record: OrderRecord; actor: ActorAnswer }> {
   const orderId = ctx.newOrderId();
   const actor = await ctx.actor.decide({ orderId, decision, ...(reason ? { reason } : {}), words: `a ${template} order for ${location.name} (${location.id})` });
@@ -132,7 +133,7 @@ export async function deliverDecided(
   if ((record.Deliveries ?? []).some((attempt) => attempt.httpStatus !== undefined)) ctx.deliveries.answered = true;
   else if (record.Status === 'DELIVERY_FAILED') ctx.deliveries.unanswered = true;
   // Kept for the refund steps: an accepted order, or (until one is) an order the POS answered but never decided.
-  const keep = record.ExternalId !== undefined && (record.Status === 'ACCEPTED' || (record.Status === 'AWAITING_STATUS' && !ctx.accepted.has(location.id)));
+  const keep = options.keep !== false && record.ExternalId !== undefined && (record.Status === 'ACCEPTED' || (record.Status === 'AWAITING_STATUS' && !ctx.accepted.has(location.id)));
   if (keep) ctx.accepted.set(location.id, { orderId, externalId: record.ExternalId!, locationId: location.id });
   return { orderId, record, actor };
 }
@@ -178,17 +179,20 @@ export async function settle(ctx: StepContext, orderId: string, mark: string): P
  * order of another location: a step that tests one Hub brand must not refund another brand's order.
  */
 export async function ensureAccepted(ctx: StepContext, template: string, location: Location): Promise<AcceptedOrder | { missing: string }> {
-  const kept = ctx.accepted.get(location.id);
-  if (kept) return kept;
+  // A new one is kept (deliverDecided), even answered but undecided, so the next refund step of this location does not send (and wait for) another.
+  return ctx.accepted.get(location.id) ?? (await orderOfItsOwn(ctx, template, location));
+}
+
+/**
+ * A new order of `template` at `location` the POS took (or answered with an ExternalId). `keep: false`: for one step
+ * alone, not kept for the others: a refund the step may see retried must not find its order refunded already by
+ * another step, nor leave one refunded for the next.
+ */
+export async function orderOfItsOwn(ctx: StepContext, template: string, location: Location, options: { keep?: boolean } = {}): Promise<AcceptedOrder | { missing: string }> {
   if (ctx.deliveries.unanswered && !ctx.deliveries.answered) return { missing: 'the POS answered none of the orders sent to it in this run, so there is no order to refund' };
-  const { orderId, record } = await deliverDecided(ctx, template, location, 'ACCEPTED');
-  if (record.ExternalId && record.Status === 'AWAITING_STATUS') {
-    // Kept too, so the next refund step of this location does not send (and wait for) another undecided order.
-    const taken = { orderId, externalId: record.ExternalId, locationId: location.id };
-    ctx.accepted.set(location.id, taken);
-    return taken;
-  }
-  return ctx.accepted.get(location.id) ?? { missing: `order ${orderId}, sent to ${location.id} to be refunded, is ${record.Status} without an ExternalId: the POS must take it first` };
+  const { orderId, record } = await deliverDecided(ctx, template, location, 'ACCEPTED', undefined, options);
+  if (record.ExternalId && (record.Status === 'ACCEPTED' || record.Status === 'AWAITING_STATUS')) return { orderId, externalId: record.ExternalId, locationId: location.id };
+  return { missing: `order ${orderId}, sent to ${location.id} to be refunded, is ${record.Status} without an ExternalId: the POS must take it first` };
 }
 
 /** Runs `body` with a fault rule in force, and removes the rule afterwards (it may already be used up). */

@@ -41,7 +41,7 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'new-external-id-on-resend', breaks: { 'ORDER-04': 'fail' } },
   { bug: 'no-idempotency', breaks: { 'ORDER-05': 'fail' } },
   { bug: 'slow-ack', breaks: { 'ORDER-06': 'warn' } },
-  { bug: 'wrong-location', breaks: { 'ORDER-07': 'fail', 'ORDER-08': 'fail', 'MENU-08': 'fail', 'MENU-09': 'fail', 'REFUND-04': 'fail', 'REFUND-05': 'fail' }, before: ['ORDER-02'] },
+  { bug: 'wrong-location', breaks: { 'ORDER-07': 'fail', 'ORDER-08': 'fail', 'MENU-08': 'fail', 'MENU-09': 'blocked by MENU-08', 'REFUND-04': 'fail', 'REFUND-05': 'fail' }, before: ['ORDER-02'] },
   // Only the Hub's second brand is wrong, in status calls, menus and refunds alike: no other brand's order may stand in.
   { bug: 'hub-first-brand', breaks: { 'ORDER-07': 'fail', 'MENU-08': 'fail', 'REFUND-04': 'fail' } },
   { bug: 'refuse-kiosk', breaks: { 'ORDER-08': 'fail' } },
@@ -51,6 +51,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'menu-extra-fields', breaks: { 'MENU-04': 'fail' }, before: ['MENU-01'] },
   { bug: 'no-reference-check', breaks: { 'MENU-05': 'fail' } },
   { bug: 'retry-storm', breaks: { 'MENU-06': 'fail', 'REFUND-02': 'fail', 'REFUND-03': 'fail' } },
+  // The refund that met the outage is never sent again: REFUND-03 sees no loop, REFUND-06 sees the refund lost.
+  { bug: 'no-retry-after-5xx', breaks: { 'REFUND-06': 'warn' } },
   // One cause, one root: every update refused for form B's field in form A is MENU-01's, and MENU-07 names it.
   { bug: 'service-in-form-a', breaks: { 'MENU-01': 'fail', 'MENU-02': 'blocked by MENU-01', 'MENU-07': 'blocked by MENU-01', 'MENU-08': 'blocked by MENU-01', 'MENU-09': 'blocked by MENU-01' } },
   { bug: 'full-menu-updates', breaks: { 'MENU-07': 'warn' } },

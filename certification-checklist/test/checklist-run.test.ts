@@ -40,15 +40,15 @@ describe('a checklist run', () => {
   it('passes every item against the correct reference POS, calls it a demo, and writes a report that verifies and rejudges', async () => {
     const run = await runAgainst(await sandboxAndPos());
     expect(run.results.filter((result) => result.status !== 'pass').map((result) => `${result.item.id}: ${result.message}`)).toEqual([]);
-    expect(run.results).toHaveLength(34);
-    expect(run.lines.filter((line) => line.startsWith('  PASS'))).toHaveLength(34);
+    expect(run.results).toHaveLength(35);
+    expect(run.lines.filter((line) => line.startsWith('  PASS'))).toHaveLength(35);
     expect(run.kind).toEqual({ kind: 'demo', reason: 'the POS under test is the bundled reference POS' });
     const outcome = outcomeOf(run);
     expect(outcome).toMatchObject({ verdict: 'passed', exitCode: 0 });
     const report = buildReport(run, outcome);
     const files = renderReportFiles(report);
     expect(verifyReport(files)).toMatchObject({ intact: true, problems: [] });
-    expect(rejudgeReport(report)).toEqual({ judged: 34, problems: [] });
+    expect(rejudgeReport(report)).toEqual({ judged: 35, problems: [] });
     // Every verdict rests on journal entries, each stored once; MENU-05 passes on what did not arrive.
     expect(report.items.filter((item) => item.evidence.length === 0).map((item) => item.id)).toEqual(['MENU-05']);
     const stored = report.evidence.map((piece) => piece.journalId);
@@ -81,7 +81,7 @@ describe('a checklist run', () => {
     expect(notPassed.filter((result) => !result.blockedBy).map((result) => `${result.item.id} ${result.status}`)).toEqual(['AUTH-06 fail']);
     // The calls the items needed were made: a knock-on says what was sent and why it was refused, never that nothing came.
     const direct = notPassed.filter((result) => result.blockedBy === 'AUTH-06');
-    expect(direct.map((result) => result.item.id)).toEqual(['ORDER-02', 'ORDER-03', 'ORDER-07', 'ORDER-08', 'MENU-01', 'MENU-02', 'MENU-07', 'MENU-08', 'MENU-09', 'REFUND-01', 'REFUND-04', 'REFUND-05']);
+    expect(direct.map((result) => result.item.id)).toEqual(['ORDER-02', 'ORDER-03', 'ORDER-07', 'ORDER-08', 'MENU-01', 'MENU-02', 'MENU-07', 'MENU-08', 'MENU-09', 'REFUND-01', 'REFUND-04', 'REFUND-05', 'REFUND-06']);
     for (const result of direct) expect(result.message).toMatch(/\(j-\d{6}\), refused 401: token claim exp is \d{13}, which looks like milliseconds/);
     for (const result of notPassed) expect(result.message).not.toMatch(/no status call|never sent|sent no|undefined/);
     expect(outcomeOf(run).reason).toBe('required item AUTH-06 (fail) did not pass; 10 more required items were blocked by it (ORDER-02, ORDER-03, ORDER-04, ORDER-07, ORDER-08, MENU-01, MENU-02, MENU-07, MENU-08, MENU-09)');

@@ -30,8 +30,14 @@ export interface Quirks {
   statusTiming?: 'after-reply' | 'before-reply' | 'awaited-before-reply' | 'twice';
   /** Put Status in the reply as well as sending the status call. */
   statusInReply?: boolean;
-  /** The refund's body, from the correct one. */
-  refundBody?: (body: Record<string, unknown>) => unknown;
+  /** The refund's body, from the correct one and the order it refunds (when the POS knows it). */
+  refundBody?: (body: Record<string, unknown>, order: OtherPosOrder | undefined) => unknown;
+  /** Send a refund or menu update that met a 5xx again after growing waits (default), or never (the refund is lost). */
+  retryAfter5xx?: boolean;
+  /** Send the whole menu of this location in an update (changed items changed), not only what changed. */
+  wholeMenu?: (locationId: string) => boolean;
+  /** One price entry of a menu item as sent, from the correct form A one. */
+  priceEntry?: (entry: { ServiceType: string; Price: unknown }) => unknown;
   /** A menu price as sent, from the correct minor units. */
   price?: (minorUnits: number) => unknown;
   /** The x-service-locationid a menu update is sent with, from the correct one. */
@@ -47,6 +53,8 @@ export interface Quirks {
 }
 
 const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
+/** Its own backoff after a 5xx, not the reference POS's: growing, the first over a second. */
+const RETRY_WAITS_MS = [1200, 2500];
 
 /** Starts the POS; its order endpoint is `${url}/order` and its driver is `url`. */
 export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise<{ url: string; orders: Map<string, OtherPosOrder> }> {
@@ -61,6 +69,16 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
     const base = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-service-locationid': locationId, 'x-api-key': PARTNER.apiKey ?? 'k', 'x-api-version': '2' };
     const response = await fetch(`${sandboxUrl}${path}`, { method, headers: headers(base), body: JSON.stringify(body) });
     return { status: response.status, text: await response.text() };
+  };
+  // A refund or menu update is kept until the service takes it: an outage must not lose the merchant's refund.
+  const deliver = async (method: string, path: string, locationId: string, body: unknown, kind: 'refund' | 'menu') => {
+    let answer = await call(method, path, locationId, body, kind);
+    for (const wait of quirks.retryAfter5xx === false ? [] : RETRY_WAITS_MS) {
+      if (answer.status < 500) break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      answer = await call(method, path, locationId, body, kind);
+    }
+    return answer;
   };
 
   // A status call may outlive its test (one sent again later): a sandbox already closed is no error of the POS.
@@ -110,8 +128,9 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
     },
     'POST /refund': async (body, res) => {
       const correct = { ExternalId: body.externalId };
+      const order = [...orders.values()].find((candidate) => candidate.ExternalId === body.externalId && candidate.LocationId === body.locationId);
       let answer;
-      for (let sent = 0; sent < (quirks.refundSends ?? 1); sent++) answer = await call('POST', '/v2/order/refund', String(body.locationId), quirks.refundBody?.(correct) ?? correct, 'refund');
+      for (let sent = 0; sent < (quirks.refundSends ?? 1); sent++) answer = await deliver('POST', '/v2/order/refund', String(body.locationId), quirks.refundBody?.(correct, order) ?? correct, 'refund');
       json(res, 200, answer);
     },
     'POST /menu': async (body, res) => {
@@ -120,13 +139,15 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
       const changes = body.changes as Array<{ itemId: string; price?: number }>;
       const unknown = changes.find((change) => !menu.Items.some((item) => item.Id === change.itemId));
       if (unknown) return json(res, 400, { error: `no item ${unknown.itemId} on the menu of ${locationId}` });
-      const Items = changes.map((change) => {
+      const sent = quirks.wholeMenu?.(locationId) ? menu.Items.map((item) => ({ itemId: item.Id, ...changes.find((change) => change.itemId === item.Id) })) : changes;
+      const Items = sent.map((change) => {
         const item = menu.Items.find((candidate) => candidate.Id === change.itemId)!;
         const price = change.price ?? item.Prices[0]!.Price;
-        return { Id: item.Id, Name: item.Name, Type: item.Type, Prices: [{ ServiceType: 'Takeout', Price: quirks.price?.(price) ?? price }] };
+        const entry = { ServiceType: 'Takeout', Price: quirks.price?.(price) ?? price };
+        return { Id: item.Id, Name: item.Name, Type: item.Type, Prices: [quirks.priceEntry?.(entry) ?? entry] };
       });
       const sentFor = quirks.menuLocation?.(locationId) ?? locationId;
-      json(res, 200, await call('PUT', '/v2/menu', sentFor, { LocationId: locationId, Items }, 'menu'));
+      json(res, 200, await deliver('PUT', '/v2/menu', sentFor, { LocationId: locationId, Items }, 'menu'));
     },
   };
 
