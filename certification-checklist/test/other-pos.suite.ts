@@ -140,6 +140,25 @@ describe('the checklist against another POS: every call judged, one root per cau
     expect({ status, flagged: Number(flagged) }).toEqual({ status: 'warn', flagged: Number(of) - 1 });
   }, 30_000);
 
+  it.each([
+    ['AUTH-02', 'aud wrong on menu updates only', { claims: (c: Record<string, unknown>, kind: string) => (kind === 'menu' ? { ...c, aud: 'io.service.pos.brokers' } : c) }, 'fail'],
+    ['AUTH-03', 'iss wrong on refunds only', { claims: (c: Record<string, unknown>, kind: string) => (kind === 'refund' ? { ...c, iss: 'till-7' } : c) }, 'fail'],
+    ['AUTH-04', 'sub the POS name on menu updates only', { claims: (c: Record<string, unknown>, kind: string) => (kind === 'menu' ? { ...c, sub: 'till-7' } : c) }, 'fail'],
+    // Tokens of one second are the same token unless something else differs: a claim of its own makes each new.
+    ['AUTH-05', 'one jti for every refund token', { claims: (c: Record<string, unknown>, kind: string) => (kind === 'refund' ? { ...c, jti: 'refund-jti', n: Math.random() } : c) }, 'fail'],
+    ['AUTH-08', 'x-api-key left out of status calls only', { statusHeaders: ({ 'x-api-key': _key, ...rest }: Record<string, string>) => rest }, 'warn'],
+  ] as const)('%s reads every call of the run: %s', async (id, _what, quirks, status) => {
+    const { said } = await runWith(quirks as Quirks, ['ORDER-02', 'MENU-01', 'REFUND-01', 'REFUND-02', id]);
+    expect(said(id).status).toBe(status);
+  }, 30_000);
+
+  it('fails MENU-03 for prices in major units sent for one Hub brand only, though the standard menu’s are right', async () => {
+    const price = (minor: number, locationId: string) => (locationId.startsWith('loc-hub-') ? minor / 100 + 0.5 : minor);
+    const { said } = await runWith({ price }, ['MENU-01', 'MENU-08', 'MENU-03'], ['hub']);
+    expect(said('MENU-01').status).toBe('pass');
+    expect(said('MENU-03')).toEqual({ status: 'fail', message: expect.stringMatching(/^\d of \d menu updates broke the rule; j-\d{6}: Items\[0\]\.Prices\[0\]\.Price is \d+\.5/) });
+  }, 30_000);
+
   it('counts every call in AUTH-06 for a clock 150 s fast, those the outage answered too', async () => {
     const claims = (correct: Record<string, unknown>) => ({ ...correct, nbf: Number(correct.nbf) + 150, exp: Number(correct.exp) + 150 });
     const { said, run } = await runWith({ claims }, ['ORDER-02', 'REFUND-03', 'AUTH-06']);

@@ -38,8 +38,8 @@ export interface Quirks {
   wholeMenu?: (locationId: string) => boolean;
   /** One price entry of a menu item as sent, from the correct form A one. */
   priceEntry?: (entry: { ServiceType: string; Price: unknown }) => unknown;
-  /** A menu price as sent, from the correct minor units. */
-  price?: (minorUnits: number) => unknown;
+  /** A menu price as sent, from the correct minor units, for a location. */
+  price?: (minorUnits: number, locationId: string) => unknown;
   /** The x-service-locationid a menu update is sent with, from the correct one. */
   menuLocation?: (locationId: string) => string;
   /** How many times each refund is sent (a double submit, say). */
@@ -143,7 +143,7 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
       const Items = sent.map((change) => {
         const item = menu.Items.find((candidate) => candidate.Id === change.itemId)!;
         const price = change.price ?? item.Prices[0]!.Price;
-        const entry = { ServiceType: 'Takeout', Price: quirks.price?.(price) ?? price };
+        const entry = { ServiceType: 'Takeout', Price: quirks.price?.(price, locationId) ?? price };
         return { Id: item.Id, Name: item.Name, Type: item.Type, Prices: [quirks.priceEntry?.(entry) ?? entry] };
       });
       const sentFor = quirks.menuLocation?.(locationId) ?? locationId;
