@@ -16,6 +16,7 @@ const SCENARIOS: Array<{ name: string; bugs?: string }> = [
   { name: 'every call refused 401: wrong audience', bugs: 'wrong-token-audience' },
   { name: 'no status call ever', bugs: 'no-status-call' },
   { name: 'every refund refused 400 (no location header)', bugs: 'refund-no-location' },
+  { name: 'a refund never sent again after the outage', bugs: 'no-retry-after-5xx' },
 ];
 
 /** One demo run: its wall time and the verdict line it ends with. */
