@@ -1,4 +1,5 @@
 /** `pos-sandbox checklist`: runs the certification checklist against a POS through the sandbox and writes the report. */
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
@@ -73,8 +74,11 @@ export function checklistCommand(): Command {
     });
 }
 
-/** Runs, prints a line per item as it finishes, writes the report, prints the summary; answers the exit code. */
-export async function runAndReport(options: RunOptions, reportDir: string, out: NodeJS.WriteStream = process.stdout): Promise<number> {
+/**
+ * Runs, prints a line per item as it finishes, writes the report, prints the summary; answers the exit code.
+ * `reportAsIs`: the report's files go into `reportDir` itself, and the summary names its junit.xml.
+ */
+export async function runAndReport(options: RunOptions, reportDir: string, out: NodeJS.WriteStream = process.stdout, reportAsIs = false): Promise<number> {
   out.write(`Certification checklist: ${describeScope(options)}\n\n`);
   let run;
   try {
@@ -85,8 +89,9 @@ export async function runAndReport(options: RunOptions, reportDir: string, out: 
     return 2;
   }
   const outcome = runOutcome(judgedItems(run.results));
-  const folder = await writeReport(reportDir, buildReport(run, outcome));
+  const folder = await writeReport(reportDir, buildReport(run, outcome), { asIs: reportAsIs });
   out.write(summaryLines(outcome, run.kind, folder));
+  if (reportAsIs) out.write(`  junit: ${join(folder, 'junit.xml')}\n`);
   return outcome.exitCode;
 }
 
@@ -136,4 +141,4 @@ export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOp
 }
 
 /** A name, version or build id a report can print: 1–100 characters, no control characters, no leading space. */
-const isLabel = (value: string) => value.length > 0 && value.length <= 100 && value.trimStart() === value && [...value].every((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);
+export const isLabel = (value: string) => value.length > 0 && value.length <= 100 && value.trimStart() === value && [...value].every((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);

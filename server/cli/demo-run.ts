@@ -3,22 +3,12 @@
  * process, on free loopback ports, and the whole checklist in driver mode against them; the summary and the report
  * folder are printed. Resolves with the exit code.
  */
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { Express } from 'express';
 import { createReferencePos } from '../../reference-pos/app.js';
 import type { Bug } from '../../reference-pos/bugs.js';
 import type { Capability } from '../../certification-checklist/checklist-types.js';
-import { partnerOverrideFromEnv, resolvePartner, type ServeConfig } from '../config.js';
-import { loadFixtures } from '../fixtures/load-fixtures.js';
-import { silentLogger } from '../logger.js';
-import { createSandboxServer } from '../http-parser-errors.js';
-import { createSandbox } from '../sandbox.js';
-import { memoryStorage } from '../store/segment-storage.js';
-import { PACKAGE_ROOT } from '../version.js';
+import type { ServeConfig } from '../config.js';
 import { runAndReport } from './checklist.js';
+import { startInProcessSandbox } from './in-process-sandbox.js';
 
 export interface DemoRun {
   bugs: Set<Bug>;
@@ -34,20 +24,8 @@ export interface DemoRun {
 }
 
 export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dispatch, reportDir, keep = false, port = 0 }: DemoRun): Promise<number> {
-  const fixtures = loadFixtures(join(PACKAGE_ROOT, 'fixtures'));
-  const partner = resolvePartner(fixtures.partner, partnerOverrideFromEnv(process.env));
-  const sandbox = await createSandbox({ fixtures, partner, storage: memoryStorage(), logger: silentLogger(), refundDelayMs, dispatch, reportDir });
-  const servers: Server[] = [];
-  const listen = async (app: Express, on = 0) => {
-    const server = createSandboxServer(app);
-    servers.push(server);
-    server.listen(on, '127.0.0.1');
-    await once(server, 'listening');
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  };
-  const sandboxUrl = await listen(sandbox.app, port);
-  // The dashboard's Checklist page runs the checklist against this sandbox again.
-  sandbox.checklist.sandboxUrl = sandboxUrl;
+  const running = await startInProcessSandbox({ port, refundDelayMs, dispatch, reportDir });
+  const { url: sandboxUrl, fixtures, partner } = running;
   const pos = createReferencePos({
     identity: { posName: partner.name, key: partner.nonProdKey, apiKey: partner.apiKey },
     sandboxUrl,
@@ -57,7 +35,7 @@ export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dis
     // --bug slow-ack replies past the delivery timeout, whatever --delivery-timeout-ms made it (12 s for 10 s).
     slowAckMs: Math.round(dispatch.attemptTimeoutMs * 1.2),
   });
-  const posUrl = await listen(pos);
+  const posUrl = await running.listen(pos);
   process.stdout.write(
     [
       'POS Sandbox demo',
@@ -82,8 +60,6 @@ export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dis
     process.stdout.write(`\nThe sandbox stays up: the dashboard at ${sandboxUrl}/ shows the run's traffic, orders and report. Ctrl-C stops it.\n`);
     return code;
   }
-  sandbox.close();
-  for (const server of servers) server.closeAllConnections();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await running.close();
   return code;
 }

@@ -41,6 +41,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: async () => (await import('./checklist.js')).checklistCommand(),
   },
   {
+    name: 'certify',
+    term: 'certify [options]',
+    summary: 'for CI: start a sandbox in this process, wait for the POS, run the whole checklist against its driver, write the report into one folder, exit with the verdict',
+    load: async () => (await import('./certify.js')).certifyCommand(),
+  },
+  {
     name: 'verify-report',
     term: 'verify-report [options] <dir>',
     summary: 'check that a report folder is as the checklist wrote it: every sha256, and each rendering against report.json',

@@ -1,0 +1,122 @@
+/**
+ * `pos-sandbox certify`: the checklist for a CI job in one command. Its own sandbox in this process (in memory), the
+ * POS waited for, the whole checklist against its driver, the report in the folder named, the verdict as exit code.
+ * A command of its own rather than a mode of `checklist`: `checklist` judges a POS through a sandbox that runs
+ * elsewhere and may hold anything; `certify` owns a sandbox that holds nothing but the run, and none of the running
+ * sandbox's options (--sandbox, --passive, --interactive) mean anything to it. certify-run.ts runs it.
+ */
+import { Command } from 'commander';
+import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
+import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
+import { parseList } from '../../certification-checklist/scope.js';
+import type { Capability } from '../../certification-checklist/checklist-types.js';
+import { DEFAULT_PORT } from '../config.js';
+import { isLabel } from './checklist.js';
+
+interface CertifyFlags {
+  driver: string;
+  posOrderUrl?: string;
+  port?: string;
+  capabilities?: string;
+  only?: string;
+  posName?: string;
+  posVersion?: string;
+  posBuild?: string;
+  reportDir: string;
+  posTimeoutS?: string;
+  waitS?: string;
+  windowMs?: string;
+}
+
+export interface CertifyOptions {
+  driverUrl: string;
+  posOrderUrl: string;
+  port: number;
+  capabilities: Capability[];
+  only?: string[];
+  pos: { name?: string; version?: string; build?: string };
+  reportDir: string;
+  posTimeoutMs: number;
+  waitMs?: number;
+  windowMs: number;
+}
+
+export const DEFAULT_CERTIFY_REPORT_DIR = 'certification-report';
+const DEFAULT_POS_TIMEOUT_S = 60;
+
+export function certifyCommand(): Command {
+  return new Command('certify')
+    .description('for CI: start a sandbox in this process, wait for the POS, run the whole checklist against its driver, write the report into one folder, exit with the verdict')
+    .requiredOption('--driver <url>', "the POS test build's driver (GET /health, POST /decide, /refund, /menu)")
+    .option('--pos-order-url <url>', "the POS's order endpoint, where the sandbox delivers orders (default: <driver>/order)")
+    .option('--port <port>', `the sandbox's port on 127.0.0.1, where the POS sends its calls (default: PORT, else ${DEFAULT_PORT}, as npm start's)`)
+    .option('--capabilities <list>', `what the POS does beyond the required items, comma-separated: ${CAPABILITIES.join(', ')}`)
+    .option('--only <ids>', 'run only these items, comma-separated (a practice run, never a certification)')
+    .option('--pos-name <name>', 'the POS product under test, as the report names it (default: the sandbox partner)')
+    .option('--pos-version <version>', 'the version of the POS build under test; a run without it is a practice run, not a certification')
+    .option('--pos-build <id>', 'the build id (commit, CI build number) of the POS under test')
+    .option('--report-dir <dir>', 'the folder the report files are written into, as they are: <dir>/junit.xml', DEFAULT_CERTIFY_REPORT_DIR)
+    .option('--pos-timeout-s <seconds>', `how long to wait for the driver's GET /health to answer 2xx (default: ${DEFAULT_POS_TIMEOUT_S})`)
+    .option('--wait-s <seconds>', 'how long to wait for the POS once asked (default: 15)')
+    .option('--window-ms <ms>', 'how long to watch for retries after an injected error (default: 3000)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exit codes: 0 every required item in scope passed (warnings allowed); 1 one failed, was blocked, or none was executed; 2 the run could not start (the POS did not answer, the port is in use, a bad option).',
+        'Environment: SANDBOX_PARTNER and SANDBOX_NONPROD_KEY, the partner the sandbox plays (default: the fixtures\' demo partner); PORT, as --port.',
+        `Example: pos-sandbox certify --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk --pos-name acme-pos --pos-version 4.2.0 --report-dir build/certification`,
+      ].join('\n'),
+    )
+    .action(async (flags: CertifyFlags) => {
+      let options: CertifyOptions;
+      try {
+        options = certifyOptions(flags);
+      } catch (error) {
+        process.stderr.write(`pos-sandbox certify: ${(error as Error).message}\n`);
+        process.exit(2);
+      }
+      const { runCertify } = await import('./certify-run.js');
+      process.exit(await runCertify(options));
+    });
+}
+
+/** Flags → options; every problem throws with the sentence to print. */
+export function certifyOptions(flags: CertifyFlags, env: NodeJS.ProcessEnv = process.env): CertifyOptions {
+  for (const [name, url] of [['--driver', flags.driver], ['--pos-order-url', flags.posOrderUrl]] as const) {
+    if (url !== undefined && !/^https?:\/\/[^/]+/.test(url)) throw new Error(`${name} must be an http(s) URL, got '${url}'`);
+  }
+  const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
+  if (!capabilities.ok) throw new Error(capabilities.problem);
+  const only = flags.only === undefined ? undefined : parseList(flags.only, CHECKLIST.map((item) => item.id), 'item');
+  if (only && !only.ok) throw new Error(only.problem);
+  const given = flags.port ?? (env.PORT?.trim() ? env.PORT : undefined);
+  const port = Number(given ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${flags.port === undefined ? 'PORT' : '--port'} must be a port number from 0 to 65535, got '${given}'`);
+  const seconds = (name: string, value: string | undefined) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a whole number of seconds, got '${value}'`);
+    return n;
+  };
+  const posTimeoutS = flags.posTimeoutS === undefined ? DEFAULT_POS_TIMEOUT_S : seconds('--pos-timeout-s', flags.posTimeoutS);
+  const waitS = flags.waitS === undefined ? undefined : seconds('--wait-s', flags.waitS);
+  const windowMs = Number(flags.windowMs ?? '3000');
+  if (!Number.isInteger(windowMs) || windowMs < 0) throw new Error(`--window-ms must be a whole number, got '${flags.windowMs}'`);
+  for (const [name, value] of [['--pos-name', flags.posName], ['--pos-version', flags.posVersion], ['--pos-build', flags.posBuild]] as const) {
+    if (value !== undefined && !isLabel(value)) throw new Error(`${name} must be 1 to 100 printable characters, starting with a non-space, got ${JSON.stringify(value)}`);
+  }
+  if (flags.reportDir.trim() === '') throw new Error('--report-dir must name a folder');
+  const driverUrl = flags.driver.replace(/\/+$/, '');
+  return {
+    driverUrl,
+    posOrderUrl: flags.posOrderUrl ?? `${driverUrl}/order`,
+    port,
+    capabilities: capabilities.values,
+    ...(only?.ok ? { only: only.values } : {}),
+    pos: { ...(flags.posName ? { name: flags.posName } : {}), ...(flags.posVersion ? { version: flags.posVersion } : {}), ...(flags.posBuild ? { build: flags.posBuild } : {}) },
+    reportDir: flags.reportDir,
+    posTimeoutMs: posTimeoutS * 1000,
+    ...(waitS !== undefined ? { waitMs: waitS * 1000 } : {}),
+    windowMs,
+  };
+}
