@@ -105,7 +105,9 @@ export function ordersCommand(): Command {
       withSandbox(flags, async (client) => {
         const order = await client.call<OrderRow & { History?: Array<{ at?: string; status: string; by?: string; detail?: string }> }>('GET', `/_sandbox/orders/${ident(id)}`);
         if (flags.json) return printJson(order);
-        print([...orderLines([order], paint), '', 'history:', ...printableDeep(order.History ?? []).map((change) => `  ${change.at ?? ''}  ${change.status}${change.by ? ` (by ${change.by})` : ''}${change.detail ? `: ${change.detail}` : ''}`)]);
+        const history = printableDeep(order.History ?? []).map((change) => `  ${change.at ?? ''}  ${change.status}${change.by ? ` (by ${change.by})` : ''}${change.detail ? `: ${change.detail}` : ''}`);
+        // A fixture order is loaded in its state and never changed: an empty "history:" read as a history lost.
+        print([...orderLines([order], paint), '', ...(history.length > 0 ? ['history:', ...history] : [`history: none: the order is ${order.Status} as it was loaded or created, unchanged since`])]);
       }),
     );
   orders

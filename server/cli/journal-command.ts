@@ -39,6 +39,8 @@ export function journalCommand(): Command {
                 flags.lines,
               );
         for (const entry of recent.reverse()) show(exchangeRow(entry));
+        // Nothing printed reads as a command that did nothing: say so, on stderr, so --json's stdout stays JSON lines.
+        if (recent.length === 0 && flags.lines > 0) process.stderr.write(`${noneLine(flags)}${flags.follow ? '; new ones are printed as they happen' : ''}\n`);
         if (!flags.follow) return;
         const newest = recent.at(-1)?.id;
         await followEvents(client, 'journal', (data) => {
@@ -50,4 +52,10 @@ export function journalCommand(): Command {
       }),
     );
   return journal;
+}
+
+/** What an empty answer means: the filters given, or an empty journal. */
+function noneLine(flags: TailFlags): string {
+  const filters = [flags.findings && '--findings', flags.path !== undefined && `--path ${JSON.stringify(flags.path)}`, flags.status !== undefined && `--status ${flags.status}`, flags.location !== undefined && `--location ${flags.location}`].filter(Boolean);
+  return filters.length > 0 ? `no exchange in the journal matches ${filters.join(' ')}` : 'the journal is empty: no exchange yet';
 }

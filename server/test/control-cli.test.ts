@@ -133,6 +133,11 @@ describe('pos-sandbox orders', () => {
     expect(resent).toMatchObject({ OrderId: 'ord-std-0003', Status: 'AWAITING_STATUS', ExternalId: expect.stringMatching(/^STANDIN-\d+$/) });
   });
 
+  it('says an order loaded from the fixtures has no history, rather than print an empty one', async () => {
+    const shown = await run(['orders', 'show', 'ord-std-0001']);
+    expect({ code: shown.code, last: shown.stdout.trim().split('\n').at(-1) }).toEqual({ code: 0, last: 'history: none: the order is ACCEPTED as it was loaded or created, unchanged since' });
+  });
+
   it('says what the sandbox answered when an order is unknown or cannot be resent, exit 1', async () => {
     expect(await run(['orders', 'show', 'no-such-order'])).toEqual({
       code: 1,
@@ -232,6 +237,12 @@ describe('pos-sandbox refunds and journal', () => {
     const withFindings = (await run(['journal', 'tail', '--findings', '--json'])).stdout.trim().split('\n').map((line) => JSON.parse(line) as { findings: string[] });
     expect(withFindings.length).toBeGreaterThan(0);
     expect(withFindings.every((row) => row.findings.length > 0)).toBe(true);
+  });
+
+  it('journal tail says so when no exchange matches, on stderr, so --json stays JSON lines', async () => {
+    const none = await run(['journal', 'tail', '--findings', '--path', '/no/such/path']);
+    expect(none).toEqual({ code: 0, stdout: '', stderr: 'no exchange in the journal matches --findings --path "/no/such/path"\n' });
+    expect((await run(['journal', 'tail', '--status', '418', '--json'])).stdout).toBe('');
   });
 
   it('journal tail --follow prints an exchange as it happens, and only those its filter takes', async () => {
