@@ -131,7 +131,7 @@ function judgeAfterOutage(traffic: Traffic): Verdict {
     const times = met.length === 1 ? '' : ` (${met.length} sends, all during the outage)`;
     return warn(`the refund of ${asked.externalId} met a 503 (${first.id})${times} and was never sent again once the service was back (watched ${waited} s): the merchant's refund is lost. Retry a refund that meets a 5xx or a timeout, with backoff, until it is delivered`, met);
   }
-  // A call a fault rule answered was never read (its body is not in the journal): the refund is judged on the rest.
+  // The sends the outage answered were never handled: the refund is judged on the ones the service took.
   const verdict = judgeRefund({ ...traffic, entries: traffic.entries.filter((entry) => entry.fault === undefined) }, asked, 'ORDER-02', [asked]);
   if (verdict.status !== 'pass') return verdict;
   const gap = Date.parse(after[0]!.time) - Date.parse(first.time);

@@ -10,6 +10,7 @@ import { injectedReply } from '../faults/injected-reply.js';
 import { faultLabel, type FiredFault } from '../faults/fault-registry.js';
 import type { FaultBook } from '../processing/fault-book.js';
 import type { QuotaBook } from '../processing/quota-book.js';
+import { bodyTextReader } from './json-body.js';
 
 export const FAULT_RULE_HEADER = 'x-sandbox-fault-rule';
 
@@ -17,6 +18,7 @@ export const FAULT_RULE_HEADER = 'x-sandbox-fault-rule';
 export const HANG_LIMIT_MS = 10 * 60 * 1000;
 
 export function injectFaults(faults: FaultBook, quota: QuotaBook): RequestHandler {
+  const readBody = bodyTextReader(quota.quotas.bodyBytes);
   // Not async: every POS call passes here, and most find no fault (npm run bench).
   return (req, res, next) => {
     const fault = chooseFault(req, faults);
@@ -37,6 +39,8 @@ export function injectFaults(faults: FaultBook, quota: QuotaBook): RequestHandle
         return;
       case 'hang': {
         // Never answered: the journal entry is written when the client gives up, or when the hang has held long enough.
+        // The body is read all the same, so the journal shows what was held (the ExternalId of a refund, say).
+        readBody(req, res, () => undefined);
         const limit = setTimeout(() => {
           res.locals.hangEnded = HANG_LIMIT_MS;
           req.socket.destroy();
@@ -49,8 +53,12 @@ export function injectFaults(faults: FaultBook, quota: QuotaBook): RequestHandle
         return;
       }
       default: {
-        const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), faultLabel(fault));
-        res.status(reply.status).set(reply.headers).send(reply.body);
+        // The body is read first (within the partner's limit), so the journal shows what met the fault: the
+        // ExternalId of a refund answered 503, say. A body that cannot be read is left out; the reply is the same.
+        readBody(req, res, () => {
+          const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), faultLabel(fault));
+          res.status(reply.status).set(reply.headers).send(reply.body);
+        });
       }
     }
   };

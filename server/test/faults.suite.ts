@@ -69,6 +69,8 @@ describe.each(FAMILIES)('inbound faults on $name', (family) => {
     const entry = (await request(sandbox.app).get(`/_sandbox/journal/${response.headers['x-sandbox-journal-id']}`)).body;
     expect(entry.fault).toEqual({ rule: 'fault-1', kind: 'status', source: 'api' });
     expect(entry.response.status).toBe(503);
+    // What met the fault is in the journal: the ExternalId of the refund the 503 answered, say.
+    expect(entry.request.body).toEqual(family.body);
   });
 
   it('answers a status fault with the body the rule gives, as the type it declares, sniffed by nothing and running nothing', async () => {
