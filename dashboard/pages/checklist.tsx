@@ -19,8 +19,14 @@ export function ChecklistPage() {
   const reports = useControl<ReportListing[]>('/_sandbox/reports', ['checklist'], 1000);
   const [live, setLive] = useState<Run | undefined>(undefined);
   const [driver, setDriver] = useState<'reference' | 'url'>('reference');
-  const [driverUrl, setDriverUrl] = useState('http://127.0.0.1:4200');
-  const [posOrderUrl, setPosOrderUrl] = useState('http://127.0.0.1:4200/order');
+  // Where the sandbox sends orders already (serve --pos-order-url): the driver is most likely that POS, and a blank
+  // order URL means that one. Until the user edits a field, it follows the sandbox's.
+  const health = useControl<{ delivery?: { posOrderUrl?: string | null } }>('/_sandbox/health');
+  const sandboxOrderUrl = health.data?.delivery?.posOrderUrl ?? undefined;
+  const [driverUrl, setDriverUrl] = useState<string | undefined>(undefined);
+  const [posOrderUrl, setPosOrderUrl] = useState('');
+  const [posName, setPosName] = useState('');
+  const [posVersion, setPosVersion] = useState('');
   const [capabilities, setCapabilities] = useState<string[]>(['refund', 'hub', 'kiosk']);
   const [bugs, setBugs] = useState('');
   const [windowMs, setWindowMs] = useState('');
@@ -31,6 +37,7 @@ export function ChecklistPage() {
     setLive((shown) => (shown === undefined || shown.id === run.id ? run : shown));
   });
   const shown = live ?? runs.data?.[0];
+  const suggestedDriver = sandboxOrderUrl ? originOf(sandboxOrderUrl) : 'http://127.0.0.1:4200';
   const start = async () => {
     try {
       const items = only.split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
@@ -38,7 +45,14 @@ export function ChecklistPage() {
       const body =
         driver === 'reference'
           ? { referencePos: true, capabilities, bugs: bugs.split(',').map((bug) => bug.trim()).filter(Boolean), ...window }
-          : { driverUrl, ...(posOrderUrl.trim() === '' ? {} : { posOrderUrl }), capabilities, ...window };
+          : {
+              driverUrl: driverUrl ?? suggestedDriver,
+              ...(posOrderUrl.trim() === '' ? (sandboxOrderUrl ? {} : { posOrderUrl: `${(driverUrl ?? suggestedDriver).replace(/\/+$/, '')}/order` }) : { posOrderUrl }),
+              ...(posName.trim() === '' ? {} : { posName: posName.trim() }),
+              ...(posVersion.trim() === '' ? {} : { posVersion: posVersion.trim() }),
+              capabilities,
+              ...window,
+            };
       setLive(await api<Run>('/_sandbox/checklist/runs', { method: 'POST', body }));
       setError(undefined);
     } catch (problem) {
@@ -65,8 +79,17 @@ export function ChecklistPage() {
           </div>
           {driver === 'url' ? (
             <div class="inline">
-              <input aria-label="driver URL" size={32} value={driverUrl} onInput={(event) => setDriverUrl(event.currentTarget.value)} />
-              <input aria-label="POS order URL" size={36} value={posOrderUrl} onInput={(event) => setPosOrderUrl(event.currentTarget.value)} />
+              <input aria-label="driver URL" id="checklist-driver" size={32} value={driverUrl ?? suggestedDriver} onInput={(event) => setDriverUrl(event.currentTarget.value)} />
+              <input
+                aria-label="POS order URL"
+                id="checklist-order-url"
+                size={48}
+                placeholder={sandboxOrderUrl ? `POS order URL (blank: the sandbox's, ${sandboxOrderUrl})` : 'POS order URL (blank: <driver URL>/order)'}
+                value={posOrderUrl}
+                onInput={(event) => setPosOrderUrl(event.currentTarget.value)}
+              />
+              <input aria-label="POS name" id="checklist-pos-name" size={16} placeholder="POS name (the report's)" value={posName} onInput={(event) => setPosName(event.currentTarget.value)} />
+              <input aria-label="POS version" id="checklist-pos-version" size={14} placeholder="POS version" value={posVersion} onInput={(event) => setPosVersion(event.currentTarget.value)} />
             </div>
           ) : (
             <div class="inline">
@@ -89,6 +112,11 @@ export function ChecklistPage() {
             </button>
           </div>
         </form>
+        <p class="muted" id="checklist-kind-note">
+          {driver === 'reference'
+            ? 'A run against the bundled reference POS is a demo, never a certification.'
+            : 'A certification is a whole run (no items left out) with a POS version, against your own POS; without a version, or with items left out, it is a practice run, and its report says so.'}
+        </p>
         <ErrorBox error={error} />
       </Section>
       {shown === undefined ? null : <RunView run={shown} />}
@@ -100,7 +128,7 @@ export function ChecklistPage() {
               <tr>
                 <td class="mono">{report.startedAt.slice(0, 19).replace('T', ' ')}</td>
                 <td>
-                  <StatusBadge status={report.verdict === 'passed' ? 'PROCESSED' : 'FAILED'} /> {report.verdict}
+                  <span class={`badge ${report.verdict === 'passed' ? 'ok' : report.verdict === 'failed' ? 'bad' : 'neutral'}`}>{report.verdict}</span>
                 </td>
                 <td>
                   <ReportLink href={report.html}>{report.title}</ReportLink>
@@ -174,4 +202,13 @@ function ReportLink({ href, id, children }: { href: string; id?: string; childre
       {children}
     </a>
   );
+}
+
+/** The origin of a URL the sandbox holds (scheme, host, port); the URL itself when it does not parse. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }

@@ -24,11 +24,13 @@ suite('the dashboard, in Chromium', () => {
   let browser: Browser;
   let baseUrl: string;
   let reportDir: string;
+  let posUrl: string;
 
   beforeAll(async () => {
     reportDir = mkdtempSync(join(tmpdir(), 'dashboard-reports-'));
     const port = await closedPort();
     const pos = await referencePos(['--sandbox', `http://127.0.0.1:${port}`]);
+    posUrl = pos.url;
     [browser, { baseUrl }] = await Promise.all([
       launchBrowser(),
       serve(['--port', String(port), '--pos-order-url', `${pos.url}/order`, '--refund-delay-ms', '50', '--retry-delays-ms', '50', '--report-dir', reportDir]),
@@ -192,11 +194,25 @@ suite('the dashboard, in Chromium', () => {
     await report.waitForLoadState();
     await expect(report.title()).resolves.toMatch(/not a certification/);
     expect(readdirSync(reportDir)).toHaveLength(1);
-    // The report folder is listed for later, each opening its report.html.
+    // The report folder is listed for later, each opening its report.html, with the run's verdict (not a refund's word).
     await page.locator('#reports a', { hasText: 'not a certification' }).waitFor();
+    await expect(page.locator('#reports tr').first().locator('.badge').textContent()).resolves.toBe('passed');
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 40_000);
+
+  it("fills the checklist form from the sandbox's own order URL, asks for the POS version, and says what makes a certification", async () => {
+    const page = await open('#/checklist');
+    await expect(page.locator('#checklist-kind-note').textContent()).resolves.toMatch(/^A run against the bundled reference POS is a demo/);
+    await page.getByLabel("a POS test build's driver").check();
+    // The sandbox delivers to the reference POS (serve --pos-order-url): the driver is that POS, and a blank order URL is the sandbox's.
+    await expect(page.locator('#checklist-driver').inputValue()).resolves.toBe(posUrl);
+    await expect(page.locator('#checklist-order-url').getAttribute('placeholder')).resolves.toBe(`POS order URL (blank: the sandbox's, ${posUrl}/order)`);
+    await page.locator('#checklist-pos-version').waitFor();
+    await expect(page.locator('#checklist-kind-note').textContent()).resolves.toMatch(/without a version, or with items left out, it is a practice run/);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
 
   it('behind --admin-token, asks for the token, keeps it for the tab, and sends it with every call and the stream', async () => {
     const guardedReports = mkdtempSync(join(tmpdir(), 'dashboard-guarded-reports-'));
