@@ -8,6 +8,7 @@ import { buildPostmanExport, COLLECTION_FILE, ENVIRONMENT_FILE } from '../postma
 import { pickExamples } from '../postman/postman-examples.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { exitWith } from './exit.js';
+import { checkPartnerOf } from './partner-of-sandbox.js';
 import { resolveSandboxUrl } from './sandbox-url.js';
 
 interface ExportPostmanFlags {
@@ -27,14 +28,14 @@ export function exportPostmanCommand(): Command {
     .option('--fixtures <dir>', 'fixture folder (the partner, its key, the locations and their menus)', join(PACKAGE_ROOT, 'fixtures'))
     .addHelpText(
       'after',
-      "\nThe environment's POS name and key are SANDBOX_PARTNER and SANDBOX_NONPROD_KEY when set, otherwise the fixture partner's, as for `token`.\nExample: npx pos-sandbox export postman --out .",
+      "\nThe environment's POS name and key are SANDBOX_PARTNER and SANDBOX_NONPROD_KEY when set, otherwise the fixture partner's, as for `token`; when the sandbox at --sandbox answers and plays another partner (or another key), nothing is written and the command exits 2.\nExample: npx pos-sandbox export postman --out .",
     )
     .action(async (flags: ExportPostmanFlags) => {
       await exitWith(async () => exportPostman(flags));
     });
 }
 
-function exportPostman(flags: ExportPostmanFlags): void {
+async function exportPostman(flags: ExportPostmanFlags): Promise<void> {
   const sandbox = resolveSandboxUrl(flags.sandbox, process.env);
   if (!sandbox.ok) throw new ConfigError(sandbox.problem);
   const sandboxUrl = sandbox.url;
@@ -48,13 +49,22 @@ function exportPostman(flags: ExportPostmanFlags): void {
   const dir = resolve(flags.out);
   const collectionPath = join(dir, COLLECTION_FILE);
   const environmentPath = join(dir, ENVIRONMENT_FILE);
+  const cannotWrite = (error: unknown) => new ConfigError(`cannot write the Postman files into ${dir}: ${(error as Error).message}`);
   try {
     makeFolder(dir);
+  } catch (error) {
+    throw cannotWrite(error);
+  }
+  // Files for another partner than the running sandbox plays would get a 401 on every call: said before any is written.
+  const against = await checkPartnerOf(sandboxUrl, partner, picked.examples.location.id, process.env.SANDBOX_ADMIN_TOKEN);
+  if (against.kind === 'other') throw new ConfigError(against.problem);
+  if (against.kind === 'unknown') process.stderr.write(`note: ${against.note}\n`);
+  try {
     writeFileSync(collectionPath, `${JSON.stringify(collection, null, 2)}\n`);
     // The environment holds the key: readable by its owner only.
     writeFileSync(environmentPath, `${JSON.stringify(environment, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
-    throw new ConfigError(`cannot write the Postman files into ${dir}: ${(error as Error).message}`);
+    throw cannotWrite(error);
   }
   if (override.nonProdKey !== undefined) {
     process.stderr.write(`note: ${ENVIRONMENT_FILE} holds your non-prod key (SANDBOX_NONPROD_KEY); keep it out of repositories and shared workspaces (§5)\n`);

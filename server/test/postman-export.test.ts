@@ -3,7 +3,7 @@
  * runs them against a real `serve`, and the sandbox's journal says what arrived.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { PACKAGE_ROOT } from '../version.js';
 import { cli, serve, stopServers } from './processes.js';
+import { closedPort } from './loopback.js';
 
 jest.setTimeout(30_000);
 
@@ -84,12 +85,13 @@ afterAll(() => {
 describe('pos-sandbox export postman', () => {
   it('writes the two files into --out, says where, and how to import them', async () => {
     const dir = join(tempDir(), 'made', 'for', 'it');
-    const result = await cli(['export', 'postman', '--out', dir]);
+    const closed = `http://127.0.0.1:${await closedPort()}`;
+    const result = await cli(['export', 'postman', '--out', dir, '--sandbox', closed]);
     expect(result).toEqual({
       code: 0,
-      stderr: '',
+      stderr: `note: the sandbox at ${closed} did not answer (ECONNREFUSED), so the partner could not be checked against it; the environment is demo-pos's\n`,
       stdout: [
-        'Wrote the Postman collection and environment for the sandbox at http://127.0.0.1:4100:',
+        `Wrote the Postman collection and environment for the sandbox at ${closed}:`,
         `  ${dir}/${COLLECTION}`,
         `  ${dir}/${ENVIRONMENT}`,
         'Import both into Postman (File → Import), choose the environment "POS Sandbox",',
@@ -100,6 +102,19 @@ describe('pos-sandbox export postman', () => {
     expect(JSON.parse(readFileSync(join(dir, COLLECTION), 'utf8')).info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     // The environment holds the key: its owner alone may read it.
     expect(statSync(join(dir, ENVIRONMENT)).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses, writing nothing, when the running sandbox plays another partner or another key: every call would be a 401", async () => {
+    const sandbox = await serve([], OWN);
+    const dir = tempDir();
+    const fixturePartner = await cli(['export', 'postman', '--sandbox', sandbox.baseUrl, '--out', dir]);
+    expect({ code: fixturePartner.code, stderr: fixturePartner.stderr }).toEqual({
+      code: 2,
+      stderr: `pos-sandbox: the sandbox at ${sandbox.baseUrl} plays partner '${OWN.SANDBOX_PARTNER}', but the export would sign its tokens as 'demo-pos': every call would be refused 401; set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY as the sandbox was started with, and export again\n`,
+    });
+    const otherKey = await cli(['export', 'postman', '--sandbox', sandbox.baseUrl, '--out', dir], { SANDBOX_PARTNER: OWN.SANDBOX_PARTNER, SANDBOX_NONPROD_KEY: 'not-the-key-the-sandbox-was-started-with-000' });
+    expect(otherKey.stderr).toContain(`plays partner '${OWN.SANDBOX_PARTNER}' with another non-prod key than the export would sign with`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it.each([
