@@ -92,7 +92,7 @@ describe('loadPartnersFile', () => {
       '  - partners[0].nonProdKey must be a string, got number 42',
       '  - partners[0].nonProdKey must be an object, got number 42',
       '  - partners[0].nonProdKey must match exactly one schema in oneOf',
-      '  - partners[0].capabilities[0] must be one of "refunds", "menu-form-a", "menu-form-b", "order-status", "orders", "hub", "kiosk", got string "teleport"',
+      '  - partners[0].capabilities[0] must be one of "refund", "hub", "kiosk", "menu-form-b", "refunds", "orders", "order-status", "menu-form-a", got string "teleport"',
     ]);
     expect(problems({ partners: [] })).toEqual([`the partners file ${file} cannot be used:`, '  - partners must not be empty']);
   });

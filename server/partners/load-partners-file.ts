@@ -4,6 +4,7 @@
  * reported at once, each naming its place (`partners[1].adminToken`), and stops the start (exit code 2).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { checklistCapabilities } from './partner-capabilities.js';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type PartnerIdentity } from '../config.js';
 import { schemaMessages } from '../domain/schema-messages.js';
@@ -103,7 +104,7 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
       adminToken,
       fixtures: partnerFixtures(fixtures, { name: entry.name, displayName, nonProdKey, apiKey: entry.apiKey }, entry.locations),
       posOrderUrl: entry.posOrderUrl,
-      capabilities: [...(entry.capabilities ?? [])],
+      capabilities: checklistCapabilities(entry.capabilities ?? []),
       egress: { allow: [...(entry.egress?.allow ?? [])], allowNetworks: [...(entry.egress?.allowNetworks ?? [])] },
       quotas: { ...fileQuotas, ...entry.quotas },
     });

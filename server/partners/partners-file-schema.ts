@@ -4,6 +4,7 @@
  * from the schema.
  */
 import type { FromSchema } from 'json-schema-to-ts';
+import { PARTNER_CAPABILITIES } from './partner-capabilities.js';
 
 /** A secret given inline (tests, demos), or by the name of an environment variable or a file that holds it. */
 const secretSchema = {
@@ -31,8 +32,6 @@ const quotaFields = {
   bodyBytes: { type: 'integer', minimum: 1024, maximum: 1_048_576 },
 } as const;
 
-/** What a partner says its POS does; listed by GET /_sandbox/partners. */
-export const CAPABILITIES = ['refunds', 'menu-form-a', 'menu-form-b', 'order-status', 'orders', 'hub', 'kiosk'] as const;
 
 export const partnersFileSchema = {
   type: 'object',
@@ -69,7 +68,7 @@ export const partnersFileSchema = {
           /** The ids of the fixture folder's locations this partner gets; default: all of them. */
           locations: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
           posOrderUrl: { type: 'string', pattern: '^https?://' },
-          capabilities: { type: 'array', uniqueItems: true, items: { enum: CAPABILITIES } },
+          capabilities: { type: 'array', uniqueItems: true, items: { enum: PARTNER_CAPABILITIES } },
           /** This partner's quotas, field by field over the file's. */
           quotas: { type: 'object', additionalProperties: false, properties: quotaFields },
           /** Where the sandbox may call for this partner (docs/hosting.md, "Exposing it to partners"). */
