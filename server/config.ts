@@ -65,6 +65,8 @@ export interface ServeConfig {
 export interface PartnerOverride {
   name?: string;
   nonProdKey?: string;
+  /** SANDBOX_API_KEY: the x-api-key the partner's POS sends (§5 migration notes); the sandbox takes any value. */
+  apiKey?: string;
 }
 
 export interface PartnerIdentity {
@@ -128,7 +130,7 @@ export function resolveServeConfig(
 }
 
 export function partnerOverrideFromEnv(env: Record<string, string | undefined>): PartnerOverride {
-  return { name: nonEmpty(env.SANDBOX_PARTNER), nonProdKey: nonEmpty(env.SANDBOX_NONPROD_KEY) };
+  return { name: nonEmpty(env.SANDBOX_PARTNER), nonProdKey: nonEmpty(env.SANDBOX_NONPROD_KEY), apiKey: nonEmpty(env.SANDBOX_API_KEY) };
 }
 
 /** The fixture partner with SANDBOX_PARTNER / SANDBOX_NONPROD_KEY applied. */
@@ -139,7 +141,7 @@ export function resolvePartner(
   return {
     name: override.name ?? fixture.name,
     nonProdKey: override.nonProdKey ?? fixture.nonProdKey,
-    apiKey: fixture.apiKey,
+    apiKey: override.apiKey ?? fixture.apiKey,
   };
 }
 

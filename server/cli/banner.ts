@@ -22,7 +22,15 @@ export interface BannerInput {
   keyFrom: 'fixtures' | 'environment';
   /** --show-key: print the partner's own key whole. */
   showKey?: boolean;
+  /**
+   * Where the x-api-key shown comes from: the fixtures' partner (theirs), SANDBOX_API_KEY, or neither for another
+   * partner (SANDBOX_PARTNER without SANDBOX_API_KEY): then the fixture partner's value would read as this partner's.
+   */
+  apiKeyFrom?: 'fixtures' | 'environment' | 'none';
 }
+
+/** What the curl sends as x-api-key when the partner's own value is not known: any value is taken. */
+export const API_KEY_PLACEHOLDER = 'your-x-api-key';
 
 /** The first and last 4 characters: enough to tell two keys apart, not enough to use one. */
 export function maskKey(key: string): string {
@@ -36,6 +44,15 @@ function keyLines(partner: PartnerIdentity, keyFrom: BannerInput['keyFrom'], sho
   return showKey
     ? [`  non-prod key:          ${partner.nonProdKey}`, `                         your own non-prod key (SANDBOX_NONPROD_KEY), shown whole by --show-key`]
     : [`  non-prod key:          ${maskKey(partner.nonProdKey)}`, `                         your own non-prod key (SANDBOX_NONPROD_KEY), masked; --show-key prints it whole`];
+}
+
+const shownApiKey = (input: BannerInput) => (input.apiKeyFrom === 'none' || !input.partner.apiKey ? API_KEY_PLACEHOLDER : input.partner.apiKey);
+
+/** Every call carries x-api-key (§5 migration notes); the banner says whose value it shows. */
+function apiKeyNote(input: BannerInput): string {
+  if (input.apiKeyFrom === 'environment') return `${input.partner.apiKey} (SANDBOX_API_KEY); sent with every call, any value is taken`;
+  if (input.apiKeyFrom === 'none' || !input.partner.apiKey) return 'yours, sent with every call (§5 migration notes); any value is taken, SANDBOX_API_KEY shows it here';
+  return `${input.partner.apiKey}, sent with every call (§5 migration notes); any value is taken`;
 }
 
 /** On another address than the default, the exact way to point the other commands at this sandbox. */
@@ -56,7 +73,7 @@ export function startupBanner(input: BannerInput): string {
     `curl -i -X POST ${input.baseUrl}/v2/order/refund \\`,
     `  -H 'Authorization: Bearer ${sample.token}' \\`,
     `  -H 'x-service-locationid: ${sample.locationId}' \\`,
-    ...(partner.apiKey ? [`  -H 'x-api-key: ${partner.apiKey}' \\`] : []),
+    `  -H 'x-api-key: ${shownApiKey(input)}' \\`,
     `  -H 'x-api-version: 2' \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -d '{"ExternalId":"${sample.externalId}"}'`,
@@ -67,6 +84,7 @@ export function startupBanner(input: BannerInput): string {
     `  POS name (token iss):  ${partner.name}`,
     ...keyLines(partner, input.keyFrom, input.showKey === true),
     `  token audience:        io.service.pos.brokers.openapi`,
+    `  x-api-key:             ${apiKeyNote(input)}`,
     `  fixtures:              ${input.fixturesDir}`,
     `  state:                 ${input.state}`,
     ...(input.stateNotes ?? []).map((note) => `    ! ${note}`),

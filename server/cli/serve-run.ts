@@ -107,6 +107,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
       faults: sandbox ? { count: sandbox.faults.size, from: sandbox.faults.startedWith === 'file' ? config.faultsFile : sandbox.faults.startedWith } : undefined,
       sample: { token, ttlSeconds: SAMPLE_TTL_S, locationId, externalId: sampleOrder?.ExternalId ?? 'POS-ORDER-1' },
       keyFrom: config.partnerOverride.nonProdKey === undefined ? 'fixtures' : 'environment',
+      apiKeyFrom: config.partnerOverride.apiKey !== undefined ? 'environment' : config.partnerOverride.name !== undefined && config.partnerOverride.name !== fixtures.partner.name ? 'none' : 'fixtures',
       showKey: flags.showKey === true,
     }) + '\n',
   );

@@ -53,6 +53,11 @@ describe('pos-sandbox serve', () => {
     expect((await refund(baseUrl, minted.stdout.trim(), 'loc-hub-001-burgers')).status).toBe(200);
     const withFixtureKey = await cli(['token', '--location', 'loc-hub-001-burgers', '--partner', 'acme-pos']);
     expect((await refund(baseUrl, withFixtureKey.stdout.trim(), 'loc-hub-001-burgers')).status).toBe(401);
+    // Another partner's x-api-key is not the fixture partner's: the banner does not show that one as acme-pos's.
+    expect(banner).not.toContain('x-api-key-demo-pos');
+    expect(banner).toContain("  -H 'x-api-key: your-x-api-key' \\");
+    expect(banner).toContain('  x-api-key:             yours, sent with every call (§5 migration notes); any value is taken, SANDBOX_API_KEY shows it here');
+    expect((await serve([], { ...env, SANDBOX_API_KEY: 'acme-x-api-key' })).banner).toContain('  x-api-key:             acme-x-api-key (SANDBOX_API_KEY); sent with every call, any value is taken');
   });
 
   it('lets --pos-order-url beat SANDBOX_POS_ORDER_URL, and --strict reject findings', async () => {
