@@ -1,0 +1,81 @@
+'use strict';
+/**
+ * The start of the standalone executable (npm run build:executable, docs/install.md): Node's single executable
+ * application runs this one CommonJS script. The sandbox itself is the package's files (dist/, the fixtures, the
+ * schemas, the templates, the dashboard, pino), carried in the executable as one asset and written once to a cache
+ * folder named by their digest; then its CLI is imported from there, as `node bin/pos-sandbox.js` would.
+ * `pos-sandbox reference-pos …` runs the bundled reference POS instead.
+ */
+const sea = require('node:sea');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const vm = require('node:vm');
+const { pathToFileURL } = require('node:url');
+
+/** The payload: a 4-byte length, a JSON header ({ version, digest, files: [{ path, size, mode }] }), the files' bytes. */
+function readPayload() {
+  const payload = Buffer.from(sea.getAsset('payload'));
+  const length = payload.readUInt32BE(0);
+  const header = JSON.parse(payload.subarray(4, 4 + length).toString('utf8'));
+  return { header, body: payload.subarray(4 + length) };
+}
+
+/** Where the files go: POS_SANDBOX_CACHE, else the user's cache folder, else the temporary folder. */
+function cacheBase() {
+  if (process.env.POS_SANDBOX_CACHE) return process.env.POS_SANDBOX_CACHE;
+  const home = process.env.XDG_CACHE_HOME || (os.homedir() ? path.join(os.homedir(), '.cache') : undefined);
+  return path.join(home || os.tmpdir(), 'pos-sandbox');
+}
+
+/** The folder holding the files, written whole before it is used: two starts at once each write their own, one wins. */
+function unpacked() {
+  const { header, body } = readPayload();
+  let base = cacheBase();
+  const root = () => path.join(base, `${header.version}-${header.digest}`);
+  if (fs.existsSync(path.join(root(), '.complete'))) return root();
+  try {
+    fs.mkdirSync(base, { recursive: true });
+  } catch {
+    base = path.join(os.tmpdir(), 'pos-sandbox');
+    fs.mkdirSync(base, { recursive: true });
+  }
+  if (fs.existsSync(path.join(root(), '.complete'))) return root();
+  const staging = `${root()}.partial-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  let at = 0;
+  for (const file of header.files) {
+    const target = path.join(staging, file.path);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, body.subarray(at, at + file.size), { mode: file.mode });
+    at += file.size;
+  }
+  fs.writeFileSync(path.join(staging, '.complete'), '');
+  try {
+    fs.renameSync(staging, root());
+  } catch (error) {
+    // Another start got there first: its folder is as good as this one.
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(root(), '.complete'))) throw error;
+  }
+  return root();
+}
+
+const root = unpacked();
+let entry = path.join(root, 'dist', 'server', 'cli.js');
+if (process.argv[2] === 'reference-pos') {
+  entry = path.join(root, 'dist', 'reference-pos', 'cli.js');
+  process.argv.splice(2, 1);
+}
+// The main script of an executable may import built-in modules only; a script compiled with the default loader
+// imports the CLI's ES modules from the folder. Node 20 calls that loader experimental, once: that notice is not ours.
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) => {
+  if (!String(warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) emitWarning.call(process, warning, ...rest);
+};
+new vm.Script(`import(${JSON.stringify(pathToFileURL(entry).href)})`, { filename: path.join(root, 'sea-start.js'), importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+  .runInThisContext()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
