@@ -1,7 +1,8 @@
 /** `npm run reference-pos`: starts the reference POS. The only place with env, argv and listen. */
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { exitCode } from '../server/cli/program.js';
 import { resolvePartner, partnerOverrideFromEnv } from '../server/config.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { BUGS, parseBugs } from './bugs.js';
@@ -76,4 +77,12 @@ const program = new Command('reference-pos')
     }
   });
 
-await program.parseAsync(process.argv);
+// A command line commander cannot take (an unknown option, a missing value) exits 2 as every other bad start does,
+// and as pos-sandbox's do; --help and --version keep their 0.
+program.exitOverride();
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  process.exit(exitCode(error));
+}

@@ -19,7 +19,12 @@ import { freePort } from './package-check/processes.js';
 interface Recipe {
   name: string;
   commands: string[];
+  /** The variables the recipe sets for its commands (a step's env, a job's variables); secrets as `${{ secrets.X }}`. */
+  variables: Record<string, string>;
 }
+
+/** The key the check gives the pipeline's secret (SANDBOX_NONPROD_KEY): the runner's masked variable. */
+const TEST_KEY = 'ci-recipe-check-nonprod-key-0123456789abcdef';
 
 /** The YAML block under `## heading` of docs/ci.md. */
 function yamlUnder(page: string, heading: string): unknown {
@@ -31,13 +36,17 @@ function yamlUnder(page: string, heading: string): unknown {
 
 /** The commands of both recipes, each without its install line. */
 export function recipes(page: string): Recipe[] {
-  const workflow = yamlUnder(page, 'GitHub Actions') as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
-  const github = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? step.run.trim().split('\n') : [])));
-  const gitlab = Object.values(yamlUnder(page, 'GitLab CI') as Record<string, { script?: string[] }>).flatMap((job) => job.script ?? []);
+  const workflow = yamlUnder(page, 'GitHub Actions') as { jobs: Record<string, { steps: Array<{ run?: string; env?: Record<string, string> }> }> };
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  const github = steps.flatMap((step) => (step.run ? step.run.trim().split('\n') : []));
+  const jobs = Object.values(yamlUnder(page, 'GitLab CI') as Record<string, { script?: string[]; variables?: Record<string, string> }>);
+  const gitlab = jobs.flatMap((job) => job.script ?? []);
   const installed = (line: string) => !/^npm install -g /.test(line.trim());
+  // A secret is the runner's to give: the check gives the test key; GitLab's is a project variable, named in a comment.
+  const secrets = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).map(([name, value]) => [name, /\$\{\{\s*secrets\./.test(value) ? TEST_KEY : value]));
   return [
-    { name: 'GitHub Actions', commands: github.filter(installed) },
-    { name: 'GitLab CI', commands: gitlab.filter(installed) },
+    { name: 'GitHub Actions', commands: github.filter(installed), variables: secrets(Object.assign({}, ...steps.map((step) => step.env ?? {}))) },
+    { name: 'GitLab CI', commands: gitlab.filter(installed), variables: { SANDBOX_NONPROD_KEY: TEST_KEY, ...Object.assign({}, ...jobs.map((job) => job.variables ?? {})) } },
   ];
 }
 
@@ -58,7 +67,7 @@ async function runRecipe(recipe: Recipe, bug: string | undefined): Promise<{ cod
     `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(PACKAGE_ROOT, 'bin', 'reference-pos.js'))} --port ${posPort} --sandbox http://127.0.0.1:${sandboxPort}${bug ? ` --bug ${bug}` : ''} > pos.log 2>&1\n`,
   );
   const commands = recipe.commands.map((line) => line.replaceAll('127.0.0.1:4200', `127.0.0.1:${posPort}`)).join('\n');
-  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: folder, PORT: String(sandboxPort), GITHUB_SHA: '0123456789abcdef0123', CI_COMMIT_SHORT_SHA: '01234567' };
+  const env = { ...recipe.variables, PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: folder, PORT: String(sandboxPort), GITHUB_SHA: '0123456789abcdef0123', CI_COMMIT_SHORT_SHA: '01234567' };
   // Its own process group, so the POS it started in the background is stopped with it.
   const child = spawn('bash', ['-e', '-c', commands], { cwd: folder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -80,7 +89,7 @@ async function runRecipe(recipe: Recipe, bug: string | undefined): Promise<{ cod
 }
 
 /** What differs from a correct run (exit 0, every item a case, none failed) or a broken one (exit 1, AUTH-06 failed). */
-function problems(run: { code: number; junit: string | undefined }, bug: string | undefined): string[] {
+function problems(run: { code: number; junit: string | undefined }, bug: string | undefined, partner: string): string[] {
   const found: string[] = [];
   const expected = bug ? 1 : 0;
   if (run.code !== expected) found.push(`exit ${run.code}, not ${expected}`);
@@ -90,6 +99,8 @@ function problems(run: { code: number; junit: string | undefined }, bug: string 
   const failed = [...run.junit.matchAll(/name="([A-Z]+-\d\d) [^"]*"[^>]*>\s*<failure/g)].map((match) => match[1]);
   if (!bug && failed.length > 0) found.push(`failed cases: ${failed.join(', ')}`);
   if (bug && !failed.includes('AUTH-06')) found.push(`AUTH-06 is not a failed case (failed: ${failed.join(', ') || 'none'})`);
+  // The recipe's partner is the one the run played: the report names it, not the fixtures' demo-pos.
+  if (!run.junit.includes(partner)) found.push(`the JUnit does not name the partner ${partner}`);
   return found;
 }
 
@@ -100,7 +111,7 @@ async function main(): Promise<void> {
     // The correct POS and the broken one side by side: each run is mostly waiting on the POS.
     const outcomes = await Promise.all([undefined, 'exp-in-ms'].map(async (bug) => ({ bug, run: await runRecipe(recipe, bug) })));
     for (const { bug, run } of outcomes) {
-      const found = problems(run, bug);
+      const found = problems(run, bug, recipe.variables.SANDBOX_PARTNER ?? 'demo-pos');
       const title = `${recipe.name}, ${bug ? `--bug ${bug}` : 'the correct reference POS'}`;
       if (found.length === 0) {
         process.stdout.write(`ok: ${title}: exit ${run.code}\n`);

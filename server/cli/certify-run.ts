@@ -19,7 +19,11 @@ export async function runCertify(options: CertifyOptions): Promise<number> {
     return 2;
   }
   try {
-    process.stdout.write(`pos-sandbox certify: sandbox ${running.url} (in memory, partner ${running.partner.name}); waiting for the POS at ${options.driverUrl}/health\n`);
+    process.stdout.write(`pos-sandbox certify: sandbox ${running.url} (in memory, partner ${running.partner.name}: the iss of the POS's tokens, SANDBOX_PARTNER); waiting for the POS at ${options.driverUrl}/health\n`);
+    // --pos-name only names the POS in the report: a POS that signs as that name would fail every call.
+    if (options.pos.name !== undefined && options.pos.name !== running.partner.name) {
+      process.stdout.write(`  note: the report names the POS '${options.pos.name}', but the sandbox plays partner '${running.partner.name}': the POS's tokens must carry iss '${running.partner.name}' and its key. For your own, set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY\n`);
+    }
     const pos = await waitForPos(options.driverUrl, options.posTimeoutMs);
     if (!pos.ok) {
       process.stderr.write(`pos-sandbox certify: ${pos.problem}\n`);

@@ -4,6 +4,7 @@
  * People get aligned lines, coloured on a terminal; `--json` prints the API's JSON for scripts.
  */
 import { Command, Option } from 'commander';
+import { REFUND_STATUSES } from '../domain/refund-outcome.js';
 import { ControlError } from './control-client.js';
 import { orderLines, refundLines, type OrderRow, type RefundRow } from './control-format.js';
 import { printableDeep } from '../domain/printable-text.js';
@@ -140,7 +141,7 @@ export function refundsCommand(): Command {
     .command('list')
     .description('the refunds, newest first')
     .option('--location <id>', 'only this location')
-    .addOption(new Option('--status <status>', 'only this status').choices(['PENDING', 'SUCCEEDED', 'FAILED']))
+    .addOption(new Option('--status <status>', 'only this status').choices([...REFUND_STATUSES]))
     .option('--external-id <id>', "only this order's refunds (the ExternalId the POS gave it)")
     .option('--limit <n>', 'at most this many', wholeNumber('--limit'))
     .addOption(sandboxOption())

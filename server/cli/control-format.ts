@@ -38,7 +38,7 @@ export interface OrderRow {
 }
 
 const statusPaint = (paint: Paint, status: string) =>
-  /^(ACCEPTED|SUCCEEDED|REFUNDED)$/.test(status) ? paint.green(status) : /^(REJECTED|DELIVERY_FAILED|FAILED)$/.test(status) ? paint.red(status) : paint.yellow(status);
+  /^(ACCEPTED|PROCESSED|REFUNDED)$/.test(status) ? paint.green(status) : /^(REJECTED|DELIVERY_FAILED|FAILED)$/.test(status) ? paint.red(status) : paint.yellow(status);
 
 export function orderLines(given: OrderRow[], paint: Paint = NO_PAINT): string[] {
   const orders = printableDeep(given);

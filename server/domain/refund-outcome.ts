@@ -1,7 +1,9 @@
 /** What happens to an accepted refund when it is processed (§4.1 rule 2): pure, given the state it sees. */
 import type { OrderRecord } from './order-record.js';
 
-export type RefundStatus = 'PENDING' | 'PROCESSED' | 'FAILED';
+/** What a refund can be: PENDING until it is decided, then PROCESSED or FAILED. */
+export const REFUND_STATUSES = ['PENDING', 'PROCESSED', 'FAILED'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
 export type RefundFailure = 'UNKNOWN_LOCATION' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_ACCEPTED' | 'ALREADY_REFUNDED';
 
 /** The sandbox's record of one accepted refund request. */

@@ -49,6 +49,14 @@ describe('pos-sandbox certify', () => {
     expect(() => readdirSync(reports)).toThrow(/ENOENT/);
   });
 
+  it("says, before it waits, that --pos-name names the report's POS, not the partner whose tokens the sandbox takes", async () => {
+    const run = await cli(['certify', '--driver', `http://127.0.0.1:${await closedPort()}`, '--port', String(await closedPort()), '--pos-timeout-s', '1', '--pos-name', 'acme-pos']);
+    expect(run.stdout).toContain("  note: the report names the POS 'acme-pos', but the sandbox plays partner 'demo-pos': the POS's tokens must carry iss 'demo-pos' and its key. For your own, set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY\n");
+    const own = await cli(['certify', '--driver', `http://127.0.0.1:${await closedPort()}`, '--port', String(await closedPort()), '--pos-timeout-s', '1', '--pos-name', 'acme-pos'], { SANDBOX_PARTNER: 'acme-pos', SANDBOX_NONPROD_KEY: 'acme-own-nonprod-key-for-certify-0001' });
+    expect(own.stdout).not.toContain('note:');
+    expect(own.stdout).toContain('(in memory, partner acme-pos: the iss of the POS');
+  });
+
   it('exits 2 when its port is taken, saying the POS must call the port it gets', async () => {
     const taken = createServer().listen(0, '127.0.0.1');
     await new Promise((resolve) => taken.once('listening', resolve));

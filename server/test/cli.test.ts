@@ -10,6 +10,17 @@ import { cli, serve, stopServers } from './processes.js';
 
 const run = promisify(execFile);
 
+/** The reference POS's command line to its end, with the exit code (execFile rejects on a non-zero one). */
+async function runReferencePos(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(PACKAGE_ROOT, 'bin', 'reference-pos.js'), ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
 jest.setTimeout(60_000);
 afterEach(stopServers);
 
@@ -27,6 +38,15 @@ function refund(baseUrl: string, token: string, locationId: string, extra: Recor
     body: JSON.stringify({ ExternalId: 'POS-HUB-2001' }),
   });
 }
+
+describe('the reference POS command line', () => {
+  it('exits 2 on an unknown option, as on a bad value and as pos-sandbox does', async () => {
+    const unknown = await runReferencePos(['--nope']);
+    expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({ code: 2, stderr: "error: unknown option '--nope'\n" });
+    expect((await runReferencePos(['--bug', 'nope'])).code).toBe(2);
+    expect((await runReferencePos(['--help'])).code).toBe(0);
+  });
+});
 
 describe('pos-sandbox serve', () => {
   it('prints the base URL, the partner, the labelled key and a curl that performs a valid refund', async () => {

@@ -239,6 +239,12 @@ describe('pos-sandbox refunds and journal', () => {
     expect(withFindings.every((row) => row.findings.length > 0)).toBe(true);
   });
 
+  it("filters refunds by the statuses a refund has (PROCESSED, not SUCCEEDED, which none ever has)", async () => {
+    const wrong = await run(['refunds', 'list', '--status', 'SUCCEEDED']);
+    expect({ code: wrong.code, stderr: wrong.stderr }).toEqual({ code: 2, stderr: expect.stringContaining("Allowed choices are PENDING, PROCESSED, FAILED") });
+    expect((await run(['refunds', 'list', '--status', 'PROCESSED'])).code).toBe(0);
+  });
+
   it('journal tail says so when no exchange matches, on stderr, so --json stays JSON lines', async () => {
     const none = await run(['journal', 'tail', '--findings', '--path', '/no/such/path']);
     expect(none).toEqual({ code: 0, stdout: '', stderr: 'no exchange in the journal matches --findings --path "/no/such/path"\n' });
