@@ -59,7 +59,7 @@ export async function sandboxAndPos(bugs: Bug[] = [], options: { disguised?: boo
 /** Runs the checklist in driver mode against the pair, quietly; `lines` holds what it printed. */
 export async function runAgainst(
   pair: { sandboxUrl: string; posUrl: string },
-  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos']; startWaitMs?: number; waitMs?: number } = {},
+  options: { only?: string[]; capabilities?: Capability[]; mode?: RunOptions['mode']; live?: boolean; onWrite?: (text: string) => void; pos?: RunOptions['pos']; startWaitMs?: number; waitMs?: number; fetch?: RunOptions['fetch'] } = {},
 ): Promise<RunResult & { lines: string[]; statusOf(id: string): ItemStatus }> {
   const lines: string[] = [];
   const mode = options.mode ?? 'driver';
@@ -72,6 +72,8 @@ export async function runAgainst(
     ...(options.only ? { only: options.only } : {}),
     ...(options.pos ? { pos: options.pos } : {}),
     ...(options.startWaitMs !== undefined ? { startWaitMs: options.startWaitMs } : {}),
+    // The driver's calls go through it: a test can see every one of them.
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     waitMs: options.waitMs ?? 1500,
     windowMs: 300,
     // Most waits end at the first read after the POS acted: at the default 100 ms a whole run spent about 1.5 s

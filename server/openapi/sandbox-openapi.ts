@@ -12,6 +12,7 @@ import { orderSchema } from '../fixtures/order-schema.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { openApiDocument } from './openapi-document.js';
 import { withExamples, type ExamplePayloads } from './openapi-examples.js';
+import { posSideOpenApi } from './pos-side-openapi.js';
 
 let payloads: ExamplePayloads | undefined;
 
@@ -37,4 +38,9 @@ export function sandboxOpenApi(options: { menuSchemas?: MenuUpdateValidators; se
   const menuSchemas = options.menuSchemas ?? loadMenuUpdateSchemas();
   const document = openApiDocument(VERSION, { A: menuSchemas.A.schema as object, B: menuSchemas.B.schema as object }, orderSchema().schema, faultRuleSchema().schema, options.serverUrl);
   return withExamples(document, examplePayloads());
+}
+
+/** The document of what the POS serves (openapi/pos-side.json): the order delivery and the driver contract. */
+export function posSideDocument(): object {
+  return posSideOpenApi(VERSION, orderSchema().schema, examplePayloads().order);
 }
