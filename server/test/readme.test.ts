@@ -10,6 +10,7 @@ import { PACKAGE_ROOT } from '../version.js';
 import { checklistCommand } from '../cli/checklist.js';
 import { damagedStateError } from '../store/store-error.js';
 import { setAsideReport } from '../store/set-aside-state.js';
+import { REFUND_STATUSES } from '../domain/refund-outcome.js';
 
 const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
 const doc = (page: string) => readFileSync(join(PACKAGE_ROOT, 'docs', page), 'utf8');
@@ -20,6 +21,13 @@ const CERTIFICATION = readFileSync(join(PACKAGE_ROOT, 'docs', 'certification.md'
 const STATE_FILE = readFileSync(join(PACKAGE_ROOT, 'docs', 'state-file.md'), 'utf8');
 
 describe('the README and docs/', () => {
+  it("shows refunds list's --status choices in docs/cli.md as the command takes them: a refund's own statuses", async () => {
+    const { refundsCommand } = await import('../cli/control-commands.js');
+    const status = refundsCommand().commands.find((command) => command.name() === 'list')!.options.find((option) => option.long === '--status')!;
+    expect(status.argChoices).toEqual([...REFUND_STATUSES]);
+    expect(doc('cli.md')).toContain(`[--status ${REFUND_STATUSES.join('\\|')}]`);
+  });
+
   it('keeps the README under 300 lines: the rest is in docs/', () => {
     expect(README.split('\n').length).toBeLessThan(300);
   });
