@@ -29,7 +29,7 @@ import { requestId } from './pipeline/request-id.js';
 import { requireHostHeader } from './pipeline/host-header.js';
 import { requestLog } from './pipeline/request-log.js';
 import { series } from './pipeline/series.js';
-import { legacyRouter } from './api/legacy.js';
+import { legacyRouter, updateOrderStateRetired } from './api/legacy.js';
 import { notFound } from './api/not-found.js';
 import { LEGACY_MOUNT, POS_MOUNTS } from './api/pos-routes.js';
 import { menuHandler } from './api/menu.js';
@@ -98,6 +98,8 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(LEGACY_MOUNT, legacyRouter());
   addPosApi(app, deps);
+  // v1's UpdateOrderState under any mount: a 410 naming POST /order/status, not a plain 404 (§9).
+  app.use(updateOrderStateRetired);
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

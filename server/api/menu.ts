@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { applyMenuUpdate, type MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import { menuUpdateFindings } from '../domain/menu-findings.js';
 import { checkMenuUpdate } from '../domain/menu-update-check.js';
+import { LOCATION_REQUIRED, locationRequired } from '../domain/location-header.js';
 import { addFindings, enforceStrict, setFindingsHeader } from '../pipeline/findings.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
@@ -24,7 +25,8 @@ export function menuHandler(options: {
   const context = { validators: options.validators, locations: options.locations, menuOf: (id: string) => options.store.menu(id) };
   return async (_req, res) => {
     const check = checkMenuUpdate(res.locals.body, res.locals.locationId, context);
-    if (!check.ok) throw new ApiError('VALIDATION_ERROR', check.problems);
+    // A missing location header beside v1's CompanyProfileId header: the refusal names the v1 header (§9).
+    if (!check.ok) throw new ApiError('VALIDATION_ERROR', check.problems.map((problem) => (problem === LOCATION_REQUIRED ? locationRequired(res.locals.v1LocationHeader) : problem)));
 
     // Check, apply and store run without an await between them, so concurrent updates cannot interleave.
     const { update } = check;

@@ -10,6 +10,8 @@ import { addFindings, enforceStrict, setFindingsHeader } from '../pipeline/findi
 export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk }): RequestHandler {
   return async (_req, res) => {
     const { locationId, request, unknownFields } = requireOrderCall(res, checkOrderStatusBody);
+    // Before the order is looked up: a status call refused for its ExternalId still shows its v1 habits.
+    addFindings(res, unknownFieldFindings(unknownFields, 'an order status request', res.locals.body?.ok ? res.locals.body.value : undefined));
 
     const externalId = request.ExternalId;
     const { order, elsewhere, delivering, ambiguous } = await options.orders.lookupForCall(externalId, locationId);
@@ -34,7 +36,6 @@ export function orderStatusHandler(options: { strict: boolean; orders: OrderDesk
       );
     }
     res.locals.orderId = order.OrderId;
-    addFindings(res, unknownFieldFindings(unknownFields, 'an order status request'));
     enforceStrict(res, options.strict);
 
     const moved = await options.orders.applyPosStatus(order, request, res.locals.journalId ?? '');

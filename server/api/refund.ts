@@ -18,7 +18,7 @@ export function refundHandler(options: { strict: boolean; refunds: RefundProcess
       addFindings(res, [finding('DUPLICATE_REFUND', message)]);
     }
     addFindings(res, options.orders.brandFindings(externalId, locationId, 'POST /order/refund'));
-    addFindings(res, unknownFieldFindings(unknownFields, 'a refund request (§2.1)'));
+    addFindings(res, unknownFieldFindings(unknownFields, 'a refund request (§2.1)', res.locals.body?.ok ? res.locals.body.value : undefined));
     enforceStrict(res, options.strict);
 
     const refund = await options.refunds.accept({

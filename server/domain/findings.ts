@@ -3,6 +3,8 @@
  * A finding never rejects a request unless the sandbox runs with --strict.
  */
 
+import { v1BodyHabits } from './v1-habits.js';
+
 /** `token` findings are about the JWT (strict mode answers 401), `request` findings about headers and body (400). */
 export type FindingKind = 'token' | 'request';
 
@@ -30,6 +32,7 @@ const CATALOGUE = {
   EXTERNAL_ID_REUSED: { kind: 'request', section: '§2.1' },
   DUPLICATE_NOT_IDEMPOTENT: { kind: 'request', section: '§9 (RequestId), sandbox rule' },
   FORGED_TOKEN_ACCEPTED: { kind: 'token', section: '§5, sandbox rule' },
+  V1_HABIT: { kind: 'request', section: '§9' },
 } as const satisfies Record<string, { kind: FindingKind; section: string }>;
 
 export type FindingCode = keyof typeof CATALOGUE;
@@ -103,7 +106,15 @@ export const MAX_UNKNOWN_FIELD_FINDINGS = 10;
  * Findings for body fields the interface does not define. Bounded: a body of 120,000 unknown fields made as many
  * findings, each kept in the journal, and a few such requests ran the process out of memory.
  */
-export function unknownFieldFindings(fields: string[], where: string): Finding[] {
+export function unknownFieldFindings(fields: string[], where: string, body?: unknown): Finding[] {
+  // A v1 habit among them (CompanyProfileId, UpdateOrderState) says what v2 wants instead, not only that it is unknown.
+  const habits = body !== null && typeof body === 'object' && !Array.isArray(body) ? v1BodyHabits(body as Record<string, unknown>).filter((habit) => fields.includes(habit.field)) : [];
+  const v1 = habits.map((habit) => finding('V1_HABIT', habit.instead));
+  const others = fields.filter((field) => !habits.some((habit) => habit.field === field));
+  return [...v1.slice(0, MAX_UNKNOWN_FIELD_FINDINGS), ...unknownOnly(others, where)];
+}
+
+function unknownOnly(fields: string[], where: string): Finding[] {
   const named = (field: string) => (field.length > 100 ? `${field.slice(0, 100)}…` : field);
   const listed = fields
     .slice(0, MAX_UNKNOWN_FIELD_FINDINGS)

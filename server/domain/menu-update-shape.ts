@@ -3,6 +3,7 @@
  * that names its JSON path. Mixed forms and fields other than price and name get their own words.
  */
 import type { ErrorObject } from 'ajv';
+import { companyProfileIdField, isCompanyProfileId, isUpdateOrderState, UPDATE_ORDER_STATE_INSTEAD } from './v1-habits.js';
 import { describeValue } from './describe-value.js';
 import { pointerToPath, schemaMessages } from './schema-messages.js';
 
@@ -50,7 +51,13 @@ export function shapeProblems(form: MenuForm, errors: ErrorObject[] | null | und
       const field = String(params.additionalProperty);
       const at = fieldPath(error.instancePath, field);
       const message =
-        field === other && mixed.has(error.instancePath) ? mixedFormsMessage(form, at) : `${at} is not a field of the menu update: only prices and names can be changed (§4.2 rule 1)`;
+        field === other && mixed.has(error.instancePath)
+          ? mixedFormsMessage(form, at)
+          : isCompanyProfileId(field)
+            ? companyProfileIdField(at)
+            : isUpdateOrderState(field)
+              ? `${at} is v1's UpdateOrderState: ${UPDATE_ORDER_STATE_INSTEAD}`
+              : `${at} is not a field of the menu update: only prices and names can be changed (§4.2 rule 1)`;
       problems.push({ item, message });
       continue;
     }

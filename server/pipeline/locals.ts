@@ -19,6 +19,8 @@ declare global {
       tokenDefects?: TokenDefect[];
       /** The trimmed x-service-locationid header, when present. */
       locationId?: string;
+      /** v1's CompanyProfileId header, sent in place of a missing x-service-locationid: the refusal names it (§9). */
+      v1LocationHeader?: string;
       body?: ParsedBody;
       /** A body that could not be read (too large, a bad charset …): raised after authentication. */
       bodyError?: unknown;

@@ -1,0 +1,98 @@
+/**
+ * v1's habits (§9), each in the spellings v1 clients used, through every endpoint it can reach: the answer names what
+ * v2 wants instead and the §, a refusal where v2 cannot understand the call, a finding where it can.
+ */
+import { describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import { cleanHeaders, LOCATION, postRefund, putMenu, testSandbox } from './helpers.js';
+
+const FIELD_SPELLINGS = ['CompanyProfileId', 'companyProfileId', 'company_profile_id', 'COMPANY_PROFILE_ID'];
+const HEADER_SPELLINGS = ['CompanyProfileId', 'company-profile-id', 'x-company-profile-id', 'Company_Profile_Id'];
+const MOUNTS = ['', '/v2', '/v1/pos/openapi', '/v1/pos/integration'];
+const STATE_SPELLINGS = ['UpdateOrderState', 'updateOrderState', 'update_order_state', 'update-order-state'];
+const FORM_A = { LocationId: LOCATION, Items: [{ Id: 'itm-carbonara', Name: 'Spaghetti Carbonara', Type: 'Item', Prices: [{ ServiceType: 'Takeout', Price: 1450 }] }] };
+const INSTEAD = (name: string) => `${name} is v1's CompanyProfileId: v2 names the location LocationId (form A's body) and sends it in the x-service-locationid header on every call (§9: LocationId replaces CompanyProfileId; step 3 of §9's migration, refactor payloads)`;
+const HEADER_INSTEAD = (name: string) => `header ${name.toLowerCase()} is v1's CompanyProfileId: v2 sends the location in x-service-locationid (§4; §9: LocationId replaces CompanyProfileId; step 3 of §9's migration, refactor payloads)`;
+
+async function findingsOf(app: Awaited<ReturnType<typeof testSandbox>>['app'], journalId: string): Promise<Array<{ code: string; message: string }>> {
+  return (await request(app).get(`/_sandbox/journal/${journalId}`)).body.findings as Array<{ code: string; message: string }>;
+}
+
+function statusCall(app: Awaited<ReturnType<typeof testSandbox>>['app'], body: object, headers: Record<string, string | undefined> = {}) {
+  let call = request(app).post('/v2/order/status');
+  for (const [name, value] of Object.entries({ ...cleanHeaders(), ...headers })) if (value !== undefined) call = call.set(name, value);
+  return call.send(JSON.stringify(body));
+}
+
+describe('v1 CompanyProfileId as a body field', () => {
+  it.each(FIELD_SPELLINGS)('refuses a menu update carrying %s, naming LocationId and §9, not "only prices and names"', async (name) => {
+    const { app } = await testSandbox();
+    const response = await putMenu(app, { ...FORM_A, [name]: 7 });
+    expect([response.status, response.body]).toEqual([400, { errors: [{ Code: 'VALIDATION_ERROR', Message: INSTEAD(name) }] }]);
+  });
+
+  it.each(FIELD_SPELLINGS)('takes a refund carrying %s and says, as a finding, what v2 names instead', async (name) => {
+    const { app } = await testSandbox();
+    const response = await postRefund(app, { body: JSON.stringify({ ExternalId: 'POS-STD-1001', [name]: 7 }) });
+    expect(response.status).toBe(200);
+    expect(await findingsOf(app, response.headers['x-sandbox-journal-id']!)).toContainEqual({ code: 'V1_HABIT', message: INSTEAD(name), section: '§9' });
+  });
+
+  it.each(FIELD_SPELLINGS)('says it of a status call carrying %s, even one refused for its ExternalId', async (name) => {
+    const { app } = await testSandbox();
+    const response = await statusCall(app, { ExternalId: 'NO-SUCH-ORDER', Status: 'ACCEPTED', [name]: 7 });
+    expect(response.status).toBe(400);
+    expect(await findingsOf(app, response.headers['x-sandbox-journal-id']!)).toContainEqual({ code: 'V1_HABIT', message: INSTEAD(name), section: '§9' });
+  });
+});
+
+describe('v1 CompanyProfileId as a header', () => {
+  it.each(HEADER_SPELLINGS)('refuses a refund with %s in place of x-service-locationid, naming both', async (name) => {
+    const { app } = await testSandbox();
+    const response = await postRefund(app, { headers: { 'x-service-locationid': undefined, [name]: LOCATION } });
+    expect([response.status, response.body]).toEqual([400, { errors: [{ code: 'INVALID_PAYLOAD', message: `header x-service-locationid is required: the identifier of the merchant location (§4); ${HEADER_INSTEAD(name)}` }] }]);
+  });
+
+  it.each(HEADER_SPELLINGS)('refuses a menu update and a status call with %s in its place, naming both', async (name) => {
+    const { app } = await testSandbox();
+    const menu = await putMenu(app, FORM_A, { headers: { 'x-service-locationid': undefined, [name]: LOCATION } });
+    expect(menu.status).toBe(400);
+    expect((menu.body as { errors: Array<{ Message: string }> }).errors.map((error) => error.Message)).toContain(`header x-service-locationid is required: the identifier of the merchant location (§4); ${HEADER_INSTEAD(name)}`);
+    const status = await statusCall(app, { ExternalId: 'POS-STD-1001', Status: 'ACCEPTED' }, { 'x-service-locationid': undefined, [name]: LOCATION });
+    expect((status.body as { errors: Array<{ message: string }> }).errors[0]!.message).toBe(`header x-service-locationid is required: the identifier of the merchant location (§4); ${HEADER_INSTEAD(name)}`);
+  });
+
+  it('takes a call that sends both, and says the v1 header is one to drop', async () => {
+    const { app } = await testSandbox();
+    const response = await postRefund(app, { headers: { 'company-profile-id': LOCATION } });
+    expect(response.status).toBe(200);
+    expect(await findingsOf(app, response.headers['x-sandbox-journal-id']!)).toContainEqual({ code: 'V1_HABIT', message: `${HEADER_INSTEAD('company-profile-id')}; v2 reads the x-service-locationid this call also carries`, section: '§9' });
+  });
+});
+
+describe("v1's UpdateOrderState", () => {
+  it.each(MOUNTS.flatMap((mount) => STATE_SPELLINGS.map((spelling) => [`${mount}/order/${spelling}`] as const)))('answers %s with 410, naming POST /v2/order/status and §9', async (path) => {
+    const { app } = await testSandbox();
+    const response = await request(app).post(path).set(cleanHeaders()).send('{}');
+    expect([response.status, response.body]).toEqual([
+      410,
+      { errors: [{ code: 'ENDPOINT_RETIRED', message: `POST ${path} is v1's UpdateOrderState: v2 decides an order with POST /v2/order/status {"ExternalId", "Status": "ACCEPTED"|"REJECTED", "Reason"?} (§3; §9: v1's UpdateOrderState is gone; step 4 of §9's migration, handle status management)` }] },
+    ]);
+  });
+
+  it('answers it at the root of a mount too (/UpdateOrderState), and leaves other unknown paths their 404', async () => {
+    const { app } = await testSandbox();
+    expect((await request(app).post('/v2/UpdateOrderState').set(cleanHeaders()).send('{}')).status).toBe(410);
+    expect((await request(app).post('/v2/order/UpdateOrder').set(cleanHeaders()).send('{}')).status).toBe(404);
+  });
+
+  it.each(['Action', 'action', 'Operation'])('says it of a status call with %s: UpdateOrderState, as a finding', async (field) => {
+    const { app } = await testSandbox();
+    const response = await statusCall(app, { ExternalId: 'NO-SUCH-ORDER', Status: 'ACCEPTED', [field]: 'UpdateOrderState' });
+    const found = await findingsOf(app, response.headers['x-sandbox-journal-id']!);
+    expect(found.filter((one) => one.code === 'V1_HABIT').map((one) => one.message)).toEqual([
+      `${field} 'UpdateOrderState' is v1's UpdateOrderState: v2 decides an order with POST /v2/order/status {"ExternalId", "Status": "ACCEPTED"|"REJECTED", "Reason"?} (§3; §9: v1's UpdateOrderState is gone; step 4 of §9's migration, handle status management)`,
+    ]);
+    expect(found.some((one) => one.code === 'UNKNOWN_FIELD')).toBe(false);
+  });
+});
