@@ -7,12 +7,18 @@ import type { PartnerIdentity } from '../config.js';
 import { causeOf } from '../../certification-checklist/sandbox-control.js';
 import { mintPosToken } from '../domain/mint-pos-token.js';
 
+/**
+ * How long one question to the sandbox may take. A refused connection answers at once; only a server that stays
+ * silent costs this, and a loaded machine took over 2 s for a sandbox that did answer (a false "not checked").
+ */
+const ASK_TIMEOUT_MS = 10_000;
+
 export type PartnerCheck = { kind: 'same' } | { kind: 'other'; problem: string } | { kind: 'unknown'; note: string };
 
 export async function checkPartnerOf(sandboxUrl: string, partner: PartnerIdentity, locationId: string, adminToken: string | undefined): Promise<PartnerCheck> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) };
   const ask = async (path: string, body?: unknown) => {
-    const response = await fetch(`${sandboxUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(`${sandboxUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`${path} answered ${response.status}`);
     return (await response.json()) as Record<string, unknown>;
   };
