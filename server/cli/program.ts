@@ -95,6 +95,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: async () => (await import('./journal-command.js')).journalCommand(),
   },
   {
+    name: 'migration',
+    term: 'migration [options]',
+    summary: "where the POS stands on §9's migration from v1: the seven steps, done, in progress (with the calls) or not yet exercised",
+    load: async () => (await import('./migration-command.js')).migrationCommand(),
+  },
+  {
     name: 'reset',
     term: 'reset [options]',
     summary: 'put the sandbox back to its fixtures: refunds, journal, fault rules and seen token ids cleared',

@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import type { JournalEntry } from '../journal/journal-entry.js';
+import { finding } from './findings.js';
+import { migrationReport } from './migration-report.js';
+
+let n = 0;
+/** An inbound call as the journal keeps it: only what the report reads. */
+const call = (path: string, status: number, more: Partial<JournalEntry> = {}): JournalEntry =>
+  ({ id: `j-${String(++n).padStart(6, '0')}`, direction: 'inbound', method: 'POST', path, response: { status, headers: {}, body: more.response?.body }, findings: [], token: { sha256: 'x', claims: {} }, locationId: 'loc-std-001', ...more }) as JournalEntry;
+
+describe('migrationReport', () => {
+  it('says every step is not yet exercised on a fresh sandbox', () => {
+    expect(migrationReport([]).map((step) => `${step.number}. ${step.step}: ${step.state}`)).toEqual([
+      '1. update authentication: not yet exercised',
+      '2. adjust endpoints: not yet exercised',
+      '3. refactor payloads: not yet exercised',
+      '4. handle status management: not yet exercised',
+      '5. validate menu synchronization: not yet exercised',
+      '6. test in the sandbox: not yet exercised',
+      '7. certify and go live: not yet exercised',
+    ]);
+  });
+
+  it('marks a step in progress by the calls that still show a v1 habit, with their ids and the first one\'s words', () => {
+    const retired = call('/v1/pos/integration/order/UpdateOrderState', 410, { response: { status: 410, headers: {}, body: { errors: [{ code: 'ENDPOINT_RETIRED', message: "POST /v1/pos/integration/order/UpdateOrderState is v1's UpdateOrderState: v2 decides …" }] } } });
+    const field = call('/v2/order/refund', 200, { findings: [finding('V1_HABIT', "CompanyProfileId is v1's CompanyProfileId: v2 names the location LocationId …")] });
+    const status = call('/v2/order/status', 200);
+    const report = migrationReport([retired, field, status]);
+    expect(report.slice(1, 4).map((step) => [step.state, step.v1Calls])).toEqual([
+      ['in progress', [retired.id]],
+      ['in progress', [field.id]],
+      ['in progress', [retired.id]],
+    ]);
+    expect(report[2]!.next).toBe("V1_HABIT: CompanyProfileId is v1's CompanyProfileId: v2 names the location LocationId …");
+    expect(report[5]!.state).toBe('in progress');
+  });
+
+  it('marks the steps done by v2 traffic with no habit left, and certification by a passed certification report only', () => {
+    const calls = [call('/v2/order/refund', 200), call('/v2/order/status', 200), { ...call('/v2/menu', 200), method: 'PUT' }];
+    const report = migrationReport(calls, [{ verdict: 'passed', title: 'Demo run, not a certification' }]);
+    expect(report.map((step) => step.state)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'in progress']);
+    expect(migrationReport(calls, [{ verdict: 'passed', title: 'Certification: acme-pos 4.2.0' }])[6]!.state).toBe('done');
+  });
+});
