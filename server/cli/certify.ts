@@ -7,11 +7,9 @@
  */
 import { Command } from 'commander';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
-import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
-import { parseList } from '../../certification-checklist/scope.js';
 import type { Capability } from '../../certification-checklist/checklist-types.js';
 import { DEFAULT_PORT } from '../config.js';
-import { isLabel } from './checklist.js';
+import { checkUrls, runFlagValues, UsageError } from './run-flags.js';
 
 interface CertifyFlags {
   driver: string;
@@ -83,40 +81,25 @@ export function certifyCommand(): Command {
 
 /** Flags → options; every problem throws with the sentence to print. */
 export function certifyOptions(flags: CertifyFlags, env: NodeJS.ProcessEnv = process.env): CertifyOptions {
-  for (const [name, url] of [['--driver', flags.driver], ['--pos-order-url', flags.posOrderUrl]] as const) {
-    if (url !== undefined && !/^https?:\/\/[^/]+/.test(url)) throw new Error(`${name} must be an http(s) URL, got '${url}'`);
-  }
-  const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
-  if (!capabilities.ok) throw new Error(capabilities.problem);
-  const only = flags.only === undefined ? undefined : parseList(flags.only, CHECKLIST.map((item) => item.id), 'item');
-  if (only && !only.ok) throw new Error(only.problem);
+  checkUrls([['--driver', flags.driver], ['--pos-order-url', flags.posOrderUrl]]);
+  const values = runFlagValues(flags);
   const given = flags.port ?? (env.PORT?.trim() ? env.PORT : undefined);
   const port = Number(given ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${flags.port === undefined ? 'PORT' : '--port'} must be a port number from 0 to 65535, got '${given}'`);
-  const seconds = (name: string, value: string | undefined) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a whole number of seconds, got '${value}'`);
-    return n;
-  };
-  const posTimeoutS = flags.posTimeoutS === undefined ? DEFAULT_POS_TIMEOUT_S : seconds('--pos-timeout-s', flags.posTimeoutS);
-  const waitS = flags.waitS === undefined ? undefined : seconds('--wait-s', flags.waitS);
-  const windowMs = Number(flags.windowMs ?? '3000');
-  if (!Number.isInteger(windowMs) || windowMs < 0) throw new Error(`--window-ms must be a whole number, got '${flags.windowMs}'`);
-  for (const [name, value] of [['--pos-name', flags.posName], ['--pos-version', flags.posVersion], ['--pos-build', flags.posBuild]] as const) {
-    if (value !== undefined && !isLabel(value)) throw new Error(`${name} must be 1 to 100 printable characters, starting with a non-space, got ${JSON.stringify(value)}`);
-  }
-  if (flags.reportDir.trim() === '') throw new Error('--report-dir must name a folder');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${flags.port === undefined ? 'PORT' : '--port'} must be a port number from 0 to 65535, got '${given}'`);
+  const posTimeoutS = flags.posTimeoutS === undefined ? DEFAULT_POS_TIMEOUT_S : Number(flags.posTimeoutS);
+  if (!Number.isInteger(posTimeoutS) || posTimeoutS <= 0) throw new UsageError(`--pos-timeout-s must be a whole number of seconds, got '${flags.posTimeoutS}'`);
+  if (flags.reportDir.trim() === '') throw new UsageError('--report-dir must name a folder');
   const driverUrl = flags.driver.replace(/\/+$/, '');
   return {
     driverUrl,
     posOrderUrl: flags.posOrderUrl ?? `${driverUrl}/order`,
     port,
-    capabilities: capabilities.values,
-    ...(only?.ok ? { only: only.values } : {}),
-    pos: { ...(flags.posName ? { name: flags.posName } : {}), ...(flags.posVersion ? { version: flags.posVersion } : {}), ...(flags.posBuild ? { build: flags.posBuild } : {}) },
+    capabilities: values.capabilities,
+    ...(values.only ? { only: values.only } : {}),
+    pos: values.pos,
     reportDir: flags.reportDir,
     posTimeoutMs: posTimeoutS * 1000,
-    ...(waitS !== undefined ? { waitMs: waitS * 1000 } : {}),
-    windowMs,
+    ...(values.waitMs !== undefined ? { waitMs: values.waitMs } : {}),
+    windowMs: values.windowMs,
   };
 }

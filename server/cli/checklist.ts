@@ -8,11 +8,12 @@ import { buildReport } from '../../certification-checklist/report/report-model.j
 import { writeReport } from '../../certification-checklist/report/write-report.js';
 import { runChecklist, StartError, type RunOptions } from '../../certification-checklist/runner.js';
 import { judgedItems, runOutcome } from '../../certification-checklist/run-outcome.js';
-import { parseList, type RunMode } from '../../certification-checklist/scope.js';
+import type { RunMode } from '../../certification-checklist/scope.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REPORT_DIR } from '../config.js';
 
 export { DEFAULT_REPORT_DIR };
 import { resolveSandboxUrl } from './sandbox-url.js';
+import { checkUrls, runFlagValues, UsageError } from './run-flags.js';
 
 interface ChecklistFlags {
   sandbox?: string;
@@ -30,8 +31,6 @@ interface ChecklistFlags {
   posBuild?: string;
 }
 
-/** A problem with the command line: said on stderr, exit 2. */
-class UsageError extends Error {}
 
 
 export function checklistCommand(): Command {
@@ -106,39 +105,24 @@ function describeScope(options: RunOptions): string {
 export function runOptions(flags: ChecklistFlags, env: NodeJS.ProcessEnv): RunOptions {
   const modes = [flags.driver !== undefined && 'driver', flags.interactive && 'interactive', flags.passive && 'passive'].filter(Boolean) as RunMode[];
   if (modes.length !== 1) throw new UsageError(`choose exactly one of --driver URL, --interactive, --passive${modes.length > 1 ? ` (got ${modes.join(' and ')})` : ''}`);
-  const capabilities = parseList(flags.capabilities, CAPABILITIES, 'capability', 'capabilities');
-  if (!capabilities.ok) throw new UsageError(capabilities.problem);
-  const only = flags.only === undefined ? undefined : parseList(flags.only, CHECKLIST.map((item) => item.id), 'item');
-  if (only && !only.ok) throw new UsageError(only.problem);
+  const values = runFlagValues(flags);
   const posOrderUrl = flags.posOrderUrl ?? env.SANDBOX_POS_ORDER_URL;
   const sandbox = resolveSandboxUrl(flags.sandbox, env);
   if (!sandbox.ok) throw new UsageError(sandbox.problem);
-  for (const [name, url] of [['--driver', flags.driver], ['--pos-order-url', posOrderUrl]] as const) {
-    if (url !== undefined && !/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`${name} must be an http(s) URL, got '${url}'`);
-  }
-  const waitS = flags.waitS === undefined ? undefined : Number(flags.waitS);
-  if (waitS !== undefined && !(Number.isInteger(waitS) && waitS > 0)) throw new UsageError(`--wait-s must be a whole number of seconds, got '${flags.waitS}'`);
-  const windowMs = Number(flags.windowMs ?? '3000');
-  if (!Number.isInteger(windowMs) || windowMs < 0) throw new UsageError(`--window-ms must be a whole number, got '${flags.windowMs}'`);
-  for (const [name, value] of [['--pos-name', flags.posName], ['--pos-version', flags.posVersion], ['--pos-build', flags.posBuild]] as const) {
-    if (value !== undefined && !isLabel(value)) throw new UsageError(`${name} must be 1 to 100 printable characters, starting with a non-space, got ${JSON.stringify(value)}`);
-  }
-  const pos = { ...(flags.posName ? { name: flags.posName } : {}), ...(flags.posVersion ? { version: flags.posVersion } : {}), ...(flags.posBuild ? { build: flags.posBuild } : {}) };
+  checkUrls([['--driver', flags.driver], ['--pos-order-url', posOrderUrl]]);
+  const { pos } = values;
   return {
     sandboxUrl: sandbox.url,
     ...(posOrderUrl ? { posOrderUrl } : {}),
     mode: modes[0]!,
     ...(flags.driver ? { driverUrl: flags.driver } : {}),
-    capabilities: capabilities.values,
-    ...(only?.ok ? { only: only.values } : {}),
-    ...(waitS ? { waitMs: waitS * 1000 } : {}),
-    windowMs,
+    capabilities: values.capabilities,
+    ...(values.only ? { only: values.only } : {}),
+    ...(values.waitMs ? { waitMs: values.waitMs } : {}),
+    windowMs: values.windowMs,
     ...(Object.keys(pos).length > 0 ? { pos } : {}),
     // Behind --admin-token, or a partner's token of a hosted sandbox: the run's control calls carry it.
     ...(env.SANDBOX_ADMIN_TOKEN ? { adminToken: env.SANDBOX_ADMIN_TOKEN } : {}),
     out: process.stdout,
   };
 }
-
-/** A name, version or build id a report can print: 1–100 characters, no control characters, no leading space. */
-export const isLabel = (value: string) => value.length > 0 && value.length <= 100 && value.trimStart() === value && [...value].every((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);
