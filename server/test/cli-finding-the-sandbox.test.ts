@@ -8,36 +8,17 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mintPosToken } from '../domain/mint-pos-token.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { closedPort, closeServers, listen } from './live.js';
-import { PARTNER } from './test-identity.js';
 import { cli, serve, stopServers } from './processes.js';
+import { refundAt, streamOpen as streamOpenAt } from './sandbox-calls.js';
 
 let sandboxUrl: string;
 let sandbox: ChildProcess;
 const run = (args: string[], env: Record<string, string> = {}) => cli(args, { SANDBOX_URL: sandboxUrl, NO_COLOR: '1', ...env });
 
-/** Resolves once the sandbox counts a client on its event stream: a `--follow` has opened it. */
-async function streamOpen(): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as { events: { clients: number } };
-    if (health.events.clients > 0) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('no client on the event stream');
-}
-
-async function refund(externalId: string): Promise<number> {
-  const { token } = mintPosToken({ posName: PARTNER.name, key: PARTNER.nonProdKey, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
-  const response = await fetch(`${sandboxUrl}/v2/order/refund`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'x-api-key': PARTNER.apiKey ?? 'k', 'x-api-version': '2', 'content-type': 'application/json' },
-    body: JSON.stringify({ ExternalId: externalId }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
+const streamOpen = () => streamOpenAt(sandboxUrl);
+const refund = (externalId: string) => refundAt(sandboxUrl, externalId);
 
 beforeAll(async () => {
   const started = await serve([]);

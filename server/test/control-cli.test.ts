@@ -7,11 +7,10 @@ import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mintPosToken } from '../domain/mint-pos-token.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { closeServers, listen } from './live.js';
-import { PARTNER } from './test-identity.js';
 import { cli, serve, stopServers } from './processes.js';
+import { refundAt, streamOpen as streamOpenAt } from './sandbox-calls.js';
 
 let sandboxUrl: string;
 let orders = 0;
@@ -29,26 +28,8 @@ const json = async <T>(args: string[]): Promise<T> => {
   return JSON.parse(result.stdout) as T;
 };
 
-/** Resolves once the sandbox counts a client on its event stream: a `--follow` has opened it. */
-async function streamOpen(): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
-    const health = (await (await fetch(`${sandboxUrl}/_sandbox/health`)).json()) as { events: { clients: number } };
-    if (health.events.clients > 0) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  throw new Error('no client on the event stream');
-}
-
-async function refund(externalId: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const { token } = mintPosToken({ posName: PARTNER.name, key: PARTNER.nonProdKey, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
-  const response = await fetch(`${sandboxUrl}/v2/order/refund`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'x-api-key': PARTNER.apiKey ?? 'k', 'x-api-version': '2', 'content-type': 'application/json' },
-    body: JSON.stringify({ ExternalId: externalId, ...extra }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
+const streamOpen = () => streamOpenAt(sandboxUrl);
+const refund = (externalId: string, extra: Record<string, unknown> = {}) => refundAt(sandboxUrl, externalId, extra);
 
 beforeAll(async () => {
   const pos = await listen((req: IncomingMessage, res: ServerResponse) => {
