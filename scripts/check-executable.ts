@@ -1,7 +1,8 @@
 /**
  * npm run check:executable: the standalone executable as a partner's CI machine without Node runs it. It builds
  * build/pos-sandbox-linux-x64, copies it into an empty folder, and runs it there with a PATH that holds no `node`
- * (nor anything else) and a HOME of its own: `--version`; `serve`, whose banner's token gets a refund answered 200
+ * (nor anything else) and a HOME of its own: `--version`; again with its cache folder open to everyone and its CLI
+ * swapped (the swapped file must not run); `serve`, whose banner's token gets a refund answered 200
  * with no finding; `reference-pos` and `certify` against it (exit 0, a JUnit case per item, none failed); and
  * `verify-report` on that report (exit 0). It prints the executable's size, and its start (to the first answer of
  * /_sandbox/health) against `node bin/pos-sandbox.js serve` in the same minute. Exit 1 naming the step that failed.
@@ -9,7 +10,7 @@
  * About 30 s and a 100 MB file: a script of its own, run by .ci/run, not a part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHECKLIST } from '../certification-checklist/items/all-items.js';
@@ -58,6 +59,18 @@ async function main(): Promise<void> {
   step('pos-sandbox --version, with no node on the PATH');
   const version = await run(executable, ['--version'], { cwd: folder, env });
   if (version.stdout.trim() !== VERSION) fail(`--version printed ${JSON.stringify(version.stdout)} (exit ${version.code}): ${version.stderr}`);
+
+  step('a cache folder another user could write in is not run from');
+  const cache = join(folder, '.cache', 'pos-sandbox');
+  const [unpackedAs] = readdirSync(cache).filter((name) => name.startsWith(`${VERSION}-`));
+  if (unpackedAs === undefined) fail(`the first start left nothing in ${cache}`);
+  // As if planted: the CLI swapped, and the folder open to everyone.
+  writeFileSync(join(cache, unpackedAs, 'dist', 'server', 'cli.js'), "console.log('PLANTED');\n");
+  chmodSync(join(cache, unpackedAs), 0o777);
+  const planted = await run(executable, ['--version'], { cwd: folder, env });
+  if (planted.stdout.trim() !== VERSION) fail(`with a planted cache folder, --version printed ${JSON.stringify(planted.stdout)}`);
+  // Every start would unpack again beside the planted folder: gone, so the starts measured below read the cache.
+  rmSync(cache, { recursive: true, force: true });
 
   step('pos-sandbox serve: a refund answered 200 with no finding');
   const sandboxPort = await freePort();

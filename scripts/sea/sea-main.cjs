@@ -28,21 +28,38 @@ function cacheBase() {
   return path.join(home || os.tmpdir(), 'pos-sandbox');
 }
 
+/**
+ * Whether `dir` is this user's and nobody else may write in it. The code run is read from the cache: a folder another
+ * user made (a shared temporary folder's pos-sandbox/, say) could hold code of theirs under the expected name.
+ */
+function ownFolder(dir) {
+  try {
+    const stat = fs.statSync(dir);
+    return stat.isDirectory() && (typeof process.getuid !== 'function' || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The folder holding the files, written whole before it is used: two starts at once each write their own, one wins. */
 function unpacked() {
   const { header, body } = readPayload();
   let base = cacheBase();
   const root = () => path.join(base, `${header.version}-${header.digest}`);
-  if (fs.existsSync(path.join(root(), '.complete'))) return root();
+  const ready = () => ownFolder(base) && ownFolder(root()) && fs.existsSync(path.join(root(), '.complete'));
+  if (ready()) return root();
   try {
-    fs.mkdirSync(base, { recursive: true });
+    fs.mkdirSync(base, { recursive: true, mode: 0o700 });
   } catch {
-    base = path.join(os.tmpdir(), 'pos-sandbox');
-    fs.mkdirSync(base, { recursive: true });
+    base = path.join(os.tmpdir(), `pos-sandbox-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`);
+    fs.mkdirSync(base, { recursive: true, mode: 0o700 });
   }
-  if (fs.existsSync(path.join(root(), '.complete'))) return root();
+  // A cache folder that is not ours alone is not used: the files go to a new private folder, for this start only.
+  if (!ownFolder(base)) base = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-sandbox-'));
+  if (ready()) return root();
   const staging = `${root()}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { mode: 0o700 });
   let at = 0;
   for (const file of header.files) {
     const target = path.join(staging, file.path);
@@ -53,10 +70,11 @@ function unpacked() {
   fs.writeFileSync(path.join(staging, '.complete'), '');
   try {
     fs.renameSync(staging, root());
-  } catch (error) {
-    // Another start got there first: its folder is as good as this one.
+  } catch {
+    // Another start got there first: its folder is as good as this one. A folder there that is not ours alone is
+    // left as it is, and this start runs from the one it just wrote.
+    if (!ready()) return staging;
     fs.rmSync(staging, { recursive: true, force: true });
-    if (!fs.existsSync(path.join(root(), '.complete'))) throw error;
   }
   return root();
 }
