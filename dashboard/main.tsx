@@ -10,6 +10,7 @@ import { useControl } from './hooks.js';
 import { ChecklistPage } from './pages/checklist.js';
 import { FaultsPage } from './pages/faults.js';
 import { MenusPage } from './pages/menus.js';
+import { MigrationPage } from './pages/migration.js';
 import { OrdersPage } from './pages/orders.js';
 import { RefundsPage } from './pages/refunds.js';
 import { TokenPage } from './pages/token-debugger.js';
@@ -23,6 +24,7 @@ const PAGES = [
   ['faults', 'Faults'],
   ['tokens', 'Token debugger'],
   ['checklist', 'Checklist'],
+  ['migration', 'Migration'],
 ] as const;
 type PageName = (typeof PAGES)[number][0];
 
@@ -86,6 +88,7 @@ function App() {
         {route.page === 'faults' ? <FaultsPage /> : null}
         {route.page === 'tokens' ? <TokenPage /> : null}
         {route.page === 'checklist' ? <ChecklistPage /> : null}
+        {route.page === 'migration' ? <MigrationPage /> : null}
       </main>
     </div>
   );

@@ -12,6 +12,7 @@ export type { RefundRecord } from '../../server/domain/refund-outcome.js';
 export type { FaultRuleView as FaultRule } from '../../server/faults/fault-registry.js';
 export type { ReadyScript } from '../../server/faults/load-fault-file.js';
 export type { ChecklistRun, ReportListing } from '../../server/processing/checklist-runs.js';
+export type { MigrationReport } from '../../server/domain/migration-report.js';
 export type { TokenExplanation } from '../../server/domain/explain-pos-token.js';
 /** A journal summary: what a `journal` event carries, and what Traffic lists. */
 export type { JournalSummary as TrafficRow } from '../../server/journal/journal-summary.js';

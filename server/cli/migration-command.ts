@@ -1,16 +1,12 @@
 /**
  * `pos-sandbox migration`: where the POS stands on §9's migration from v1, from the running sandbox's journal and its
  * reports: the seven steps in order, each done, in progress (with the journal ids of the calls still showing a v1
- * habit) or not yet exercised, and what to change next (server/domain/migration-report.ts; docs/migrating-from-v1.md).
+ * habit) or not yet exercised, and what to change next, as GET /_sandbox/migration builds it (docs/migrating-from-v1.md).
  */
 import { Command } from 'commander';
-import type { JournalEntry } from '../journal/journal-entry.js';
-import { migrationReport, type MigrationStepReport, type ReportSeen } from '../domain/migration-report.js';
+import type { MigrationReport, MigrationStepReport } from '../domain/migration-report.js';
 import { jsonOption, paint, print, printJson, sandboxOption, withSandbox, type Common } from './control-command-kit.js';
 import { printable } from '../domain/printable-text.js';
-
-/** The journal holds at most this many entries by default; a longer one is read to its end all the same. */
-const WHOLE_JOURNAL = Number.MAX_SAFE_INTEGER;
 
 export function migrationCommand(): Command {
   return new Command('migration')
@@ -19,11 +15,10 @@ export function migrationCommand(): Command {
     .addOption(jsonOption())
     .action((flags: Common) =>
       withSandbox(flags, async (client) => {
-        const entries = await client.list<JournalEntry>('/_sandbox/journal?direction=inbound', WHOLE_JOURNAL);
-        const reports = await client.call<ReportSeen[]>('GET', '/_sandbox/reports');
-        const report = migrationReport(entries, Array.isArray(reports) ? reports : []);
+        // The sandbox builds the report (GET /_sandbox/migration), as for the dashboard's Migration page: one source.
+        const report = await client.call<MigrationReport>('GET', '/_sandbox/migration');
         if (flags.json) return printJson(report);
-        print(report.flatMap(stepLines));
+        print([`${report.calls} call(s) of the POS read from the journal`, ...report.steps.flatMap(stepLines)]);
       }),
     );
 }

@@ -19,6 +19,12 @@ export interface MigrationStepReport {
   next: string;
 }
 
+/** What GET /_sandbox/migration answers: how many calls of the POS the journal held, and the seven steps. */
+export interface MigrationReport {
+  calls: number;
+  steps: MigrationStepReport[];
+}
+
 /** A report already written: its verdict and title say whether it was a passed certification. */
 export interface ReportSeen {
   verdict: string;

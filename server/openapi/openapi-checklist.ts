@@ -1,5 +1,6 @@
-/** The checklist parts of openapi.json: runs started from the control API, and the report folders. */
+/** The checklist parts of openapi.json: runs started from the control API, the report folders, the migration report. */
 import { CAPABILITIES, ITEM_STATUSES } from '../../certification-checklist/checklist-types.js';
+import { MIGRATION_STEPS } from '../domain/v1-habits.js';
 import { controlOk, controlResponses, getById, json, ref } from './openapi-parts.js';
 
 export function checklistPaths() {
@@ -71,6 +72,17 @@ export function checklistPaths() {
         ),
       },
     },
+    '/_sandbox/migration': {
+      get: {
+        operationId: 'migration',
+        tags: ['Control API'],
+        summary: "Where the POS stands on §9's migration from v1",
+        description:
+          "The seven steps of §9 in order, read from the journal's calls of the POS and the reports written: each done (v2 traffic of its kind, no v1 habit left), in progress (with the journal ids of the calls that still show a v1 habit, at most 20) or not yet exercised, and what to change next. " +
+          '`pos-sandbox migration` prints it and the dashboard\'s Migration page shows it.',
+        responses: controlResponses({ '200': controlOk('The report', ref('MigrationReport')) }, { invalid: 'a query parameter' }),
+      },
+    },
     '/_sandbox/reports/{id}/report.html': {
       get: {
         operationId: 'reportHtml',
@@ -86,6 +98,29 @@ export function checklistPaths() {
 
 export function checklistSchemas() {
   return {
+    MigrationReport: {
+      type: 'object',
+      required: ['calls', 'steps'],
+      properties: {
+        calls: { type: 'integer', minimum: 0, description: 'The calls of the POS the journal held' },
+        steps: {
+          type: 'array',
+          minItems: 7,
+          maxItems: 7,
+          items: {
+            type: 'object',
+            required: ['number', 'step', 'state', 'v1Calls', 'next'],
+            properties: {
+              number: { type: 'integer', minimum: 1, maximum: 7 },
+              step: { enum: [...MIGRATION_STEPS] },
+              state: { enum: ['done', 'in progress', 'not yet exercised'] },
+              v1Calls: { type: 'array', maxItems: 20, items: { type: 'string' } },
+              next: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
     ChecklistRun: {
       type: 'object',
       required: ['id', 'status', 'startedAt', 'driver', 'capabilities', 'items'],

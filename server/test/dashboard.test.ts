@@ -14,7 +14,8 @@ import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 import { launchBrowser, RUN_BROWSER_TESTS } from './browser.js';
 import { PARTNER, signHs256 } from './helpers.js';
 import { closedPort } from './loopback.js';
-import { referencePos, serve, serveHosted, stopServers } from './processes.js';
+import { cli, referencePos, serve, serveHosted, stopServers } from './processes.js';
+import type { MigrationReport } from '../domain/migration-report.js';
 import { writeFileSync } from 'node:fs';
 
 const run = promisify(execFile);
@@ -210,6 +211,32 @@ suite('the dashboard, in Chromium', () => {
     await expect(page.locator('#checklist-order-url').getAttribute('placeholder')).resolves.toBe(`POS order URL (blank: the sandbox's, ${posUrl}/order)`);
     await page.locator('#checklist-pos-version').waitFor();
     await expect(page.locator('#checklist-kind-note').textContent()).resolves.toMatch(/without a version, or with items left out, it is a practice run/);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("shows the migration report as the CLI prints it, a v1 call in progress with a link to its entry", async () => {
+    const page = await open('#/migration');
+    const token = await mint('loc-std-001');
+    // v1's CompanyProfileId as a header: a refusal that belongs to step 3 of §9, refactor payloads.
+    const response = await fetch(`${baseUrl}/v2/order/refund`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, companyprofileid: 'loc-std-001', 'x-api-key': PARTNER.apiKey!, 'x-api-version': '2', 'content-type': 'application/json' },
+      body: '{"ExternalId":"POS-STD-1001"}',
+    });
+    const v1Call = response.headers.get('x-sandbox-journal-id')!;
+    await page.locator(`#migration tr[data-step="3"] a[data-journal-id="${v1Call}"]`).waitFor();
+    await expect(page.locator('#migration tr[data-step="3"]').getAttribute('data-state')).resolves.toBe('in progress');
+    // One source: the page's rows are the CLI's report, step for step.
+    const said = await cli(['migration', '--json'], { SANDBOX_URL: baseUrl });
+    const { steps } = JSON.parse(said.stdout) as MigrationReport;
+    const rows = await page.locator('#migration tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({ number: Number(tr.getAttribute('data-step')), state: tr.getAttribute('data-state'), v1Calls: [...tr.querySelectorAll('a')].map((a) => a.getAttribute('data-journal-id')), next: tr.lastElementChild!.textContent })),
+    );
+    expect(rows).toEqual(steps.map(({ number, state, v1Calls, next }) => ({ number, state, v1Calls, next })));
+    expect(steps[2]!.next).toContain("v1's CompanyProfileId");
+    await page.locator(`a[data-journal-id="${v1Call}"]`).first().click();
+    await page.getByLabel('request detail').locator('text=companyprofileid').first().waitFor();
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   });

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintPosToken } from '../domain/mint-pos-token.js';
-import type { MigrationStepReport } from '../domain/migration-report.js';
+import type { MigrationReport, MigrationStepReport } from '../domain/migration-report.js';
 import { PARTNER } from './test-identity.js';
 import { cli, referencePos, serve, stopServers } from './processes.js';
 import { closedPort } from './live.js';
@@ -23,7 +23,7 @@ const stateOf = (report: MigrationStepReport[]) => report.map((step) => `${step.
 async function report(sandboxUrl: string): Promise<MigrationStepReport[]> {
   const said = await cli(['migration', '--json'], { SANDBOX_URL: sandboxUrl });
   expect({ code: said.code, stderr: said.stderr }).toEqual({ code: 0, stderr: '' });
-  return JSON.parse(said.stdout) as MigrationStepReport[];
+  return (JSON.parse(said.stdout) as MigrationReport).steps;
 }
 
 describe('pos-sandbox migration', () => {

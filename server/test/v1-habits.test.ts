@@ -96,3 +96,27 @@ describe("v1's UpdateOrderState", () => {
     expect(found.some((one) => one.code === 'UNKNOWN_FIELD')).toBe(false);
   });
 });
+
+describe('GET /_sandbox/migration', () => {
+  it('reads the journal oldest first: the first v1 call of a step is what to change next, the ids in order', async () => {
+    const { app } = await testSandbox();
+    const first = await postRefund(app, { headers: { 'x-service-locationid': undefined, 'Company-Profile-Id': LOCATION } });
+    const second = await postRefund(app, { headers: { 'x-service-locationid': undefined, companyprofileid: LOCATION } });
+    const response = await request(app).get('/_sandbox/migration');
+    expect(response.status).toBe(200);
+    expect(response.body.calls).toBe(2);
+    expect(response.body.steps[2]).toEqual({
+      number: 3,
+      step: 'refactor payloads',
+      state: 'in progress',
+      v1Calls: [first.headers['x-sandbox-journal-id'], second.headers['x-sandbox-journal-id']],
+      next: `header x-service-locationid is required: the identifier of the merchant location (§4); ${HEADER_INSTEAD('company-profile-id')}`,
+    });
+  });
+
+  it('refuses a query parameter in the control envelope', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).get('/_sandbox/migration?step=3');
+    expect([response.status, response.body]).toEqual([400, { errors: [{ code: 'INVALID_REQUEST', message: expect.stringContaining('step') }] }]);
+  });
+});
