@@ -4,8 +4,20 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { ApiError, envelopeFamilyFor } from '../errors.js';
-import { isUpdateOrderState, UPDATE_ORDER_STATE_INSTEAD } from '../domain/v1-habits.js';
-import { LEGACY_MOUNT } from './pos-routes.js';
+import { isUpdateOrderState, REFUND_RESULT_INSTEAD, stepOf, UPDATE_ORDER_STATE_INSTEAD, waitsForRefundResult } from '../domain/v1-habits.js';
+import { allowedMethods, LEGACY_MOUNT, POS_ROUTES, routePathOf } from './pos-routes.js';
+
+const SERVED = POS_ROUTES.map((route) => `${route.method} /v2${route.path}`).join(', ');
+
+/** What v2 serves in place of `method rest` (the path below the v1 mount), in the words of the 410. */
+function v2Instead(method: string, rest: string): string {
+  const routePath = routePathOf(rest);
+  if (waitsForRefundResult(method, routePath)) return REFUND_RESULT_INSTEAD;
+  const allowed = allowedMethods(rest);
+  if (allowed.length === 0) return `v2 has no endpoint at ${rest || '/'}; it serves ${SERVED} (also under /v1/pos/openapi), with a Bearer JWT (§4, §4.3, §5)`;
+  const v2Method = allowed.includes(method) ? method : allowed.join(' or ');
+  return `v2 serves ${v2Method} /v2${routePath} (also under /v1/pos/openapi${routePath}), with a Bearer JWT (§4.3, §5)`;
+}
 
 /** A path whose last segment is UpdateOrderState: v2 has no such endpoint, and says which one replaces it. */
 export const updateOrderStateRetired: RequestHandler = (req, res, next) => {
@@ -21,10 +33,7 @@ export function legacyRouter(): Router {
   router.use((req, res) => {
     res.locals.family = envelopeFamilyFor(req.path);
     const rest = req.path === '/' ? '' : req.path;
-    throw new ApiError(
-      'ENDPOINT_RETIRED',
-      `${LEGACY_MOUNT}${rest} is the retired v1 integration API; v2 serves ${req.method} /v2${rest || '/<endpoint>'} (also under /v1/pos/openapi${rest}), with a Bearer JWT (§4.3, §5)`,
-    );
+    throw new ApiError('ENDPOINT_RETIRED', `${LEGACY_MOUNT}${rest} is the retired v1 integration API (${stepOf('adjust endpoints')}); ${v2Instead(req.method, rest)}`);
   });
   return router;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { JournalEntry } from '../journal/journal-entry.js';
 import { finding } from './findings.js';
 import { migrationReport } from './migration-report.js';
+import { companyProfileIdField, REFUND_RESULT_INSTEAD, UPDATE_ORDER_STATE_INSTEAD } from './v1-habits.js';
 
 let n = 0;
 /** An inbound call as the journal keeps it: only what the report reads. */
@@ -22,8 +23,8 @@ describe('migrationReport', () => {
   });
 
   it('marks a step in progress by the calls that still show a v1 habit, with their ids and the first one\'s words', () => {
-    const retired = call('/v1/pos/integration/order/UpdateOrderState', 410, { response: { status: 410, headers: {}, body: { errors: [{ code: 'ENDPOINT_RETIRED', message: "POST /v1/pos/integration/order/UpdateOrderState is v1's UpdateOrderState: v2 decides …" }] } } });
-    const field = call('/v2/order/refund', 200, { findings: [finding('V1_HABIT', "CompanyProfileId is v1's CompanyProfileId: v2 names the location LocationId …")] });
+    const retired = call('/v1/pos/integration/order/UpdateOrderState', 410, { response: { status: 410, headers: {}, body: { errors: [{ code: 'ENDPOINT_RETIRED', message: `POST /v1/pos/integration/order/UpdateOrderState is v1's UpdateOrderState: ${UPDATE_ORDER_STATE_INSTEAD}` }] } } });
+    const field = call('/v2/order/refund', 200, { findings: [finding('V1_HABIT', companyProfileIdField('CompanyProfileId'))] });
     const status = call('/v2/order/status', 200);
     const report = migrationReport([retired, field, status]);
     expect(report.slice(1, 4).map((step) => [step.state, step.v1Calls])).toEqual([
@@ -31,7 +32,7 @@ describe('migrationReport', () => {
       ['in progress', [field.id]],
       ['in progress', [retired.id]],
     ]);
-    expect(report[2]!.next).toBe("V1_HABIT: CompanyProfileId is v1's CompanyProfileId: v2 names the location LocationId …");
+    expect(report[2]!.next).toBe(`V1_HABIT: ${companyProfileIdField('CompanyProfileId')}`);
     expect(report[5]!.state).toBe('in progress');
   });
 
@@ -40,5 +41,25 @@ describe('migrationReport', () => {
     const report = migrationReport(calls, [{ verdict: 'passed', title: 'Demo run, not a certification' }]);
     expect(report.map((step) => step.state)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'in progress']);
     expect(migrationReport(calls, [{ verdict: 'passed', title: 'Certification: acme-pos 4.2.0' }])[6]!.state).toBe('done');
+  });
+
+  it('reads a wait for a refund result as step 4, and a menu update sent to v1 as steps 2 and 5', () => {
+    const poll = { ...call('/v2/order/refund/POS-1', 404, { response: { status: 404, headers: {}, body: { errors: [{ code: 'NOT_FOUND', message: `no endpoint at GET /v2/order/refund/POS-1; ${REFUND_RESULT_INSTEAD}` }] } } }), method: 'GET' };
+    const menu = { ...call('/v1/pos/integration/menu', 410, { response: { status: 410, headers: {}, body: { errors: [{ Code: 'ENDPOINT_RETIRED', Message: "/v1/pos/integration/menu is the retired v1 integration API (step 2 of §9's migration, adjust endpoints); v2 serves PUT /v2/menu" }] } } }), method: 'PUT' };
+    const report = migrationReport([poll, menu]);
+    expect(report.slice(0, 5).map((step) => [step.number, step.state, step.v1Calls])).toEqual([
+      [1, 'done', []],
+      [2, 'in progress', [menu.id]],
+      [3, 'not yet exercised', []],
+      [4, 'in progress', [poll.id]],
+      [5, 'in progress', [menu.id]],
+    ]);
+    expect(report[3]!.next).toContain("v1 waited for a refund's result");
+  });
+
+  it('does not take a v2 call refused for a v2 reason as a v1 habit', () => {
+    const refused = call('/v2/order/refund', 400, { response: { status: 400, headers: {}, body: { errors: [{ code: 'INVALID_PAYLOAD', message: 'ExternalId must not be empty or blank' }] } } });
+    const menu = { ...call('/v2/menu', 400, { response: { status: 400, headers: {}, body: { errors: [{ Code: 'VALIDATION_ERROR', Message: "Items[0].Prices[0].Price must be 0 or more" }] } } }), method: 'PUT' };
+    expect(migrationReport([refused, menu]).slice(0, 5).map((step) => step.state)).toEqual(['done', 'not yet exercised', 'not yet exercised', 'not yet exercised', 'not yet exercised']);
   });
 });

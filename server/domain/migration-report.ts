@@ -5,7 +5,7 @@
  * explains it.
  */
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { MIGRATION_STEPS, type MigrationStep } from './v1-habits.js';
+import { MIGRATION_STEPS, stepOf, type MigrationStep } from './v1-habits.js';
 
 export type StepState = 'done' | 'in progress' | 'not yet exercised';
 
@@ -33,30 +33,32 @@ export interface ReportSeen {
 
 const MAX_IDS = 20;
 
-/** The messages of a call the sandbox refused (either envelope). */
-function refusals(entry: JournalEntry): string[] {
+/** The messages of a call the sandbox refused (either envelope), with their codes. */
+function refusals(entry: JournalEntry): Array<{ code: string; message: string }> {
   const errors = (entry.response.body as { errors?: unknown } | undefined)?.errors;
-  return Array.isArray(errors) ? errors.map((error: Record<string, unknown>) => String(error.message ?? error.Message ?? '')) : [];
+  return Array.isArray(errors) ? errors.map((error: Record<string, unknown>) => ({ code: String(error.code ?? error.Code ?? ''), message: String(error.message ?? error.Message ?? '') })) : [];
 }
 
-/** The v1 habit a call shows for `step`, in the sandbox's words; undefined when it shows none. */
+/**
+ * The v1 habit a call shows for `step`, in the sandbox's words; undefined when it shows none. Every v1 habit's
+ * message names its step of §9 (v1-habits.ts, stepOf); the first step's habits are findings of their own, and a
+ * retired endpoint is step 2 whatever else its message names.
+ */
 function habitOf(entry: JournalEntry, step: MigrationStep): string | undefined {
-  const said = [...entry.findings.map((found) => `${found.code}: ${found.message}`), ...refusals(entry)];
-  const first = (test: (text: string) => boolean) => said.find(test);
+  const said = [...entry.findings.map((found) => ({ code: found.code, message: `${found.code}: ${found.message}` })), ...refusals(entry)];
+  const naming = (one: MigrationStep) => said.find((text) => text.message.includes(stepOf(one)))?.message;
   switch (step) {
-    case 'update authentication':
-      if (entry.tokenDefects?.some((defect) => defect.part === 'query')) return entry.tokenDefects.find((defect) => defect.part === 'query')!.message;
-      return first((text) => /^(API_KEY_HEADER_MISSING|VERSION_HEADER_MISSING): /.test(text));
+    case 'update authentication': {
+      const query = entry.tokenDefects?.find((defect) => defect.part === 'query');
+      return query?.message ?? said.find((text) => text.code === 'API_KEY_HEADER_MISSING' || text.code === 'VERSION_HEADER_MISSING')?.message;
+    }
     case 'adjust endpoints':
-      return entry.response.status === 410 ? first((text) => /v1 integration API|UpdateOrderState/.test(text)) : undefined;
-    case 'refactor payloads':
-      return first((text) => text.includes("v1's CompanyProfileId"));
-    case 'handle status management':
-      return first((text) => text.includes("v1's UpdateOrderState"));
+      return said.find((text) => text.code === 'ENDPOINT_RETIRED')?.message;
     case 'validate menu synchronization':
-      return entry.path.endsWith('/menu') && entry.response.status === 400 ? first((text) => text.includes("v1's")) : undefined;
+      // A menu update refused for a v1 habit, whichever step the habit belongs to.
+      return /\/menu\/*$/i.test(entry.path) && entry.response.status >= 400 ? refusals(entry).find((text) => text.code === 'ENDPOINT_RETIRED' || text.message.includes("of §9's migration"))?.message : undefined;
     default:
-      return undefined;
+      return naming(step);
   }
 }
 

@@ -58,3 +58,14 @@ export function v1BodyHabits(body: Record<string, unknown>): Array<{ field: stri
   }
   return habits;
 }
+
+/**
+ * A call that waits for a refund's result: v1's flow answered it, v2's is asynchronous (§9) and never tells the POS
+ * (§1). Seen as a read of the refund endpoint (GET or HEAD /order/refund) or any path below it (/order/refund/{id},
+ * /order/refund/status …), under any mount; `routePath` is the path without its mount, in lower case.
+ */
+export function waitsForRefundResult(method: string, routePath: string): boolean {
+  return ((method === 'GET' || method === 'HEAD') && routePath === '/order/refund') || routePath.startsWith('/order/refund/');
+}
+
+export const REFUND_RESULT_INSTEAD = `v1 waited for a refund's result; v2 has none to wait for: POST /v2/order/refund answers 200 once the refund is accepted, and its outcome is never sent to the POS (§1, §4.1; §9: the call flow is asynchronous; ${stepOf('handle status management')})`;

@@ -117,7 +117,7 @@ describe('unknown paths, wrong methods and retired paths', () => {
     expect(response.body).toEqual(
       orderEnvelope(
         'ENDPOINT_RETIRED',
-        '/v1/pos/integration/order/refund is the retired v1 integration API; v2 serves POST /v2/order/refund (also under /v1/pos/openapi/order/refund), with a Bearer JWT (§4.3, §5)',
+        "/v1/pos/integration/order/refund is the retired v1 integration API (step 2 of §9's migration, adjust endpoints); v2 serves POST /v2/order/refund (also under /v1/pos/openapi/order/refund), with a Bearer JWT (§4.3, §5)",
       ),
     );
   });

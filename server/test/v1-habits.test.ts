@@ -97,6 +97,48 @@ describe("v1's UpdateOrderState", () => {
   });
 });
 
+const REFUND_RESULT = "v1 waited for a refund's result; v2 has none to wait for: POST /v2/order/refund answers 200 once the refund is accepted, and its outcome is never sent to the POS (§1, §4.1; §9: the call flow is asynchronous; step 4 of §9's migration, handle status management)";
+
+describe("v1's wait for a refund result", () => {
+  it.each(['', '/v2', '/v1/pos/openapi'])('answers a GET of %s/order/refund 405, saying v2 has no result to wait for', async (mount) => {
+    const { app } = await testSandbox();
+    const response = await request(app).get(`${mount}/order/refund`).set(cleanHeaders());
+    expect([response.status, response.headers.allow, response.body]).toEqual([405, 'POST', { errors: [{ code: 'METHOD_NOT_ALLOWED', message: `GET is not allowed on ${mount}/order/refund; use POST; ${REFUND_RESULT}` }] }]);
+  });
+
+  it.each(['/v2/order/refund/POS-STD-1001', '/v2/order/refund/status', '/order/Refund/POS-STD-1001/result', '/v1/pos/openapi/order/refund/x'])('answers a poll of %s 404, saying the same', async (path) => {
+    const { app } = await testSandbox();
+    const response = await request(app).get(path).set(cleanHeaders());
+    expect([response.status, response.body]).toEqual([404, { errors: [{ code: 'NOT_FOUND', message: `no endpoint at GET ${path}; the sandbox serves POST /order/refund, PUT /menu and POST /order/status under /, /v2 and /v1/pos/openapi; ${REFUND_RESULT}` }] }]);
+  });
+
+  it('says it of a poll under the retired v1 family too, and names step 2 there', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).get('/v1/pos/integration/order/refund/POS-STD-1001').set(cleanHeaders());
+    expect([response.status, response.body]).toEqual([410, { errors: [{ code: 'ENDPOINT_RETIRED', message: `/v1/pos/integration/order/refund/POS-STD-1001 is the retired v1 integration API (step 2 of §9's migration, adjust endpoints); ${REFUND_RESULT}` }] }]);
+  });
+
+  it('leaves other unknown paths as they were', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).get('/v2/order/refunds').set(cleanHeaders());
+    expect(response.body.errors[0].message).toBe('no endpoint at GET /v2/order/refunds; the sandbox serves POST /order/refund, PUT /menu and POST /order/status under /, /v2 and /v1/pos/openapi');
+  });
+});
+
+describe('the retired v1 family', () => {
+  it.each([
+    ['post', '/v1/pos/integration/order/status', "v2 serves POST /v2/order/status (also under /v1/pos/openapi/order/status), with a Bearer JWT (§4.3, §5)"],
+    ['get', '/v1/pos/integration/menu', 'v2 serves PUT /v2/menu (also under /v1/pos/openapi/menu), with a Bearer JWT (§4.3, §5)'],
+    ['post', '/v1/pos/integration/orders', 'v2 has no endpoint at /orders; it serves POST /v2/order/refund, PUT /v2/menu, POST /v2/order/status (also under /v1/pos/openapi), with a Bearer JWT (§4, §4.3, §5)'],
+  ] as const)('answers %s %s 410 naming what v2 serves instead, never a method v2 does not take', async (method, path, instead) => {
+    const { app } = await testSandbox();
+    const response = await request(app)[method](path).set(cleanHeaders());
+    expect(response.status).toBe(410);
+    const [error] = response.body.errors as Array<Record<string, string>>;
+    expect(error!.message ?? error!.Message).toBe(`${path} is the retired v1 integration API (step 2 of §9's migration, adjust endpoints); ${instead}`);
+  });
+});
+
 describe('GET /_sandbox/migration', () => {
   it('reads the journal oldest first: the first v1 call of a step is what to change next, the ids in order', async () => {
     const { app } = await testSandbox();
