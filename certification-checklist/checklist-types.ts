@@ -3,7 +3,7 @@ import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { OrderRecord } from '../server/domain/order-record.js';
 import type { RefundRecord } from '../server/domain/refund-outcome.js';
 
-export const CATEGORIES = ['AUTH', 'REFUND', 'MENU', 'ORDER'] as const;
+export const CATEGORIES = ['AUTH', 'REFUND', 'MENU', 'ORDER', 'MIGRATION'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** What a partner declares its POS does; an item that needs an undeclared one is not_applicable. */

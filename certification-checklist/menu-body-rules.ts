@@ -1,6 +1,7 @@
 /** Pure: the rules MENU-03 and MENU-04 check in a menu update's body, shared with the root-cause of a refused update. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import { findingMessage } from './traffic.js';
+import { isCompanyProfileId } from '../server/domain/v1-habits.js';
 
 const TOP_FIELDS = new Set(['LocationId', 'Items']);
 const ITEM_FIELDS = new Set(['Id', 'Name', 'Type', 'Prices']);
@@ -30,7 +31,7 @@ export function fieldProblem(entry: JournalEntry): string | undefined {
   const body = entry.request.body;
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const top = Object.keys(body).find((field) => !TOP_FIELDS.has(field));
-    if (top) return `the payload has a field ${top}`;
+    if (top) return `the payload has a field ${top}${isCompanyProfileId(top) ? ", v1's CompanyProfileId (§9: LocationId replaces it, in the x-service-locationid header)" : ''}`;
   }
   for (const [i, item] of itemsOf(entry).entries()) {
     const field = Object.keys(item).find((name) => !ITEM_FIELDS.has(name));

@@ -31,7 +31,7 @@ describe('the checklist scope', () => {
   it('gives every item an id, a title, a § reference, a step and a remediation hint; ids are unique', () => {
     expect(new Set(CHECKLIST.map((item) => item.id)).size).toBe(CHECKLIST.length);
     for (const item of CHECKLIST) {
-      expect(item).toMatchObject({ id: expect.stringMatching(/^(AUTH|REFUND|MENU|ORDER)-\d\d$/), title: expect.any(String), section: expect.stringMatching(/§/), remediation: expect.any(String) });
+      expect(item).toMatchObject({ id: expect.stringMatching(/^(AUTH|REFUND|MENU|ORDER|MIGRATION)-\d\d$/), title: expect.any(String), section: expect.stringMatching(/§/), remediation: expect.any(String) });
       expect(item.id.startsWith(item.category)).toBe(true);
       // Refund items are optional (§1); everything else is required.
       expect(item.required).toBe(item.category !== 'REFUND');

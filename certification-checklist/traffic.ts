@@ -1,6 +1,7 @@
 /** Pure: questions asked of captured journal entries by the checklist items. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { Traffic } from './checklist-types.js';
+import { isUpdateOrderState } from '../server/domain/v1-habits.js';
 
 /** The traffic an item judges, from what its step captured (the runner's record, or a report's). */
 export function trafficOf(step: Pick<Traffic, 'entries' | 'orders' | 'refunds' | 'asked' | 'actor'>): Traffic {
@@ -15,7 +16,9 @@ export const unfaulted = (entries: readonly JournalEntry[]): JournalEntry[] => e
 
 export const isRefund = (entry: JournalEntry): boolean => entry.direction === 'inbound' && entry.path.endsWith('/order/refund');
 export const isMenu = (entry: JournalEntry): boolean => entry.direction === 'inbound' && entry.method === 'PUT' && entry.path.endsWith('/menu');
-export const isStatusCall = (entry: JournalEntry): boolean => entry.direction === 'inbound' && entry.path.endsWith('/order/status');
+/** A status call, or the POS's decision sent to v1's UpdateOrderState (refused 410, and quoted as the status call it meant). */
+export const isStatusCall = (entry: JournalEntry): boolean =>
+  entry.direction === 'inbound' && (entry.path.endsWith('/order/status') || isUpdateOrderState(entry.path.replace(/\/+$/, '').split('/').at(-1) ?? ''));
 export const isDelivery = (entry: JournalEntry): boolean => entry.direction === 'outbound';
 
 /** The ExternalId a POS call names in its body (a refund, a status call), whatever its type; undefined when none. */

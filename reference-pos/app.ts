@@ -170,7 +170,8 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     // The refund-by-order-id bug names the order by the service's id, which the service does not know it by.
     const named = bugs.has('refund-by-order-id') ? ([...orders.values()].find((o) => o.ExternalId === externalId)?.OrderId ?? externalId) : externalId;
     const answer = await client.call(baseOf(sandboxUrl), 'POST', '/v2/order/refund', locationFor(locationId), { ExternalId: named }, { omitLocationHeader: bugs.has('refund-no-location') });
-    res.json({ sent: true, sandbox: answer });
+    const asked = bugs.has('waits-for-refund-result') ? await client.askRefundResult(baseOf(sandboxUrl), locationFor(locationId), named) : undefined;
+    res.json({ sent: true, sandbox: answer, ...(asked === undefined ? {} : { resultAsked: asked }) });
   });
 
   app.post('/menu', async (req, res) => {

@@ -60,16 +60,26 @@ export class SandboxClient {
     return answer;
   }
 
-  private async send(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown, options: SendOptions): Promise<SandboxAnswer> {
-    const url = new URL(path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  /**
+   * What the waits-for-refund-result bug does after a refund: asks for the result v1's synchronous flow gave. A
+   * correct v2 POS never does (§1: the outcome is not sent to the POS).
+   */
+  async askRefundResult(baseUrl: string, locationId: string, externalId: string): Promise<SandboxAnswer> {
+    return this.send(baseUrl, 'GET', `/v2/order/refund/${encodeURIComponent(externalId)}`, locationId, undefined, {});
+  }
+
+  private async send(baseUrl: string, method: 'GET' | 'POST' | 'PUT', path: string, locationId: string, body: unknown, options: SendOptions): Promise<SandboxAnswer> {
+    const url = new URL(this.v1Path(path).replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     if (this.bugs.has('key-in-query')) url.searchParams.set('apiKey', this.identity.key);
     const headers: Record<string, string> = { authorization: `Bearer ${this.token(locationId)}`, 'content-type': 'application/json' };
-    if (!options.omitLocationHeader) headers['x-service-locationid'] = locationId;
+    if (this.bugs.has('company-profile-header')) headers.CompanyProfileId = locationId;
+    else if (!options.omitLocationHeader) headers['x-service-locationid'] = locationId;
     if (!this.bugs.has('no-migration-headers')) {
       headers['x-api-version'] = '2';
       if (this.identity.apiKey) headers['x-api-key'] = this.identity.apiKey;
     }
-    const response = await fetch(url, { method, headers, body: JSON.stringify(body) });
+    const sent = body === undefined ? undefined : JSON.stringify(this.v1Body(path, body, locationId));
+    const response = await fetch(url, { method, headers, ...(sent === undefined ? {} : { body: sent }) });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -83,6 +93,23 @@ export class SandboxClient {
       body: parsed,
       findings: findings === null ? undefined : Number(findings),
       journalId: response.headers.get('x-sandbox-journal-id') ?? undefined,
+    };
+  }
+
+  /** The path a half-migrated POS calls: a v1 habit's switch sends a call where v1 sent it. */
+  private v1Path(path: string): string {
+    if (this.bugs.has('v1-menu-endpoint') && path === '/v2/menu') return '/v1/pos/integration/menu';
+    if (this.bugs.has('update-order-state') && path === '/v2/order/status') return '/v2/order/UpdateOrderState';
+    return path;
+  }
+
+  /** The body a half-migrated POS sends: v1's fields beside v2's. */
+  private v1Body(path: string, body: unknown, locationId: string): unknown {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    return {
+      ...body,
+      ...(this.bugs.has('company-profile-field') ? { CompanyProfileId: locationId } : {}),
+      ...(this.bugs.has('update-order-state-action') && path === '/v2/order/status' ? { Action: 'UpdateOrderState' } : {}),
     };
   }
 

@@ -27,7 +27,8 @@ function judgeUpdates(traffic: Traffic): Verdict {
     if (here.length === 0) {
       // The update meant for it (its body names it, in form A) shows where it went and what the sandbox said.
       const meant = calls.find((entry) => (entry.request.body as { LocationId?: unknown } | undefined)?.LocationId === locationId) ?? calls[0]!;
-      const where = `no menu update came for location ${locationId}; the updates went to ${[...new Set(calls.map((e) => e.locationId))].join(', ')}`;
+      const went = [...new Set(calls.map((e) => e.locationId))];
+      const where = `no menu update came for location ${locationId}; ${went.every((id) => id === undefined) ? 'the updates named no location' : `the updates went to ${went.map((id) => id ?? 'no location').join(', ')}`}`;
       if (!wasRefused(meant)) return fail(where, calls);
       // Refused the way another location's update was (every update sent with one location, say): one cause, one root.
       return { ...fail(`${where}; the one sent was ${refusalText(meant)}`, calls), cause: refusalShape(meant) };

@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { refusedVerdict, wasRefused } from '../refusals.js';
-import { isRefund, namedExternalId, succeeded } from '../traffic.js';
+import { errorMessages, isRefund, namedExternalId, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter(isRefund);
@@ -72,7 +72,11 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
     return { ...said, cause: REFUND_NAMES_ANOTHER_ORDER };
   }
   const headless = calls.find((entry) => entry.request.headers['x-service-locationid'] === undefined);
-  if (headless) return { ...fail(`the refund (${headless.id}) carried no x-service-locationid header; every call names its location (§4), here ${JSON.stringify(locationId)}`, [headless]), cause: REFUND_WITHOUT_LOCATION };
+  if (headless) {
+    // The sandbox's refusal says more when it saw why (v1's CompanyProfileId header in its place).
+    const said = wasRefused(headless) ? `; the sandbox said: ${errorMessages(headless).join('; ')}` : '';
+    return { ...fail(`the refund (${headless.id}) carried no x-service-locationid header; every call names its location (§4), here ${JSON.stringify(locationId)}${said}`, [headless]), cause: REFUND_WITHOUT_LOCATION };
+  }
   const elsewhere = calls.find((entry) => entry.locationId !== locationId);
   if (elsewhere) return fail(`the refund (${elsewhere.id}) was sent for location ${JSON.stringify(elsewhere.locationId)}, but the order is at ${JSON.stringify(locationId)}`, [elsewhere]);
   const refused = calls.find(wasRefused);

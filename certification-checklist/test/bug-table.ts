@@ -61,6 +61,15 @@ export const BUG_CASES: BugCase[] = [
   // One cause, one root: the Hub's and the Kiosk's refunds name the OrderId too, and no Hub hint is given.
   { bug: 'refund-by-order-id', breaks: { 'REFUND-01': 'fail', 'REFUND-04': 'blocked by REFUND-01', 'REFUND-05': 'blocked by REFUND-01' } },
   { bug: 'refund-no-location', breaks: { 'REFUND-01': 'fail', 'REFUND-04': 'blocked by REFUND-01', 'REFUND-05': 'blocked by REFUND-01' } },
+  // v1's habits (§9). v1's location header in place of v2's: every call refused, each kind of call its own root.
+  { bug: 'company-profile-header', breaks: { 'ORDER-02': 'fail', 'MENU-01': 'fail', 'REFUND-01': 'fail' } },
+  // v1's field in every body: menu updates refused for it (MENU-04's rule), status calls and refunds taken with a finding.
+  { bug: 'company-profile-field', breaks: { 'MENU-04': 'fail', 'MENU-01': 'blocked by MENU-04', 'MIGRATION-01': 'warn' }, before: ['ORDER-02'] },
+  { bug: 'v1-menu-endpoint', breaks: { 'MENU-01': 'fail', 'MENU-02': 'blocked by MENU-01' } },
+  // The decision sent to v1's UpdateOrderState (410) is quoted as the status call it meant.
+  { bug: 'update-order-state', breaks: { 'ORDER-02': 'fail', 'ORDER-03': 'blocked by ORDER-02' } },
+  { bug: 'update-order-state-action', breaks: { 'MIGRATION-01': 'warn' }, before: ['ORDER-02'] },
+  { bug: 'waits-for-refund-result', breaks: { 'MIGRATION-01': 'warn' }, before: ['REFUND-01'] },
 ];
 
 /** `exp-in-ms`, or `retry-storm+float-prices` for a case with more than one bug. */

@@ -135,14 +135,14 @@ describe('npm run demo and verify-report', () => {
     expect(demo.stderr).toBe('');
     expect(demo.code).toBe(0);
     expect(demo.stdout).toMatch(/^ {2}dashboard: +http:\/\/127\.0\.0\.1:\d+\/ {2}\(open it to watch the run; it stays up after the run, until Ctrl-C\)$/m);
-    expect(demo.stdout).toMatch(/NOT A CERTIFICATION \(demo run: the POS under test is the bundled reference POS\)\. PASSED: every required item in scope passed \(29 required; optional items do not count\)\.\n {2}35 pass\n {2}report: /);
+    expect(demo.stdout).toMatch(/NOT A CERTIFICATION \(demo run: the POS under test is the bundled reference POS\)\. PASSED: every required item in scope passed \(30 required; optional items do not count\)\.\n {2}36 pass\n {2}report: /);
     expect(demo.stdout).toMatch(/^ {2}step order-accepted: \d+\.\d s$/m);
     const folder = join(reports, readdirSync(reports)[0]!);
     expect(readdirSync(folder).sort()).toEqual(REPORT_FILES_SORTED);
     for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml']) expect(readFileSync(join(folder, file), 'utf8')).toContain('Demo run, not a certification: demo-pos (the bundled reference POS)');
 
     const intact = await cli(['verify-report', '--rejudge', folder]);
-    expect(intact).toMatchObject({ code: 0, stdout: expect.stringMatching(/^intact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 35 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.1\.0\)\n$/) });
+    expect(intact).toMatchObject({ code: 0, stdout: expect.stringMatching(/^intact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 36 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.2\.0\)\n$/) });
 
     // One character: the digests catch it.
     const json = join(folder, 'report.json');

@@ -40,15 +40,15 @@ describe('a checklist run', () => {
   it('passes every item against the correct reference POS, calls it a demo, and writes a report that verifies and rejudges', async () => {
     const run = await runAgainst(await sandboxAndPos());
     expect(run.results.filter((result) => result.status !== 'pass').map((result) => `${result.item.id}: ${result.message}`)).toEqual([]);
-    expect(run.results).toHaveLength(35);
-    expect(run.lines.filter((line) => line.startsWith('  PASS'))).toHaveLength(35);
+    expect(run.results).toHaveLength(36);
+    expect(run.lines.filter((line) => line.startsWith('  PASS'))).toHaveLength(36);
     expect(run.kind).toEqual({ kind: 'demo', reason: 'the POS under test is the bundled reference POS' });
     const outcome = outcomeOf(run);
     expect(outcome).toMatchObject({ verdict: 'passed', exitCode: 0 });
     const report = buildReport(run, outcome);
     const files = renderReportFiles(report);
     expect(verifyReport(files)).toMatchObject({ intact: true, problems: [] });
-    expect(rejudgeReport(report)).toEqual({ judged: 35, problems: [] });
+    expect(rejudgeReport(report)).toEqual({ judged: 36, problems: [] });
     // Every verdict rests on journal entries, each stored once; MENU-05 passes on what did not arrive.
     expect(report.items.filter((item) => item.evidence.length === 0).map((item) => item.id)).toEqual(['MENU-05']);
     const stored = report.evidence.map((piece) => piece.journalId);

@@ -5,6 +5,7 @@
 import { Router, type RequestHandler } from 'express';
 import { ApiError, envelopeFamilyFor } from '../errors.js';
 import { isUpdateOrderState, REFUND_RESULT_INSTEAD, stepOf, UPDATE_ORDER_STATE_INSTEAD, waitsForRefundResult } from '../domain/v1-habits.js';
+import { readBodyText } from '../pipeline/json-body.js';
 import { allowedMethods, LEGACY_MOUNT, POS_ROUTES, routePathOf } from './pos-routes.js';
 
 const SERVED = POS_ROUTES.map((route) => `${route.method} /v2${route.path}`).join(', ');
@@ -24,7 +25,10 @@ export const updateOrderStateRetired: RequestHandler = (req, res, next) => {
   const last = req.path.replace(/\/+$/, '').split('/').at(-1) ?? '';
   if (!isUpdateOrderState(last)) return next();
   res.locals.family = 'order';
-  throw new ApiError('ENDPOINT_RETIRED', `${req.method} ${req.baseUrl}${req.path} is v1's UpdateOrderState: ${UPDATE_ORDER_STATE_INSTEAD}`);
+  const retired = new ApiError('ENDPOINT_RETIRED', `${req.method} ${req.baseUrl}${req.path} is v1's UpdateOrderState: ${UPDATE_ORDER_STATE_INSTEAD}`);
+  // Read first, so the journal keeps the decision the POS meant (its ExternalId ties the call to the order). A
+  // body that cannot be read changes nothing: the answer is the 410.
+  readBodyText(req, res, () => next(retired));
 };
 
 export function legacyRouter(): Router {

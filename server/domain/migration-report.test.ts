@@ -2,12 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import type { JournalEntry } from '../journal/journal-entry.js';
 import { finding } from './findings.js';
 import { migrationReport } from './migration-report.js';
-import { companyProfileIdField, REFUND_RESULT_INSTEAD, UPDATE_ORDER_STATE_INSTEAD } from './v1-habits.js';
+import { companyProfileIdField, companyProfileIdHeader, REFUND_RESULT_INSTEAD, UPDATE_ORDER_STATE_INSTEAD } from './v1-habits.js';
+import { queryCredentialMessage } from './query-credentials.js';
 
 let n = 0;
 /** An inbound call as the journal keeps it: only what the report reads. */
 const call = (path: string, status: number, more: Partial<JournalEntry> = {}): JournalEntry =>
-  ({ id: `j-${String(++n).padStart(6, '0')}`, direction: 'inbound', method: 'POST', path, response: { status, headers: {}, body: more.response?.body }, findings: [], token: { sha256: 'x', claims: {} }, locationId: 'loc-std-001', ...more }) as JournalEntry;
+  ({ id: `j-${String(++n).padStart(6, '0')}`, direction: 'inbound', method: 'POST', path, query: {}, request: { headers: { 'x-api-key': 'k', 'x-api-version': '2' } }, response: { status, headers: {}, body: more.response?.body }, findings: [], token: { sha256: 'x', claims: {} }, locationId: 'loc-std-001', ...more }) as JournalEntry;
 
 describe('migrationReport', () => {
   it('says every step is not yet exercised on a fresh sandbox', () => {
@@ -32,7 +33,7 @@ describe('migrationReport', () => {
       ['in progress', [field.id]],
       ['in progress', [retired.id]],
     ]);
-    expect(report[2]!.next).toBe(`V1_HABIT: ${companyProfileIdField('CompanyProfileId')}`);
+    expect(report[2]!.next).toBe(`V1_HABIT (§9): ${companyProfileIdField('CompanyProfileId')}`);
     expect(report[5]!.state).toBe('in progress');
   });
 
@@ -57,9 +58,27 @@ describe('migrationReport', () => {
     expect(report[3]!.next).toContain("v1 waited for a refund's result");
   });
 
-  it('does not take a v2 call refused for a v2 reason as a v1 habit', () => {
+  it('takes a v2 endpoint called as step 2 taken, and a call refused for a v2 reason as no v1 habit', () => {
     const refused = call('/v2/order/refund', 400, { response: { status: 400, headers: {}, body: { errors: [{ code: 'INVALID_PAYLOAD', message: 'ExternalId must not be empty or blank' }] } } });
     const menu = { ...call('/v2/menu', 400, { response: { status: 400, headers: {}, body: { errors: [{ Code: 'VALIDATION_ERROR', Message: "Items[0].Prices[0].Price must be 0 or more" }] } } }), method: 'PUT' };
-    expect(migrationReport([refused, menu]).slice(0, 5).map((step) => step.state)).toEqual(['done', 'not yet exercised', 'not yet exercised', 'not yet exercised', 'not yet exercised']);
+    expect(migrationReport([refused, menu]).slice(0, 5).map((step) => step.state)).toEqual(['done', 'done', 'not yet exercised', 'not yet exercised', 'not yet exercised']);
+  });
+
+  it('names every habit a call carries, not only the one the sandbox refused it for', () => {
+    const refused = call('/v2/menu', 401, {
+      method: 'PUT',
+      query: { apiKey: '[redacted]' },
+      request: { headers: { companyprofileid: 'loc-std-001' }, body: { Items: [], company_profile_id: 'loc-std-001' }, bodyBytes: 60 },
+      response: { status: 401, headers: {}, body: { errors: [{ Code: 'UNAUTHORIZED', Message: queryCredentialMessage('apiKey') }] } },
+    } as Partial<JournalEntry>);
+    const report = migrationReport([refused]);
+    expect(report.slice(0, 5).map((step) => [step.state, step.next])).toEqual([
+      ['in progress', queryCredentialMessage('apiKey')],
+      ['done', 'nothing: no v1 habit of this step is left'],
+      ['in progress', companyProfileIdHeader('companyprofileid')],
+      ['not yet exercised', expect.any(String)],
+      // Step 5 is about the menu: the v1 field in the update, not the key in its URL (step 1's).
+      ['in progress', companyProfileIdField('company_profile_id')],
+    ]);
   });
 });

@@ -5,7 +5,9 @@
  * explains it.
  */
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { MIGRATION_STEPS, stepOf, type MigrationStep } from './v1-habits.js';
+import { companyProfileIdHeader, companyProfileIdHeaderOf, MIGRATION_STEPS, stepOf, v1BodyHabits, type MigrationStep } from './v1-habits.js';
+import { migrationHeaderFindings, type Finding } from './findings.js';
+import { isCredentialParameter, queryCredentialMessage } from './query-credentials.js';
 
 export type StepState = 'done' | 'in progress' | 'not yet exercised';
 
@@ -39,43 +41,68 @@ function refusals(entry: JournalEntry): Array<{ code: string; message: string }>
   return Array.isArray(errors) ? errors.map((error: Record<string, unknown>) => ({ code: String(error.code ?? error.Code ?? ''), message: String(error.message ?? error.Message ?? '') })) : [];
 }
 
+/** A finding as the report quotes it: its code, the § it comes from, what it says. */
+const findingText = (found: Finding): string => `${found.code} (${found.section}): ${found.message}`;
+
+/** A menu update's path, under any mount. */
+const MENU_CALL = /\/menu\/*$/i;
+
+/** The step of §9 a message of the sandbox names (every v1 habit's does: v1-habits.ts, stepOf). */
+const stepNamed = (message: string): MigrationStep | undefined => MIGRATION_STEPS.find((step) => message.includes(stepOf(step)));
+
 /**
- * The v1 habit a call shows for `step`, in the sandbox's words; undefined when it shows none. Every v1 habit's
- * message names its step of §9 (v1-habits.ts, stepOf); the first step's habits are findings of their own, and a
- * retired endpoint is step 2 whatever else its message names.
+ * The v1 habits a call shows, by step, each in the sandbox's words: first what the sandbox answered (its refusal,
+ * its findings), then what the request itself carries. A call is refused for its first problem only (a key in the
+ * query stops it before its CompanyProfileId header is read), and the report names every habit all the same.
  */
-function habitOf(entry: JournalEntry, step: MigrationStep): string | undefined {
-  const said = [...entry.findings.map((found) => ({ code: found.code, message: `${found.code}: ${found.message}` })), ...refusals(entry)];
-  const naming = (one: MigrationStep) => said.find((text) => text.message.includes(stepOf(one)))?.message;
-  switch (step) {
-    case 'update authentication': {
-      const query = entry.tokenDefects?.find((defect) => defect.part === 'query');
-      return query?.message ?? said.find((text) => text.code === 'API_KEY_HEADER_MISSING' || text.code === 'VERSION_HEADER_MISSING')?.message;
-    }
-    case 'adjust endpoints':
-      return said.find((text) => text.code === 'ENDPOINT_RETIRED')?.message;
-    case 'validate menu synchronization':
-      // A menu update refused for a v1 habit, whichever step the habit belongs to.
-      return /\/menu\/*$/i.test(entry.path) && entry.response.status >= 400 ? refusals(entry).find((text) => text.code === 'ENDPOINT_RETIRED' || text.message.includes("of §9's migration"))?.message : undefined;
-    default:
-      return naming(step);
+function habitsOf(entry: JournalEntry): Map<MigrationStep, string> {
+  const habits = new Map<MigrationStep, string>();
+  const add = (step: MigrationStep | undefined, message: string) => step !== undefined && !habits.has(step) && habits.set(step, message);
+  const said = [...refusals(entry), ...entry.findings.map((found) => ({ code: found.code, message: findingText(found) }))];
+  for (const { code, message } of said) {
+    if (code === 'ENDPOINT_RETIRED') add('adjust endpoints', message);
+    if (code === 'API_KEY_HEADER_MISSING' || code === 'VERSION_HEADER_MISSING') add('update authentication', message);
+    add(stepNamed(message), message);
   }
+  const query = entry.tokenDefects?.find((defect) => defect.part === 'query')?.message ?? Object.keys(entry.query ?? {}).filter((name) => isCredentialParameter(name, String(entry.query[name]), '\u0000')).map(queryCredentialMessage)[0];
+  if (query !== undefined) add('update authentication', query);
+  for (const found of migrationHeaderFindings(entry.request.headers)) add('update authentication', findingText(found));
+  const header = companyProfileIdHeaderOf(entry.request.headers);
+  if (header !== undefined) add('refactor payloads', companyProfileIdHeader(header));
+  const body = entry.request.body;
+  const inBody = typeof body === 'object' && body !== null && !Array.isArray(body) ? v1BodyHabits(body as Record<string, unknown>) : [];
+  for (const habit of inBody) add(stepNamed(habit.instead), habit.instead);
+  // A menu update sent where v1 sent it, or with v1's fields, has not reached v2's menu synchronization; one with
+  // a v1 habit of authentication or headers is those steps' business.
+  if (MENU_CALL.test(entry.path)) {
+    const menuHabit = said.find(({ code }) => code === 'ENDPOINT_RETIRED')?.message ?? said.find(({ message }) => inBody.some((habit) => message.includes(habit.instead)))?.message ?? inBody[0]?.instead;
+    if (menuHabit !== undefined) add('validate menu synchronization', menuHabit);
+  }
+  return habits;
 }
 
-/** Whether a call is v2 traffic of the step's kind, answered as v2 answers it. */
+/** A call to one of v2's three endpoints, under any of its mounts (§4, §4.3, §9). */
+const V2_ENDPOINT = /^(\/v2|\/v1\/pos\/openapi)?\/(order\/refund|order\/status|menu)\/*$/i;
+
+/**
+ * Whether a call is v2 traffic of the step's kind. A v2 endpoint called, or a status call made, shows its step taken
+ * even when the call was refused for another step's reason (a CompanyProfileId header is step 3's, not step 2's);
+ * a payload and a menu update show theirs only when the sandbox took them.
+ */
 function v2Of(entry: JournalEntry, step: MigrationStep): boolean {
   const ok = entry.response.status >= 200 && entry.response.status < 300;
+  const v2Call = V2_ENDPOINT.test(entry.path) && ![404, 405, 410].includes(entry.response.status);
   switch (step) {
     case 'update authentication':
       return entry.token !== undefined && entry.response.status !== 401;
     case 'adjust endpoints':
-      return ok;
+      return v2Call;
     case 'refactor payloads':
       return ok && entry.locationId !== undefined;
     case 'handle status management':
-      return ok && entry.path.endsWith('/order/status');
+      return v2Call && /\/order\/status\/*$/i.test(entry.path);
     case 'validate menu synchronization':
-      return ok && entry.path.endsWith('/menu');
+      return ok && MENU_CALL.test(entry.path);
     default:
       return false;
   }
@@ -95,10 +122,11 @@ const SHOWN_BY: Record<MigrationStep, string> = {
 /** The report over the POS's calls (inbound entries) and the reports written. */
 export function migrationReport(entries: readonly JournalEntry[], reports: readonly ReportSeen[] = []): MigrationStepReport[] {
   const calls = entries.filter((entry) => entry.direction === 'inbound');
+  const seenHabits = calls.map((entry) => ({ id: entry.id, habits: habitsOf(entry) }));
   const steps = MIGRATION_STEPS.slice(0, 5).map((step, index): MigrationStepReport => {
-    const habits = calls.flatMap((entry) => {
-      const habit = habitOf(entry, step);
-      return habit === undefined ? [] : [{ id: entry.id, habit }];
+    const habits = seenHabits.flatMap(({ id, habits: shown }) => {
+      const habit = shown.get(step);
+      return habit === undefined ? [] : [{ id, habit }];
     });
     const seen = calls.some((entry) => v2Of(entry, step));
     const state: StepState = habits.length > 0 ? 'in progress' : seen ? 'done' : 'not yet exercised';

@@ -28,7 +28,7 @@ describe('pos-sandbox certify', () => {
     expect(readdirSync(reports).sort()).toEqual(['evidence.har', 'junit.xml', 'report.html', 'report.json', 'report.md']);
     expect(run.stdout).toContain(`  junit: ${join(reports, 'junit.xml')}\n`);
     const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
-    expect({ cases: junit.match(/<testcase /g)?.length, failures: junit.match(/<failure /g)?.length ?? 0 }).toEqual({ cases: 35, failures: 0 });
+    expect({ cases: junit.match(/<testcase /g)?.length, failures: junit.match(/<failure /g)?.length ?? 0 }).toEqual({ cases: 36, failures: 0 });
   });
 
   it('exits 1 for a broken POS, with the failure in the JUnit', async () => {

@@ -86,11 +86,12 @@ describe('POST /order/refund (§4.1)', () => {
 });
 
 describe('unknown paths, wrong methods and retired paths', () => {
-  it.each(['/order/refund', '/v2/order/refund', '/v1/pos/openapi/order/refund'])('answers 405 with Allow: POST for GET %s', async (path) => {
-    const response = await request(await testApp()).get(path);
+  // A GET is v1's wait for a refund's result, and its 405 says so (v1-habits.test.ts).
+  it.each(['/order/refund', '/v2/order/refund', '/v1/pos/openapi/order/refund'])('answers 405 with Allow: POST for DELETE %s', async (path) => {
+    const response = await request(await testApp()).delete(path);
     expect(response.status).toBe(405);
     expect(response.headers.allow).toBe('POST');
-    expect(response.body).toEqual(orderEnvelope('METHOD_NOT_ALLOWED', `GET is not allowed on ${path}; use POST`));
+    expect(response.body).toEqual(orderEnvelope('METHOD_NOT_ALLOWED', `DELETE is not allowed on ${path}; use POST`));
   });
 
   it('answers 404 NOT_FOUND in the envelope, never an HTML page', async () => {
