@@ -12,7 +12,7 @@ describe('itemLine', () => {
       remediation: 'answer 2xx',
     });
     expect(line).toBe(
-      '  FAIL     ORDER-03  A rejected order reaches REJECTED: the POS answered 500: boom\\u001b]52;c;Zm9v\\u0007\\u000aPASS     ORDER-04  forged\\u000d\n           fix: answer 2xx\n',
+      '  FAIL     ORDER-03     A rejected order reaches REJECTED: the POS answered 500: boom\\u001b]52;c;Zm9v\\u0007\\u000aPASS     ORDER-04  forged\\u000d\n           fix: answer 2xx\n',
     );
   });
 });

@@ -28,12 +28,15 @@ export interface ProgressItem {
 }
 
 /**
- * `  FAIL     ORDER-05  A duplicate delivery is idempotent: <why>` and, when it did not pass, the hint under it;
+ * `  FAIL     ORDER-05     A duplicate delivery is idempotent: <why>` and, when it did not pass, the hint under it;
  * a knock-on names the item to fix first instead of a hint that would blame the wrong thing.
  */
+/** The longest id (MIGRATION-01) and a space: the titles line up. */
+const ID_WIDTH = 13;
+
 export function itemLine(item: ProgressItem): string {
   // A message may quote what the POS sent (a reply, an ExternalId): shown, never sent to the terminal as it came.
-  const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(10)}${item.title}${item.required ? '' : ' (optional)'}: ${printable(item.message)}`;
+  const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(ID_WIDTH)}${item.title}${item.required ? '' : ' (optional)'}: ${printable(item.message)}`;
   if (item.blockedBy && item.rootBlocker && item.rootBlocker !== item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}, itself blocked by ${item.rootBlocker}: fix ${item.rootBlocker} first\n`;
   if (item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}: fix that first\n`;
   const hint = ['fail', 'warn', 'blocked'].includes(item.status) ? `\n           fix: ${item.remediation}` : '';

@@ -1,7 +1,7 @@
 /** Pure: questions asked of captured journal entries by the checklist items. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { Traffic } from './checklist-types.js';
-import { isUpdateOrderState } from '../server/domain/v1-habits.js';
+import { isUpdateOrderState, lastSegment } from '../server/domain/v1-habits.js';
 
 /** The traffic an item judges, from what its step captured (the runner's record, or a report's). */
 export function trafficOf(step: Pick<Traffic, 'entries' | 'orders' | 'refunds' | 'asked' | 'actor'>): Traffic {
@@ -18,7 +18,7 @@ export const isRefund = (entry: JournalEntry): boolean => entry.direction === 'i
 export const isMenu = (entry: JournalEntry): boolean => entry.direction === 'inbound' && entry.method === 'PUT' && entry.path.endsWith('/menu');
 /** A status call, or the POS's decision sent to v1's UpdateOrderState (refused 410, and quoted as the status call it meant). */
 export const isStatusCall = (entry: JournalEntry): boolean =>
-  entry.direction === 'inbound' && (entry.path.endsWith('/order/status') || isUpdateOrderState(entry.path.replace(/\/+$/, '').split('/').at(-1) ?? ''));
+  entry.direction === 'inbound' && (entry.path.endsWith('/order/status') || isUpdateOrderState(lastSegment(entry.path)));
 export const isDelivery = (entry: JournalEntry): boolean => entry.direction === 'outbound';
 
 /** The ExternalId a POS call names in its body (a refund, a status call), whatever its type; undefined when none. */

@@ -147,7 +147,7 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     step: 'all-traffic',
     passive: true,
     judge: (traffic) =>
-      judgeClaims(traffic, 'sub is the x-service-locationid', (entry, claims) => {
+      judgeClaims(traffic, "sub is the call's x-service-locationid, where the call carried one", (entry, claims) => {
         const refused = refusedFor(entry, 'sub');
         if (refused) return refused;
         const sub = claims.sub;

@@ -69,7 +69,7 @@ describe('pos-sandbox checklist', () => {
     const reports = tempDir();
     const run = await cli(['checklist', '--sandbox', sandbox.baseUrl, '--driver', pos.url, '--only', 'AUTH-10', '--report-dir', reports], { SANDBOX_POS_ORDER_URL: `${pos.url}/order` });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('  FAIL     AUTH-10   An order whose token has a bad signature is refused and creates nothing: the POS accepted an order delivered with a token with a bad signature (answered 200)');
+    expect(run.stdout).toContain('  FAIL     AUTH-10      An order whose token has a bad signature is refused and creates nothing: the POS accepted an order delivered with a token with a bad signature (answered 200)');
     expect(run.stdout).toContain('           fix: Verify the signature of the service’s token with the partner key (HS256)');
     expect(run.stdout).toContain('NOT A CERTIFICATION (demo run: the POS under test is the bundled reference POS). FAILED: required item AUTH-10 (fail) did not pass.');
     const [folder] = readdirSync(reports);

@@ -34,12 +34,13 @@ export function MigrationPage() {
                 <td>
                   <span class={`badge ${BADGE[step.state]}`}>{step.state}</span>
                 </td>
-                <td class="mono">
+                <td class="mono ids">
                   {step.v1Calls.map((id) => (
                     <a href={`#/traffic/${id}`} data-journal-id={id}>
                       {id}{' '}
                     </a>
                   ))}
+                  {step.v1CallCount > step.v1Calls.length ? <span class="muted">and {step.v1CallCount - step.v1Calls.length} more</span> : null}
                 </td>
                 <td class="wrap">{step.next}</td>
               </tr>

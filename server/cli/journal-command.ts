@@ -1,9 +1,14 @@
-/** `pos-sandbox journal tail`: the last exchanges, one line each, and with --follow every new one as it happens. */
+/**
+ * `pos-sandbox journal tail`: the last exchanges, one line each, and with --follow every new one as it happens;
+ * `journal show ID`: one exchange whole, as the journal keeps it (the ids the migration report and findings name).
+ */
 import { Command, Option } from 'commander';
 import { JOURNAL_PAGE } from '../control/paging.js';
 import { exchangeLine, exchangeMatches, exchangeRow, type ExchangeRow } from './control-format.js';
 import { followEvents } from './follow-events.js';
-import { journalNumber, paint, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
+import { ident, journalNumber, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
+import { printableDeep } from '../domain/printable-text.js';
 
 interface TailFlags extends Common {
   lines: number;
@@ -49,6 +54,21 @@ export function journalCommand(): Command {
           if (newest !== undefined && journalNumber(row.id) <= journalNumber(newest)) return;
           if (exchangeMatches(row, filter)) show(row);
         });
+      }),
+    );
+  journal
+    .command('show')
+    .description('one exchange whole: its line, the request and the response as the journal keeps them, its findings')
+    .argument('<id>', 'the journal id (j-000012), as a report or a finding names it')
+    .addOption(sandboxOption())
+    .addOption(jsonOption())
+    .action((id: string, flags: Common) =>
+      withSandbox(flags, async (client) => {
+        const entry = await client.call<JournalEntry>('GET', `/_sandbox/journal/${ident(id)}`);
+        if (flags.json) return printJson(entry);
+        // What the POS sent is shown, never sent to the terminal as it came (control characters made visible).
+        const shown = printableDeep({ request: entry.request, response: entry.response, findings: entry.findings, tokenDefects: entry.tokenDefects });
+        print([exchangeLine(exchangeRow(entry), paint), JSON.stringify(shown, null, 2)]);
       }),
     );
   return journal;

@@ -28,7 +28,7 @@ const MARK: Record<MigrationStepReport['state'], string> = { done: paint.green('
 function stepLines(step: MigrationStepReport): string[] {
   return [
     `${step.number}. ${step.step.padEnd(30)} ${MARK[step.state]}`,
-    ...(step.v1Calls.length > 0 ? [`   v1 calls: ${step.v1Calls.join(', ')}`] : []),
+    ...(step.v1Calls.length > 0 ? [`   v1 calls${step.v1CallCount > step.v1Calls.length ? ` (the first ${step.v1Calls.length} of ${step.v1CallCount})` : ''}: ${step.v1Calls.join(', ')}`] : []),
     `   next: ${printable(step.next)}`,
   ];
 }

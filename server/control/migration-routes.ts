@@ -5,30 +5,30 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Router } from 'express';
-import type { JournalEntry } from '../journal/journal-entry.js';
-import { migrationReport } from '../domain/migration-report.js';
+import { MigrationTally } from '../domain/migration-report.js';
 import type { ControlDeps } from './control-router.js';
 import { checkQuery } from './control-query.js';
 
-/** Entries rendered per turn of the event loop: a whole journal read at once held every other request back. */
-const RENDERED_PER_TURN = 200;
+/** How long one turn of the event loop may spend reading the journal: a whole one read at once held every other request back. */
+const TURN_MS = 10;
 
 export function migrationRoutes(deps: Pick<ControlDeps, 'journal' | 'checklist'>): Router {
   const router = Router();
   router.get('/migration', async (req, res) => {
     checkQuery(req.query, []);
     const ids = deps.journal.ids({ direction: 'inbound' }).reverse();
-    const entries: JournalEntry[] = [];
-    for (let start = 0; start < ids.length; start += RENDERED_PER_TURN) {
-      if (start > 0) await nextTurn();
-      for (const id of ids.slice(start, start + RENDERED_PER_TURN)) {
-        // An entry dropped by retention between the two turns is simply not read.
-        const entry = deps.journal.get(id);
-        if (entry !== undefined) entries.push(entry);
+    const tally = new MigrationTally();
+    let turnStarted = performance.now();
+    for (const id of ids) {
+      if (performance.now() - turnStarted > TURN_MS) {
+        await nextTurn();
+        turnStarted = performance.now();
       }
+      // An entry dropped by retention while the report was read is simply not counted.
+      const entry = deps.journal.get(id);
+      if (entry !== undefined) tally.add(entry);
     }
-    const reports = await deps.checklist.reports();
-    res.json({ calls: entries.length, steps: migrationReport(entries, reports) });
+    res.json(tally.report(await deps.checklist.reports()));
   });
   return router;
 }

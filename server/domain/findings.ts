@@ -108,9 +108,10 @@ export const MAX_UNKNOWN_FIELD_FINDINGS = 10;
  */
 export function unknownFieldFindings(fields: string[], where: string, body?: unknown): Finding[] {
   // A v1 habit among them (CompanyProfileId, UpdateOrderState) says what v2 wants instead, not only that it is unknown.
+  // One nested in an unknown field (Order.CompanyProfileId) is named, and so is the field it is in.
   const habits = body !== null && typeof body === 'object' && !Array.isArray(body) ? v1BodyHabits(body as Record<string, unknown>).filter((habit) => fields.includes(habit.field)) : [];
   const v1 = habits.map((habit) => finding('V1_HABIT', habit.instead));
-  const others = fields.filter((field) => !habits.some((habit) => habit.field === field));
+  const others = fields.filter((field) => !habits.some((habit) => habit.at === field));
   return [...v1.slice(0, MAX_UNKNOWN_FIELD_FINDINGS), ...unknownOnly(others, where)];
 }
 

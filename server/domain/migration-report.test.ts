@@ -40,8 +40,12 @@ describe('migrationReport', () => {
   it('marks the steps done by v2 traffic with no habit left, and certification by a passed certification report only', () => {
     const calls = [call('/v2/order/refund', 200), call('/v2/order/status', 200), { ...call('/v2/menu', 200), method: 'PUT' }];
     const report = migrationReport(calls, [{ verdict: 'passed', title: 'Demo run, not a certification' }]);
-    expect(report.map((step) => step.state)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'in progress']);
-    expect(migrationReport(calls, [{ verdict: 'passed', title: 'Certification: acme-pos 4.2.0' }])[6]!.state).toBe('done');
+    // A demo's report is no attempt at certification; a failed certification run is one.
+    expect(report.map((step) => step.state)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'not yet exercised']);
+    expect(report[6]!.next).toContain('(the 1 report(s) written so far are demo or practice runs)');
+    const failed = { verdict: 'failed', title: 'POS certification report: acme-pos 4.2.0' };
+    expect(migrationReport(calls, [failed])[6]!.state).toBe('in progress');
+    expect(migrationReport(calls, [{ verdict: 'passed', title: 'POS certification report: acme-pos 4.2.1' }, failed])[6]).toMatchObject({ state: 'done', next: "attach the passed report ('POS certification report: acme-pos 4.2.1') to the certification request" });
   });
 
   it('reads a wait for a refund result as step 4, and a menu update sent to v1 as steps 2 and 5', () => {
@@ -80,5 +84,14 @@ describe('migrationReport', () => {
       // Step 5 is about the menu: the v1 field in the update, not the key in its URL (step 1's).
       ['in progress', companyProfileIdField('company_profile_id')],
     ]);
+  });
+
+  it('keeps step 1 in progress for a token refused for any defect, and counts every call beyond the 20 it lists', () => {
+    const refused = call('/v2/order/refund', 401, { tokenDefects: [{ part: 'claims', rule: 'exp', message: 'token claim exp is 1795435391000, which looks like milliseconds' }] } as unknown as Partial<JournalEntry>);
+    expect(migrationReport([refused])[0]).toMatchObject({ state: 'in progress', v1Calls: [refused.id], v1CallCount: 1, next: 'token claim exp is 1795435391000, which looks like milliseconds' });
+    const many = [...Array(25)].map(() => call('/v2/order/refund', 200, { request: { headers: { 'x-api-version': '1', 'x-api-key': 'k' }, bodyBytes: 0 } }));
+    const [first] = migrationReport(many);
+    expect([first!.state, first!.v1Calls.length, first!.v1CallCount]).toEqual(['in progress', 20, 25]);
+    expect(first!.next).toBe("header x-api-version: 1 names v1; this interface is Open API v2: send x-api-version: 2 (§5 migration notes; §9; step 1 of §9's migration, update authentication)");
   });
 });

@@ -5,8 +5,8 @@
  * explains it.
  */
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { companyProfileIdHeader, companyProfileIdHeaderOf, MIGRATION_STEPS, stepOf, v1BodyHabits, type MigrationStep } from './v1-habits.js';
-import { migrationHeaderFindings, type Finding } from './findings.js';
+import { companyProfileIdHeader, companyProfileIdHeaderOf, MIGRATION_STEPS, stepOf, v1BodyHabits, v1HeaderHabits, v1QueryHabits, type MigrationStep } from './v1-habits.js';
+import { migrationHeaderFindings, VERSION_HEADERS, type Finding } from './findings.js';
 import { isCredentialParameter, queryCredentialMessage } from './query-credentials.js';
 
 export type StepState = 'done' | 'in progress' | 'not yet exercised';
@@ -17,6 +17,8 @@ export interface MigrationStepReport {
   state: StepState;
   /** The calls that still show a v1 habit of this step, oldest first (at most 20). */
   v1Calls: string[];
+  /** How many calls show one: more than `v1Calls` lists when over 20. */
+  v1CallCount: number;
   /** What to do next: the first v1 habit's own words, or what traffic would show the step done. */
   next: string;
 }
@@ -44,8 +46,9 @@ function refusals(entry: JournalEntry): Array<{ code: string; message: string }>
 /** A finding as the report quotes it: its code, the § it comes from, what it says. */
 const findingText = (found: Finding): string => `${found.code} (${found.section}): ${found.message}`;
 
-/** A menu update's path, under any mount. */
+/** A menu update's path, and a refund's, under any mount. */
 const MENU_CALL = /\/menu\/*$/i;
+const REFUND_CALL = /\/order\/refund\/*$/i;
 
 /** The step of §9 a message of the sandbox names (every v1 habit's does: v1-habits.ts, stepOf). */
 const stepNamed = (message: string): MigrationStep | undefined => MIGRATION_STEPS.find((step) => message.includes(stepOf(step)));
@@ -66,7 +69,11 @@ function habitsOf(entry: JournalEntry): Map<MigrationStep, string> {
   }
   const query = entry.tokenDefects?.find((defect) => defect.part === 'query')?.message ?? Object.keys(entry.query ?? {}).filter((name) => isCredentialParameter(name, String(entry.query[name]), '\u0000')).map(queryCredentialMessage)[0];
   if (query !== undefined) add('update authentication', query);
+  // A token refused for any defect: v2's authentication is not in place yet (docs/tokens.md).
+  if (entry.tokenDefects?.[0] !== undefined) add('update authentication', entry.tokenDefects[0].message);
   for (const found of migrationHeaderFindings(entry.request.headers)) add('update authentication', findingText(found));
+  // What the query and headers carry, though a refusal stopped the call before the sandbox noted it.
+  for (const habit of [...v1QueryHabits(entry.query ?? {}), ...v1HeaderHabits(entry.request.headers, VERSION_HEADERS, REFUND_CALL.test(entry.path))]) add(stepNamed(habit), habit);
   const header = companyProfileIdHeaderOf(entry.request.headers);
   if (header !== undefined) add('refactor payloads', companyProfileIdHeader(header));
   const body = entry.request.body;
@@ -119,35 +126,73 @@ const SHOWN_BY: Record<MigrationStep, string> = {
   'certify and go live': 'run the checklist with --pos-version against your POS (pos-sandbox checklist, or certify in CI)',
 };
 
-/** The report over the POS's calls (inbound entries) and the reports written. */
-export function migrationReport(entries: readonly JournalEntry[], reports: readonly ReportSeen[] = []): MigrationStepReport[] {
-  const calls = entries.filter((entry) => entry.direction === 'inbound');
-  const seenHabits = calls.map((entry) => ({ id: entry.id, habits: habitsOf(entry) }));
-  const steps = MIGRATION_STEPS.slice(0, 5).map((step, index): MigrationStepReport => {
-    const habits = seenHabits.flatMap(({ id, habits: shown }) => {
-      const habit = shown.get(step);
-      return habit === undefined ? [] : [{ id, habit }];
+/**
+ * The report built a call at a time, keeping only what it shows (the first habit of each step, at most 20 ids each):
+ * the control API reads a long journal in bounded turns, and never holds it all at once.
+ */
+export class MigrationTally {
+  private calls = 0;
+  private readonly habits = new Map<MigrationStep, { ids: string[]; count: number; first: string }>();
+  private readonly shown = new Set<MigrationStep>();
+  /** The first calls with any v1 habit, for step 6. */
+  private readonly anyHabit: string[] = [];
+  private anyHabitCount = 0;
+
+  add(entry: JournalEntry): void {
+    if (entry.direction !== 'inbound') return;
+    this.calls++;
+    const found = habitsOf(entry);
+    for (const [step, habit] of found) {
+      const kept = this.habits.get(step) ?? this.habits.set(step, { ids: [], count: 0, first: habit }).get(step)!;
+      if (kept.ids.length < MAX_IDS) kept.ids.push(entry.id);
+      kept.count++;
+    }
+    if (found.size > 0) {
+      if (this.anyHabit.length < MAX_IDS) this.anyHabit.push(entry.id);
+      this.anyHabitCount++;
+    }
+    for (const step of MIGRATION_STEPS.slice(0, 5)) if (!this.shown.has(step) && v2Of(entry, step)) this.shown.add(step);
+  }
+
+  report(reports: readonly ReportSeen[] = []): MigrationReport {
+    const steps = MIGRATION_STEPS.slice(0, 5).map((step, index): MigrationStepReport => {
+      const habits = this.habits.get(step);
+      const seen = this.shown.has(step);
+      const state: StepState = habits !== undefined ? 'in progress' : seen ? 'done' : 'not yet exercised';
+      const next = habits !== undefined ? habits.first : seen ? 'nothing: no v1 habit of this step is left' : SHOWN_BY[step];
+      return { number: index + 1, step, state, v1Calls: habits?.ids ?? [], v1CallCount: habits?.count ?? 0, next };
     });
-    const seen = calls.some((entry) => v2Of(entry, step));
-    const state: StepState = habits.length > 0 ? 'in progress' : seen ? 'done' : 'not yet exercised';
-    const next = habits.length > 0 ? habits[0]!.habit : seen ? 'nothing: no v1 habit of this step is left' : SHOWN_BY[step];
-    return { number: index + 1, step, state, v1Calls: habits.slice(0, MAX_IDS).map((habit) => habit.id), next };
-  });
-  const all = steps.every((one) => one.state === 'done');
-  const tested: MigrationStepReport = {
-    number: 6,
-    step: 'test in the sandbox',
-    state: calls.length === 0 ? 'not yet exercised' : all ? 'done' : 'in progress',
-    v1Calls: [...new Set(steps.flatMap((one) => one.v1Calls))].slice(0, MAX_IDS),
-    next: all ? 'nothing: every step above is done' : calls.length === 0 ? 'send your POS\'s calls to this sandbox' : `finish step ${steps.find((one) => one.state !== 'done')!.number} above`,
-  };
-  const certified = reports.some((report) => report.verdict === 'passed' && !/not a certification/i.test(report.title));
-  const certify: MigrationStepReport = {
-    number: 7,
-    step: 'certify and go live',
-    state: certified ? 'done' : reports.length > 0 ? 'in progress' : 'not yet exercised',
-    v1Calls: [],
-    next: certified ? 'attach the passed report to the certification request' : SHOWN_BY['certify and go live'],
-  };
-  return [...steps, tested, certify];
+    const all = steps.every((one) => one.state === 'done');
+    const tested: MigrationStepReport = {
+      number: 6,
+      step: 'test in the sandbox',
+      state: this.calls === 0 ? 'not yet exercised' : all ? 'done' : 'in progress',
+      v1Calls: [...this.anyHabit],
+      v1CallCount: this.anyHabitCount,
+      next: all ? 'nothing: every step above is done' : this.calls === 0 ? "send your POS's calls to this sandbox" : `finish step ${steps.find((one) => one.state !== 'done')!.number} above`,
+    };
+    return { calls: this.calls, steps: [...steps, tested, certifyStep(reports)] };
+  }
+}
+
+/**
+ * Step 7 from the reports written: done once a certification run passed; in progress while certification runs were
+ * made and none passed; a demo's or a practice run's report is no attempt at it (its title says "not a
+ * certification"). Reports outlive a reset: one passed before still counts.
+ */
+function certifyStep(reports: readonly ReportSeen[]): MigrationStepReport {
+  const attempts = reports.filter((report) => !/not a certification/i.test(report.title));
+  const passed = attempts.find((report) => report.verdict === 'passed');
+  const base = { number: 7, step: 'certify and go live' as const, v1Calls: [], v1CallCount: 0 };
+  if (passed !== undefined) return { ...base, state: 'done', next: `attach the passed report ('${passed.title}') to the certification request` };
+  if (attempts.length > 0) return { ...base, state: 'in progress', next: `no certification run passed yet (the latest: '${attempts[0]!.title}', ${attempts[0]!.verdict}); fix what its report says first and run it again` };
+  const others = reports.length > 0 ? ` (the ${reports.length} report(s) written so far are demo or practice runs)` : '';
+  return { ...base, state: 'not yet exercised', next: `${SHOWN_BY['certify and go live']}${others}` };
+}
+
+/** The report over the POS's calls (inbound entries, oldest first) and the reports written. */
+export function migrationReport(entries: readonly JournalEntry[], reports: readonly ReportSeen[] = []): MigrationStepReport[] {
+  const tally = new MigrationTally();
+  for (const entry of entries) tally.add(entry);
+  return tally.report(reports).steps;
 }

@@ -109,12 +109,13 @@ export function checklistSchemas() {
           maxItems: 7,
           items: {
             type: 'object',
-            required: ['number', 'step', 'state', 'v1Calls', 'next'],
+            required: ['number', 'step', 'state', 'v1Calls', 'v1CallCount', 'next'],
             properties: {
               number: { type: 'integer', minimum: 1, maximum: 7 },
               step: { enum: [...MIGRATION_STEPS] },
               state: { enum: ['done', 'in progress', 'not yet exercised'] },
               v1Calls: { type: 'array', maxItems: 20, items: { type: 'string' } },
+              v1CallCount: { type: 'integer', minimum: 0, description: 'How many calls show a v1 habit of the step; v1Calls lists the first 20' },
               next: { type: 'string' },
             },
           },

@@ -98,13 +98,13 @@ export const CHECKLIST_RUN = {
 const MIGRATION_REPORT = {
   calls: 3,
   steps: [
-    { number: 1, step: 'update authentication', state: 'in progress', v1Calls: ['j-000001'], next: "a key or token was passed in the query parameter 'api_key'; v2 takes the token only in the Authorization header (Bearer <JWT>), never in the URL, where proxies and logs keep it (§5)" },
-    { number: 2, step: 'adjust endpoints', state: 'done', v1Calls: [], next: 'nothing: no v1 habit of this step is left' },
-    { number: 3, step: 'refactor payloads', state: 'in progress', v1Calls: ['j-000002'], next: "header x-service-locationid is required: the identifier of the merchant location (§4); header companyprofileid is v1's CompanyProfileId: v2 sends the location in x-service-locationid (§4; §9: LocationId replaces CompanyProfileId; step 3 of §9's migration, refactor payloads)" },
-    { number: 4, step: 'handle status management', state: 'not yet exercised', v1Calls: [], next: 'decide an order the sandbox sent with POST /v2/order/status' },
-    { number: 5, step: 'validate menu synchronization', state: 'not yet exercised', v1Calls: [], next: 'send a partial menu update (PUT /v2/menu) the sandbox accepts' },
-    { number: 6, step: 'test in the sandbox', state: 'in progress', v1Calls: ['j-000001', 'j-000002'], next: 'finish step 1 above' },
-    { number: 7, step: 'certify and go live', state: 'not yet exercised', v1Calls: [], next: 'run the checklist with --pos-version against your POS (pos-sandbox checklist, or certify in CI)' },
+    { number: 1, step: 'update authentication', state: 'in progress', v1Calls: ['j-000001'], v1CallCount: 1, next: "a key or token was passed in the query parameter 'api_key'; v2 takes the token only in the Authorization header (Bearer <JWT>), never in the URL, where proxies and logs keep it (§5)" },
+    { number: 2, step: 'adjust endpoints', state: 'done', v1Calls: [], v1CallCount: 0, next: 'nothing: no v1 habit of this step is left' },
+    { number: 3, step: 'refactor payloads', state: 'in progress', v1Calls: ['j-000002'], v1CallCount: 1, next: "header x-service-locationid is required: the identifier of the merchant location (§4); header companyprofileid is v1's CompanyProfileId: v2 sends the location in x-service-locationid (§4; §9: LocationId replaces CompanyProfileId; step 3 of §9's migration, refactor payloads)" },
+    { number: 4, step: 'handle status management', state: 'not yet exercised', v1Calls: [], v1CallCount: 0, next: 'decide an order the sandbox sent with POST /v2/order/status' },
+    { number: 5, step: 'validate menu synchronization', state: 'not yet exercised', v1Calls: [], v1CallCount: 0, next: 'send a partial menu update (PUT /v2/menu) the sandbox accepts' },
+    { number: 6, step: 'test in the sandbox', state: 'in progress', v1Calls: ['j-000001', 'j-000002'], v1CallCount: 2, next: 'finish step 1 above' },
+    { number: 7, step: 'certify and go live', state: 'not yet exercised', v1Calls: [], v1CallCount: 0, next: 'run the checklist with --pos-version against your POS (pos-sandbox checklist, or certify in CI)' },
   ],
 };
 

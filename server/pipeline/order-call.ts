@@ -2,6 +2,10 @@
 import type { Response } from 'express';
 import { ApiError } from '../errors.js';
 import { locationRequired } from '../domain/location-header.js';
+import { v1BodyHabits } from '../domain/v1-habits.js';
+
+/** A refusal names this many v1 fields at most: a body of thousands of them makes no longer an answer. */
+const MAX_V1_HABITS = 5;
 
 type BodyCheck<R> = { ok: true; request: R; unknownFields: string[] } | { ok: false; problems: string[] };
 
@@ -12,6 +16,12 @@ export function requireOrderCall<R>(res: Response, checkBody: (value: unknown) =
   const body = res.locals.body;
   const check: BodyCheck<R> = body?.ok ? checkBody(body.value) : { ok: false, problems: [body?.problem ?? 'body is missing'] };
   if (!check.ok) problems.push(...check.problems);
-  if (locationId === undefined || !check.ok) throw new ApiError('INVALID_PAYLOAD', problems);
+  if (locationId === undefined || !check.ok) {
+    // A body refused while it carries v1's fields ({"UpdateOrderState": {…}}, CompanyProfileId without the location
+    // header) says what v2 wants instead of them, not only what is missing.
+    const value = body?.ok ? body.value : undefined;
+    const v1 = value !== null && typeof value === 'object' && !Array.isArray(value) ? v1BodyHabits(value as Record<string, unknown>).slice(0, MAX_V1_HABITS) : [];
+    throw new ApiError('INVALID_PAYLOAD', [...problems, ...v1.map((habit) => habit.instead)]);
+  }
   return { locationId, request: check.request, unknownFields: check.unknownFields };
 }

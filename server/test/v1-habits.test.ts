@@ -106,7 +106,7 @@ describe("v1's wait for a refund result", () => {
     expect([response.status, response.headers.allow, response.body]).toEqual([405, 'POST', { errors: [{ code: 'METHOD_NOT_ALLOWED', message: `GET is not allowed on ${mount}/order/refund; use POST; ${REFUND_RESULT}` }] }]);
   });
 
-  it.each(['/v2/order/refund/POS-STD-1001', '/v2/order/refund/status', '/order/Refund/POS-STD-1001/result', '/v1/pos/openapi/order/refund/x'])('answers a poll of %s 404, saying the same', async (path) => {
+  it.each(['/v2/order/refund/POS-STD-1001', '/v2/order/refund/status', '/order/Refund/POS-STD-1001/result', '/v1/pos/openapi/order/refund/x', '/v2/order/refunds/POS-STD-1001', '/v2/order/POS-STD-1001/refund', '/v2/refund/status', '/refunds'])('answers a poll of %s 404, saying the same', async (path) => {
     const { app } = await testSandbox();
     const response = await request(app).get(path).set(cleanHeaders());
     expect([response.status, response.body]).toEqual([404, { errors: [{ code: 'NOT_FOUND', message: `no endpoint at GET ${path}; the sandbox serves POST /order/refund, PUT /menu and POST /order/status under /, /v2 and /v1/pos/openapi; ${REFUND_RESULT}` }] }]);
@@ -120,8 +120,108 @@ describe("v1's wait for a refund result", () => {
 
   it('leaves other unknown paths as they were', async () => {
     const { app } = await testSandbox();
-    const response = await request(app).get('/v2/order/refunds').set(cleanHeaders());
-    expect(response.body.errors[0].message).toBe('no endpoint at GET /v2/order/refunds; the sandbox serves POST /order/refund, PUT /menu and POST /order/status under /, /v2 and /v1/pos/openapi');
+    const response = await request(app).get('/v2/orders').set(cleanHeaders());
+    expect(response.body.errors[0].message).toBe('no endpoint at GET /v2/orders; the sandbox serves POST /order/refund, PUT /menu and POST /order/status under /, /v2 and /v1/pos/openapi');
+  });
+});
+
+/** The V1_HABIT findings of a call, by their messages. */
+async function v1Findings(app: Awaited<ReturnType<typeof testSandbox>>['app'], response: request.Response): Promise<string[]> {
+  return (await findingsOf(app, response.headers['x-sandbox-journal-id']!)).filter((found) => found.code === 'V1_HABIT').map((found) => found.message);
+}
+
+describe('v1 habits a hostile or half-migrated client hides elsewhere (found by an independent v1 client)', () => {
+  it('notes CompanyProfileId and UpdateOrderState in the query, on every endpoint', async () => {
+    const { app } = await testSandbox();
+    const refund = await postRefund(app, { path: '/v2/order/refund?companyProfileId=loc-std-001' });
+    expect(refund.status).toBe(200);
+    expect(await v1Findings(app, refund)).toEqual([`query parameter companyProfileId is v1's CompanyProfileId: v2 sends the location in the x-service-locationid header, never in the URL (§4; §9: LocationId replaces CompanyProfileId; step 3 of §9's migration, refactor payloads)`]);
+    const menu = await putMenu(app, FORM_A, { path: '/v2/menu?CompanyProfileId=loc-std-001' });
+    expect(menu.status).toBe(200);
+    expect(await v1Findings(app, menu)).toHaveLength(1);
+    const status = await statusCall(app, { ExternalId: 'NO-SUCH-ORDER', Status: 'ACCEPTED' });
+    const action = await request(app).post('/v2/order/status?action=UpdateOrderState').set(cleanHeaders()).send('{"ExternalId":"NO-SUCH-ORDER","Status":"ACCEPTED"}');
+    expect([status.status, action.status]).toEqual([400, 400]);
+    expect(await v1Findings(app, action)).toEqual([expect.stringMatching(/^query parameter action=UpdateOrderState is v1's UpdateOrderState: v2 decides an order with POST \/v2\/order\/status/)]);
+  });
+
+  it('answers a call to no endpoint with ?action=UpdateOrderState naming POST /v2/order/status', async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).post('/v2/order?action=UpdateOrderState').set(cleanHeaders()).send('{}');
+    expect(response.status).toBe(404);
+    expect(response.body.errors[0].message).toMatch(/; query parameter action=UpdateOrderState is v1's UpdateOrderState: v2 decides an order with POST \/v2\/order\/status/);
+  });
+
+  it.each(['1', 'v1', '1.0', ' V1 '])('notes a version header of %s: it names v1', async (version) => {
+    const { app } = await testSandbox();
+    const response = await postRefund(app, { headers: { 'x-api-version': version } });
+    expect(response.status).toBe(200);
+    expect(await v1Findings(app, response)).toEqual([`header x-api-version: ${version.trim()} names v1; this interface is Open API v2: send x-api-version: 2 (§5 migration notes; §9; step 1 of §9's migration, update authentication)`]);
+  });
+
+  it('takes a version header of 2, 2.0 or 10 as it is', async () => {
+    const { app } = await testSandbox();
+    for (const version of ['2', '2.0', '10']) expect(await v1Findings(app, await postRefund(app, { headers: { 'x-api-version': version } }))).toEqual([]);
+  });
+
+  it('notes UpdateOrderState as a header value, and a refund that asks to wait for its result', async () => {
+    const { app } = await testSandbox();
+    const action = await postRefund(app, { headers: { 'x-action': 'UpdateOrderState' } });
+    expect(await v1Findings(app, action)).toEqual([expect.stringMatching(/^header x-action: UpdateOrderState is v1's UpdateOrderState/)]);
+    const wait = await postRefund(app, { headers: { Prefer: 'wait=10' } });
+    expect(await v1Findings(app, wait)).toEqual([expect.stringMatching(/^header prefer: wait=10 asks to wait: v1 waited for a refund's result; v2 has none to wait for/)]);
+  });
+
+  it('finds CompanyProfileId nested in a refund body, and still names the unknown field it is in', async () => {
+    const { app } = await testSandbox();
+    const response = await postRefund(app, { body: JSON.stringify({ ExternalId: 'POS-STD-1001', Order: { Lines: [{ company_profile_id: 7 }] } }) });
+    expect(response.status).toBe(200);
+    const found = await findingsOf(app, response.headers['x-sandbox-journal-id']!);
+    expect(found.map((one) => one.code)).toEqual(expect.arrayContaining(['V1_HABIT', 'UNKNOWN_FIELD']));
+    expect(found.find((one) => one.code === 'V1_HABIT')!.message).toBe(INSTEAD('Order.Lines[0].company_profile_id'));
+  });
+
+  it('is not fooled into a long answer or a slow one by a body of many nested v1 fields', async () => {
+    const { app } = await testSandbox();
+    const deep = `{"ExternalId":"POS-STD-1001","deep":${'{"n":'.repeat(5000)}{"CompanyProfileId":1}${'}'.repeat(5000)}}`;
+    const wide = JSON.stringify({ ExternalId: 'POS-STD-1001', ...Object.fromEntries([...Array(5000)].map((_, i) => [`x${i}`, { CompanyProfileId: i }])) });
+    const flat = JSON.stringify({ ExternalId: 'POS-STD-1001', Order: Object.fromEntries([...Array(5000)].map((_, i) => [`CompanyProfileId${'_'.repeat(i % 3)}`.slice(0, 20) + i, i])) });
+    for (const body of [deep, wide, flat]) {
+      const response = await postRefund(app, { body });
+      // Taken, or refused for its depth: never a 5xx, and never thousands of findings.
+      expect(response.status).toBeLessThan(500);
+      expect(Number(response.headers['x-sandbox-findings'] ?? 0)).toBeLessThanOrEqual(25);
+    }
+  });
+
+  it('names the v1 fields of a body it refuses, beside what is missing', async () => {
+    const { app } = await testSandbox();
+    const wrapped = await statusCall(app, { UpdateOrderState: { ExternalId: 'POS-1', State: 'Accepted' } });
+    expect(wrapped.status).toBe(400);
+    expect(wrapped.body.errors.map((error: { message: string }) => error.message)).toEqual(expect.arrayContaining([expect.stringMatching(/^UpdateOrderState is v1's UpdateOrderState: v2 decides an order with POST \/v2\/order\/status/)]));
+    const noHeader = await postRefund(app, { headers: { 'x-service-locationid': undefined }, body: JSON.stringify({ ExternalId: 'POS-STD-1001', CompanyProfileId: LOCATION }) });
+    expect([noHeader.status, noHeader.body.errors.map((error: { message: string }) => error.message)]).toEqual([400, ['header x-service-locationid is required: the identifier of the merchant location (§4)', INSTEAD('CompanyProfileId')]]);
+  });
+
+  it.each(['x-service-companyprofileid', 'X-CompanyProfileID'])('refuses %s in place of the location header, naming it', async (name) => {
+    const { app } = await testSandbox();
+    const response = await postRefund(app, { headers: { 'x-service-locationid': undefined, [name]: LOCATION } });
+    expect([response.status, response.body.errors[0].message]).toEqual([400, `header x-service-locationid is required: the identifier of the merchant location (§4); ${HEADER_INSTEAD(name)}`]);
+  });
+
+  it.each(['/v2/order/UpdateOrderState.json', '/v2/order/Update%4FrderState', '/order/update_order_state.xml'])('answers %s 410 naming POST /v2/order/status', async (path) => {
+    const { app } = await testSandbox();
+    const response = await request(app).post(path).set(cleanHeaders()).send('{"ExternalId":"X"}');
+    expect([response.status, response.body.errors[0].code]).toEqual([410, 'ENDPOINT_RETIRED']);
+    expect(response.body.errors[0].message).toContain("is v1's UpdateOrderState: v2 decides an order with POST /v2/order/status");
+  });
+
+  it("answers v1's menu family in the menu envelope, naming PUT /v2/menu, and journals what was sent", async () => {
+    const { app } = await testSandbox();
+    const response = await request(app).put('/v1/pos/integration/menu/items/itm-1').set(cleanHeaders()).send('{"CompanyProfileId":"loc-std-001","Price":12}');
+    expect([response.status, response.body]).toEqual([410, { errors: [{ Code: 'ENDPOINT_RETIRED', Message: "/v1/pos/integration/menu/items/itm-1 is the retired v1 integration API (step 2 of §9's migration, adjust endpoints); v2 has no menu endpoint below /menu: it updates items, by Id, with PUT /v2/menu (also under /v1/pos/openapi/menu), with a Bearer JWT (§4.2, §4.3, §5)" }] }]);
+    const entry = (await request(app).get(`/_sandbox/journal/${response.headers['x-sandbox-journal-id']}`)).body;
+    expect(entry.request.body).toEqual({ CompanyProfileId: 'loc-std-001', Price: 12 });
   });
 });
 
@@ -152,6 +252,7 @@ describe('GET /_sandbox/migration', () => {
       step: 'refactor payloads',
       state: 'in progress',
       v1Calls: [first.headers['x-sandbox-journal-id'], second.headers['x-sandbox-journal-id']],
+      v1CallCount: 2,
       next: `header x-service-locationid is required: the identifier of the merchant location (§4); ${HEADER_INSTEAD('company-profile-id')}`,
     });
   });
