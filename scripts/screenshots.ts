@@ -2,7 +2,7 @@
  * `npm run screenshots`: the dashboard's pages from a real run, into docs/screenshots/ (the README and
  * docs/dashboard.md show them). A sandbox and the reference POS as processes, then what a presenter would do:
  * a refund with findings, a call with a bad token, a Hub order, a menu update, a fault rule met, a checklist run
- * against the reference POS from the Checklist page. Needs a Chromium (apt-get install -y chromium).
+ * against the reference POS from the Checklist page, a POS half-way through the migration from v1. Needs a Chromium (apt-get install -y chromium).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +74,13 @@ async function main(): Promise<void> {
     await page.locator('#check-token').click();
     await page.locator('#token-rules').waitFor();
     await shot('tokens');
+
+    // A POS half-way through §9's migration: v1's location header, then v1's UpdateOrderState.
+    await refund(baseUrl, 'POS-STD-1003', {}, { companyprofileid: 'loc-std-001', 'x-service-locationid': '' });
+    await fetch(`${baseUrl}/v2/order/UpdateOrderState`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ExternalId":"POS-STD-1003","State":"Accepted"}' });
+    await go('#/migration');
+    await page.locator('#migration tr[data-step="4"][data-state="in progress"]').waitFor();
+    await shot('migration');
   } finally {
     await browser.close();
     stopServers();

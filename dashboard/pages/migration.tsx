@@ -36,9 +36,11 @@ export function MigrationPage() {
                 </td>
                 <td class="mono ids">
                   {step.v1Calls.map((id) => (
-                    <a href={`#/traffic/${id}`} data-journal-id={id}>
-                      {id}{' '}
-                    </a>
+                    <>
+                      <a href={`#/traffic/${id}`} data-journal-id={id}>
+                        {id}
+                      </a>{' '}
+                    </>
                   ))}
                   {step.v1CallCount > step.v1Calls.length ? <span class="muted">and {step.v1CallCount - step.v1Calls.length} more</span> : null}
                 </td>

@@ -1,7 +1,8 @@
 /**
  * `pos-sandbox migration` against a real sandbox process: nothing exercised on a fresh one; a half-migrated POS's
- * v1 calls in progress with their journal ids; the reference POS, taken through a checklist, every step up to the
- * sandbox's done (a demo's report is no certification, so the last step stays in progress).
+ * v1 calls in progress with their journal ids, each opened with `journal show`; the reference POS, taken through a
+ * checklist, every step up to the sandbox's done (a demo's report is no certification: the last step is not
+ * exercised).
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
@@ -61,6 +62,17 @@ describe('pos-sandbox migration', () => {
       ['in progress', [retired]],
     ]);
     expect(steps[2]!.next).toContain("header companyprofileid is v1's CompanyProfileId: v2 sends the location in x-service-locationid");
+
+    // Each id the report names opens with journal show: the call, its headers and the sandbox's answer.
+    const shown = await cli(['journal', 'show', v1Header], { SANDBOX_URL: baseUrl, NO_COLOR: '1' });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.split('\n')[0]).toMatch(new RegExp(`POST /v2/order/refund  400 .*${v1Header}$`));
+    expect(shown.stdout).toContain('"companyprofileid": "loc-std-001"');
+    expect(shown.stdout).not.toContain(token.split('.')[2]!);
+    const json = JSON.parse((await cli(['journal', 'show', v1Header, '--json'], { SANDBOX_URL: baseUrl })).stdout) as { id: string; response: { status: number } };
+    expect([json.id, json.response.status]).toEqual([v1Header, 400]);
+    const missing = await cli(['journal', 'show', 'j-999999'], { SANDBOX_URL: baseUrl });
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining("no journal entry 'j-999999'")]);
   });
 
   it('shows every step up to the sandbox done for the reference POS taken through the checklist', async () => {
