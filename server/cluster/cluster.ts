@@ -1,7 +1,7 @@
 /**
- * serve --store: the database opened (migrations applied), and each partner of this instance in a slot that leads
- * it or follows the instance that does (partner-slot.ts). One instance alone leads every partner; the next ones
- * follow, and take over a partner whose leader is gone.
+ * serve --store: the database opened (migrations applied), this instance's lease taken (membership.ts), and each
+ * partner in a slot that leads it or follows the instance that does (partner-slot.ts). The partners spread over the
+ * live instances by rendezvous hashing: one instance alone leads every partner; one that joins takes its share.
  */
 import type { RequestListener } from 'node:http';
 import { STOPPING, STORE_SILENT, type Readiness } from '../control/control-router.js';
@@ -12,6 +12,7 @@ import type { OpenedPostgres } from '../store/open-postgres.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { Leadership } from './leadership.js';
 import { PartnerSlot } from './partner-slot.js';
+import { Membership } from './membership.js';
 
 /**
  * GET /_sandbox/ready answered by this instance itself, before any partner's: a load balancer asks each instance
@@ -51,9 +52,16 @@ export async function startCluster(options: { url: string; instanceId: string; l
     await database.close();
     throw error;
   });
+  // Live before any partner is placed: instances started together see each other, and share the partners from the start.
+  const membership = new Membership(leadership, Date.now, (message) => options.logger.warn(message));
+  await membership.start().catch(async (error: unknown) => {
+    await leadership.close();
+    await database.close();
+    throw error;
+  });
   const slots = new Map<string, PartnerSlot>();
   const add = async (partner: string, createSandbox: (storage: DocumentStorage, forwardKey: string) => Promise<Sandbox>): Promise<PartnerSlot> => {
-    const slot = new PartnerSlot({ partner, leadership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox });
+    const slot = new PartnerSlot({ partner, leadership, membership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox });
     await slot.start();
     slots.set(partner, slot);
     return slot;
@@ -67,6 +75,7 @@ export async function startCluster(options: { url: string; instanceId: string; l
     },
     stop: async () => {
       for (const slot of slots.values()) await slot.stop();
+      await membership.stop();
       await leadership.close();
       await database.close();
     },

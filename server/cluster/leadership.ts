@@ -90,6 +90,30 @@ export class Leadership {
     return row === undefined ? undefined : { instanceId: row.instance_id, url: row.url, epoch: Number(row.epoch) };
   }
 
+  /**
+   * Renews this instance's lease for `leaseMs`, on the lock connection (an instance without one cannot lead, and
+   * lets its lease run out), and reads who is live and who leads what: undefined while the connection is lost.
+   */
+  async renewLease(leaseMs: number): Promise<{ live: string[]; leaders: Map<string, { instanceId: string; epoch: number }> } | undefined> {
+    const client = this.client;
+    if (client === undefined) return undefined;
+    await client.query(
+      `INSERT INTO sandbox_instances (instance_id, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
+       ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
+      [this.instanceId, leaseMs],
+    );
+    // Rows of instances long gone are no use to anyone: an hour past their lease, they go.
+    await client.query("DELETE FROM sandbox_instances WHERE lease_until < now() - interval '1 hour'");
+    const live = await client.query<{ instance_id: string }>('SELECT instance_id FROM sandbox_instances WHERE lease_until > now() ORDER BY instance_id');
+    const leaders = await client.query<{ partner: string; instance_id: string; epoch: string }>('SELECT partner, instance_id, epoch FROM sandbox_leaders');
+    return { live: live.rows.map((row) => row.instance_id), leaders: new Map(leaders.rows.map((row) => [row.partner, { instanceId: row.instance_id, epoch: Number(row.epoch) }])) };
+  }
+
+  /** Ends this instance's lease (a graceful stop): its partners go to the others at their next try. */
+  async leave(): Promise<void> {
+    await this.pool.query('DELETE FROM sandbox_instances WHERE instance_id = $1', [this.instanceId]).catch(() => undefined);
+  }
+
   /** Gives up the lead of `partner` (a graceful stop): another instance takes it at its next try. */
   async release(partner: string): Promise<void> {
     await this.client?.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [LOCK_SPACE, partner]).catch(() => undefined);

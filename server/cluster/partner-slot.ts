@@ -4,10 +4,14 @@
  * delivered, fault counters, journal, events), or follows, and sends the partner's requests on to the leader. So
  * every state change of a partner happens in one process, as on a laptop, and a client may call any instance.
  *
- * A follower tries to take the lead every `checkMs`, and at once when the leader does not answer: the lock goes with
- * the leader's connection, so a leader that died (SIGKILL) is replaced within about that time, and the new leader
- * reads the state from the database: refunds still PENDING are decided, orders left mid-delivery recovered, as a
- * restart would.
+ * Which instance leads a partner is rendezvous hashing's answer over the live instances (membership.ts): every
+ * `checkMs` the instance that should lead it takes the lead if it is free, and one that leads a partner another
+ * live instance should lead hands it over: new requests wait, those in flight are answered and deliveries under
+ * way settle, event streams are ended (their clients reconnect, to the new leader), the state is committed, and
+ * the lock given up. The lock goes with the leader's connection, so a leader that died (SIGKILL) is replaced once
+ * its lease runs out, and the new leader reads the state from the database: refunds still PENDING are decided,
+ * orders left mid-delivery recovered, as a restart would. A partner no instance took for ORPHAN_MS (its owner
+ * cannot, say) is taken by any instance: never left without a leader.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type pg from 'pg';
@@ -19,16 +23,26 @@ import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } fro
 import { BODY_LIMIT_BYTES } from '../pipeline/json-body.js';
 import { isOriginForm, ORIGIN_FORM_ONLY } from '../pipeline/request-target.js';
 import type { Leader, Leadership } from './leadership.js';
+import type { Membership } from './membership.js';
 import { pingStore } from '../store/ping-store.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
 export const TAKEOVER_CHECK_MS = 1000;
 /** How long a request waits for a leader to answer (or for this instance to take the lead) before a 503. */
 export const LEADER_WAIT_MS = 5000;
+/** How long a partner may have no live leader before an instance that is not its owner takes it. */
+export const ORPHAN_MS = 3000;
+/** How long an instance must have been live before a partner moves to it: one that comes and goes moves nothing. */
+export const STABLE_MS = 2000;
+/** The longest a hand-over waits for requests in flight and deliveries under way; what is left, the new leader recovers. */
+export const HANDOVER_DRAIN_MS = 15_000;
+/** After a hand-over nobody took (the partner came back as an orphan), how long before trying again. */
+const HANDOVER_BACKOFF_MS = 60_000;
 
 export interface PartnerSlotOptions {
   partner: string;
   leadership: Leadership;
+  membership: Membership;
   pool: pg.Pool;
   where: string;
   instanceId: string;
@@ -39,7 +53,7 @@ export interface PartnerSlotOptions {
   waitMs?: number;
 }
 
-type State = { kind: 'following' } | { kind: 'leading'; sandbox: Sandbox; epoch: number } | { kind: 'stopped' };
+type State = { kind: 'following' } | { kind: 'leading'; sandbox: Sandbox; epoch: number } | { kind: 'handing'; sandbox: Sandbox } | { kind: 'stopped' };
 
 /** The database did not answer a question of the forwarding: the answer says so, not that the leader is away. */
 class DatabaseSilent extends Error {
@@ -53,6 +67,12 @@ export class PartnerSlot {
   private taking: Promise<boolean> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private url: string | undefined;
+  /** Requests the leading sandbox is answering (event streams aside): a hand-over waits for them. */
+  private inFlight = 0;
+  private settledWaiters: Array<() => void> = [];
+  /** Since when no live instance has led the partner, as this instance saw it. */
+  private orphanSince: number | undefined;
+  private handOverAfter = 0;
 
   constructor(private readonly options: PartnerSlotOptions) {
     options.leadership.onLost(() => this.stepDown('the lock connection to the database was lost'));
@@ -67,13 +87,48 @@ export class PartnerSlot {
     return this.state.kind === 'leading' ? this.state.sandbox : undefined;
   }
 
-  /** Tries to lead at once, then keeps trying every checkMs while following. */
+  /** Whether this instance leads the partner now. */
+  get leading(): boolean {
+    return this.state.kind === 'leading';
+  }
+
+  /** Takes the lead at once if this instance should, then looks again every checkMs. */
   async start(): Promise<void> {
-    await this.tryLead();
-    this.timer = setInterval(() => {
-      if (this.state.kind === 'following') void this.tryLead().catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'could not try to take the lead'));
-    }, this.options.checkMs ?? TAKEOVER_CHECK_MS);
+    await this.tick();
+    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'could not take or hand over the lead')), this.options.checkMs ?? TAKEOVER_CHECK_MS);
     this.timer.unref();
+  }
+
+  /** Leading a partner another live instance should lead: hand it over. Following one this instance should lead: take it. */
+  private async tick(): Promise<void> {
+    if (this.state.kind === 'leading') {
+      const owner = this.options.membership.ownerOf(this.partner);
+      if (owner !== undefined && owner !== this.options.instanceId && this.options.membership.liveFor(owner, STABLE_MS) && Date.now() >= this.handOverAfter) await this.handOver(owner);
+      return;
+    }
+    if (this.state.kind === 'following' && this.mayLead()) await this.tryLead();
+  }
+
+  /**
+   * Whether this instance may take the lead: it is the partner's owner among the live instances; or no live
+   * instance has led the partner for ORPHAN_MS (none recorded, the one recorded is gone, or it is this one, which
+   * handed the partner over to an instance that did not take it).
+   */
+  private mayLead(): boolean {
+    const { membership, instanceId } = this.options;
+    if (!membership.isLive(instanceId)) return false;
+    if (membership.ownerOf(this.partner) === instanceId) return true;
+    const row = membership.leaderOf(this.partner);
+    const orphan = row === undefined || row.instanceId === instanceId || !membership.isLive(row.instanceId);
+    if (!orphan) {
+      this.orphanSince = undefined;
+      return false;
+    }
+    this.orphanSince ??= Date.now();
+    if (Date.now() - this.orphanSince < ORPHAN_MS) return false;
+    // Taken as an orphan: not handed back to the owner that did not take it before a while.
+    this.handOverAfter = Date.now() + HANDOVER_BACKOFF_MS;
+    return true;
   }
 
   /** Where this instance answers, for the others to forward to; known once it listens. */
@@ -85,7 +140,16 @@ export class PartnerSlot {
   }
 
   readonly listener: RequestListener = (req, res) => {
-    if (this.state.kind === 'leading') return this.state.sandbox.app(req, res);
+    if (this.state.kind === 'leading') {
+      // An event stream stays open as long as its client wants: a hand-over ends it rather than wait for it.
+      if (!(req.url ?? '').startsWith('/_sandbox/events')) {
+        this.inFlight++;
+        res.once('close', () => {
+          if (--this.inFlight === 0) for (const waiter of this.settledWaiters.splice(0)) waiter();
+        });
+      }
+      return this.state.sandbox.app(req, res);
+    }
     // Refused before the body is read: a target that names a host is never sent anywhere (request-target.ts).
     if (!isOriginForm(req.url ?? '')) return refuse(req, res, 400, 'INVALID_REQUEST', ORIGIN_FORM_ONLY);
     void this.forward(req, res).catch((error: unknown) => {
@@ -117,7 +181,7 @@ export class PartnerSlot {
     clearInterval(this.timer);
     const state = this.state;
     this.state = { kind: 'stopped' };
-    if (state.kind === 'leading') {
+    if (state.kind === 'leading' || state.kind === 'handing') {
       state.sandbox.close();
       await state.sandbox.store.commit().catch(() => undefined);
       await this.options.leadership.release(this.partner);
@@ -164,6 +228,7 @@ export class PartnerSlot {
 
   private async takeLead(): Promise<boolean> {
     if (this.state.kind !== 'following') return this.state.kind === 'leading';
+    if (!this.mayLead()) return false;
     const generation = this.options.leadership.generation;
     const epoch = await this.options.leadership.tryLead(this.partner, this.url ?? null);
     if (epoch === undefined) return false;
@@ -190,12 +255,37 @@ export class PartnerSlot {
     }
   }
 
+  /**
+   * Gives the partner to `owner`: new requests wait for the new leader (forward), those in flight are answered,
+   * deliveries under way settle, event streams are ended (their clients reconnect, and reach the new leader), the
+   * state is committed, then the lock given up; `owner` takes it at its next check.
+   */
+  private async handOver(owner: string): Promise<void> {
+    if (this.state.kind !== 'leading') return;
+    const { sandbox } = this.state;
+    this.state = { kind: 'handing', sandbox };
+    this.options.logger.info({ partner: this.partner, to: owner }, `handing partner '${this.partner}' over to instance '${owner}', which should lead it now`);
+    sandbox.events.close();
+    const deadline = Date.now() + HANDOVER_DRAIN_MS;
+    if (this.inFlight > 0) await Promise.race([new Promise<void>((resolve) => this.settledWaiters.push(resolve)), sleep(HANDOVER_DRAIN_MS)]);
+    await Promise.race([sandbox.orders.settled(), sleep(Math.max(0, deadline - Date.now()))]);
+    sandbox.close();
+    await sandbox.store.commit().catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'the last commit before a hand-over failed; the new leader reads what was stored'));
+    if ((this.state as State).kind !== 'handing') return;
+    this.state = { kind: 'following' };
+    this.orphanSince = undefined;
+    await this.options.leadership.release(this.partner);
+  }
+
   private stepDown(why: string): void {
     if (this.state.kind !== 'leading') return;
     const { sandbox } = this.state;
     this.state = { kind: 'following' };
+    sandbox.events.close();
     sandbox.close();
     void this.options.leadership.release(this.partner);
     this.options.logger.warn({ partner: this.partner }, `this instance no longer leads partner '${this.partner}': ${why}`);
   }
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -62,7 +62,16 @@ export function eventRoutes(deps: ControlDeps): Router {
     if (Number.isInteger(lastId)) for (const missed of deps.events.since(lastId)) send(missed);
     if (!open) return;
     deps.events.on('event', send);
-    res.on('close', () => stop(false));
+    // The sandbox handed over to another instance: the stream ends, and the client's reconnection reaches the new leader.
+    const closed = () => {
+      stop(false);
+      res.end();
+    };
+    deps.events.once('closed', closed);
+    res.on('close', () => {
+      deps.events.off('closed', closed);
+      stop(false);
+    });
   });
   return router;
 }

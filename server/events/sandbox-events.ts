@@ -16,7 +16,7 @@ export interface SandboxEvent {
   data: unknown;
 }
 
-export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
+export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed: [] }> {
   private recent: SandboxEvent[] = [];
   /** Held events whose data is redacted when first read. */
   private readonly unread = new Set<SandboxEvent>();
@@ -37,6 +37,14 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent] }> {
     redactor.beforeForgetting(() => {
       for (const event of this.unread) this.render(event);
     });
+  }
+
+  /**
+   * The sandbox stops here (another instance leads the partner now, or this one stopped leading it): every open
+   * stream is ended, and its client reconnects, with Last-Event-ID, to whichever instance leads it then.
+   */
+  close(): void {
+    this.emit('closed');
   }
 
   publish(type: SandboxEventType, data: unknown): SandboxEvent {

@@ -84,6 +84,19 @@ describe('GET /_sandbox/events', () => {
     expect(events.map((e) => e.data.id)).toEqual(all.slice(1).map((e) => e.id));
   });
 
+  it('ends every open stream when the sandbox closes (a hand-over to another instance), so its clients reconnect there', async () => {
+    const sandbox = await liveSandbox();
+    const response = await fetch(`${sandbox.url}/_sandbox/events`);
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(sandbox.events.streams.stats().clients).toBe(1);
+    sandbox.events.close();
+    // The stream ends (done), rather than hanging until the client gives up; it had asked for a retry in 2 s.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+    expect(sandbox.events.streams.stats().clients).toBe(0);
+    expect(sandbox.events.listenerCount('event') + sandbox.events.listenerCount('closed')).toBe(0);
+  });
+
   it('drops a client that stops reading once 1 MiB waits for it, holding no more than that meanwhile', async () => {
     const sandbox = await testSandbox();
     let stream: ServerResponse | undefined;

@@ -1,7 +1,8 @@
 /**
  * `pos-sandbox serve --partners FILE --store URL` as a real process on a real PostgreSQL: two partners, each with its
  * rows; a graceful stop on SIGTERM; a restart that finds each partner's state where it left it; a second instance
- * that follows, and takes the lead when the first dies.
+ * that shares the partners with it (rendezvous hashing), sends on the calls of those it follows, and takes the lead
+ * of them when their leader dies.
  */
 import { once } from 'node:events';
 import { createServer, request as httpRequest } from 'node:http';
@@ -14,6 +15,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { PARTNER, signHs256, validClaims } from './test-identity.js';
 import { cli, serve, serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
+import { instanceIdOf, waitForLeaders } from './leaders.js';
+import { ownerOf } from '../cluster/rendezvous.js';
 
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
 const ALPHA_KEY = 'alpha-nonprod-key-'.padEnd(40, 'a');
@@ -87,12 +90,18 @@ suite('serve --partners --store', () => {
     expect(await externalIds(second.baseUrl, 'alpha-admin-token-0001')).toEqual(['POS-ALPHA-1']);
     expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-1']);
 
-    // A second instance on the same database follows: a call to it is sent on to the leader, whose state it is.
-    const follower = await serveHosted(['--partners', file, '--store', url], ENV);
+    // A second instance on the same database: the partners are shared by rendezvous hashing. Beta's leader is the one
+    // the hashing names; a call to the other is sent on to it, whose state it is.
+    const joined = await serveHosted(['--partners', file, '--store', url], ENV);
+    const both = [second, joined];
+    const ids = both.map(({ child }) => instanceIdOf(child));
+    await waitForLeaders(url, new Map(['alpha-pos', 'beta-pos'].map((partner) => [partner, ownerOf(partner, ids)!])), 15_000);
+    const leader = both.find(({ child }) => instanceIdOf(child) === ownerOf('beta-pos', ids))!;
+    const follower = both.find((one) => one !== leader)!;
     expect(await refund(follower.baseUrl, 'beta-pos', BETA_KEY, 'loc-kiosk-001', 'POS-BETA-2')).toBe(200);
-    expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
-    const health = (await (await fetch(`${follower.baseUrl}/_sandbox/health`, { headers: { authorization: 'Bearer operator-token-0000001' } })).json()) as { partners: Array<{ role: string }> };
-    expect(health.partners.map((partner) => partner.role)).toEqual(['follows', 'follows']);
+    expect(await externalIds(leader.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
+    const health = (await (await fetch(`${follower.baseUrl}/_sandbox/health`, { headers: { authorization: 'Bearer operator-token-0000001' } })).json()) as { partners: Array<{ name: string; role: string }> };
+    expect(health.partners.find((partner) => partner.name === 'beta-pos')!.role).toBe('follows');
     // A body far past every limit is refused by the follower itself, in the envelope, without sending it on.
     const betaToken = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims({ iss: 'beta-pos', sub: 'loc-kiosk-001' }), BETA_KEY);
     const huge = await fetch(`${follower.baseUrl}/v2/order/refund`, { method: 'POST', headers: { authorization: `Bearer ${betaToken}` }, body: 'x'.repeat(3 * 1024 * 1024) });
@@ -102,12 +111,12 @@ suite('serve --partners --store', () => {
     ]);
     // A load balancer's probe is answered by the instance it asks, not forwarded to the leader: with the leader
     // frozen, the follower still answers at once.
-    second.child.kill('SIGSTOP');
+    leader.child.kill('SIGSTOP');
     const probe = await fetch(`${follower.baseUrl}/_sandbox/ready`, { signal: AbortSignal.timeout(2000) });
     expect(await probe.json()).toEqual({ ready: true });
-    // The leader gone without a goodbye (SIGKILL): the follower takes the lead, and the state with it.
-    second.child.kill('SIGKILL');
-    await once(second.child, 'exit');
+    // The leader gone without a goodbye (SIGKILL): the follower takes the lead of its partners, and the state with it.
+    leader.child.kill('SIGKILL');
+    await once(leader.child, 'exit');
     expect(await refund(follower.baseUrl, 'alpha-pos', ALPHA_KEY, 'loc-std-001', 'POS-ALPHA-2')).toBe(200);
     expect(await externalIds(follower.baseUrl, 'alpha-admin-token-0001')).toEqual(['POS-ALPHA-2', 'POS-ALPHA-1']);
     expect(await externalIds(follower.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-2', 'POS-BETA-1']);
@@ -116,8 +125,12 @@ suite('serve --partners --store', () => {
   it('a follower reaches its leader and nothing else, and no request it sends carries a key a client could use', async () => {
     // The single-partner `serve --store`: no partners file, no admin token; the control API answers loopback only.
     const database = await testDatabase('forwarding');
-    const leader = await serve(['--store', database]);
-    const follower = await serve(['--store', database]);
+    const pair = [await serve(['--store', database]), await serve(['--store', database])];
+    // Which of the two leads is rendezvous hashing's answer: wait for it, then the other is the follower.
+    const ids = pair.map(({ child }) => instanceIdOf(child));
+    await waitForLeaders(database, new Map([['demo-pos', ownerOf('demo-pos', ids)!]]), 15_000);
+    const leader = pair.find(({ child }) => instanceIdOf(child) === ownerOf('demo-pos', ids))!;
+    const follower = pair.find((one) => one !== leader)!;
     let reached = 0;
     const internal = createServer((_req, res) => {
       reached++;

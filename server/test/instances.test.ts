@@ -17,6 +17,8 @@ import { referencePos, serve, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
 import { allPages } from './all-pages.js';
+import { instanceIdOf, waitForLeaders } from './leaders.js';
+import { ownerOf } from '../cluster/rendezvous.js';
 
 const FULL = process.env.POS_SANDBOX_INSTANCES_FULL === '1';
 const REFUNDS = FULL ? 10_000 : 300;
@@ -122,7 +124,8 @@ beforeAll(async () => {
   if (!RUN_POSTGRES_TESTS) return;
   const url = await testDatabase('instances');
   const args = ['--store', url, '--admin-token', ADMIN, '--refund-delay-ms', '200', '--log-format', 'json', '--retry-delays-ms', '100', '--refund-limit', '50000'];
-  // The first leads; the two after it follow.
+  // The first leads at first; once all three are live, the one rendezvous hashing names takes the lead (a hand-over
+  // when that is not the first), and the two others follow.
   for (let n = 0; n < 3; n++) {
     const process = await serve(args);
     outputOf(process.child);
@@ -131,6 +134,7 @@ beforeAll(async () => {
     started.push(instance);
   }
   proxyUrl = await startProxy(() => instances);
+  await waitForLeaders(url, new Map([['demo-pos', ownerOf('demo-pos', instances.map(({ child }) => instanceIdOf(child)))!]]), 20_000);
 }, 60_000);
 afterAll(async () => {
   stopServers();
