@@ -4,6 +4,7 @@
  * partner, the front, and a banner that prints no key or token.
  */
 import { dirname, join } from 'node:path';
+import { InstanceMetrics } from '../metrics/instance-metrics.js';
 import pc from 'picocolors';
 import type { ServeConfig, ServeFlags } from '../config.js';
 import { loadFaultFile } from '../faults/load-fault-file.js';
@@ -35,7 +36,8 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   const instanceId = defaultInstanceId();
   // On a database, each partner is led by one instance at a time: this one, or the one it sends the partner's
   // requests to (docs/hosting.md).
-  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
+  const metrics = new InstanceMetrics({ process: true });
+  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger, metrics });
   const dataFile = config.dataFile;
   if (config.freshState && dataFile !== undefined) {
     for (const partner of setup.partners) {
@@ -58,6 +60,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
     faults,
     reportDir: config.reportDir,
     instanceId,
+    metrics,
     place: cluster === undefined ? undefined : async (partner, make) => {
       const slot = await cluster.add(partner, make);
       return { listener: slot.listener, sandbox: () => slot.sandbox, followingHealth: () => slot.followingHealth() };

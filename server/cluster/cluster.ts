@@ -13,6 +13,7 @@ import type { DocumentStorage } from '../store/segment-storage.js';
 import { Leadership } from './leadership.js';
 import { PartnerSlot } from './partner-slot.js';
 import { Membership } from './membership.js';
+import type { InstanceMetrics } from '../metrics/instance-metrics.js';
 
 /**
  * GET /_sandbox/ready answered by this instance itself, before any partner's: a load balancer asks each instance
@@ -45,7 +46,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(options: { url: string; instanceId: string; logger: Logger }): Promise<Cluster> {
+export async function startCluster(options: { url: string; instanceId: string; logger: Logger; metrics?: InstanceMetrics }): Promise<Cluster> {
   const { openPostgres } = await import('../store/open-postgres.js');
   const database = await openPostgres(options.url, { log: (message) => options.logger.warn(message) });
   const leadership = await Leadership.connect(options.url, database.pool, options.instanceId, (message, level) => options.logger[level](message)).catch(async (error: unknown) => {
@@ -61,7 +62,7 @@ export async function startCluster(options: { url: string; instanceId: string; l
   });
   const slots = new Map<string, PartnerSlot>();
   const add = async (partner: string, createSandbox: (storage: DocumentStorage, forwardKey: string) => Promise<Sandbox>): Promise<PartnerSlot> => {
-    const slot = new PartnerSlot({ partner, leadership, membership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox });
+    const slot = new PartnerSlot({ partner, leadership, membership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox, observer: options.metrics });
     await slot.start();
     slots.set(partner, slot);
     return slot;

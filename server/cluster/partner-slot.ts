@@ -51,6 +51,8 @@ export interface PartnerSlotOptions {
   createSandbox(storage: DocumentStorage, forwardKey: string): Promise<Sandbox>;
   checkMs?: number;
   waitMs?: number;
+  /** Told of each lead taken (with how long its sandbox took to make) and given up: the instance's metrics. */
+  observer?: { moved(direction: 'in' | 'out', why: string, activationMs?: number): void };
 }
 
 type State = { kind: 'following' } | { kind: 'leading'; sandbox: Sandbox; epoch: number } | { kind: 'handing'; sandbox: Sandbox } | { kind: 'stopped' };
@@ -236,6 +238,7 @@ export class PartnerSlot {
       epoch,
       onFenced: () => this.stepDown('another instance took the lead'),
     });
+    const makingFrom = performance.now();
     try {
       const sandbox = await this.options.createSandbox(storage, this.options.leadership.forwardKey);
       // The lock went with a connection lost while the sandbox was being made (another instance may hold it now),
@@ -247,6 +250,7 @@ export class PartnerSlot {
       }
       if (this.url !== undefined) sandbox.checklist.sandboxUrl = this.url;
       this.state = { kind: 'leading', sandbox, epoch };
+      this.options.observer?.moved('in', epoch === 1 ? 'first' : 'takeover', performance.now() - makingFrom);
       this.options.logger.info({ partner: this.partner, epoch }, `this instance leads partner '${this.partner}' (epoch ${epoch})`);
       return true;
     } catch (error) {
@@ -275,6 +279,7 @@ export class PartnerSlot {
     this.state = { kind: 'following' };
     this.orphanSince = undefined;
     await this.options.leadership.release(this.partner);
+    this.options.observer?.moved('out', 'handover');
   }
 
   private stepDown(why: string): void {
@@ -284,6 +289,7 @@ export class PartnerSlot {
     sandbox.events.close();
     sandbox.close();
     void this.options.leadership.release(this.partner);
+    this.options.observer?.moved('out', 'lost');
     this.options.logger.warn({ partner: this.partner }, `this instance no longer leads partner '${this.partner}': ${why}`);
   }
 }

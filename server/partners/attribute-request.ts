@@ -79,6 +79,7 @@ export function attributeRequest(request: RequestHead, book: PartnerBook): Attri
   // The dashboard's files hold no data; readiness says only ready or not, to load balancers, which carry no token.
   if (read && (path === '/' || path === '/_sandbox/ui' || path.startsWith('/_sandbox/ui/') || path === '/_sandbox/ready')) return { to: 'any' };
   if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return attributeControlCall(request, path, book);
+  if (path === '/metrics') return attributeMetrics(request.headers.authorization, book);
   return attributePosCall(request.headers.authorization, book);
 }
 
@@ -105,6 +106,16 @@ function attributeControlCall(request: RequestHead, path: string, book: PartnerB
     code: 'UNAUTHORIZED',
     messages: [`this sandbox hosts several partners: its control API needs Authorization: Bearer <your partner's admin token>, or the operator's token with ${PARTNER_HEADER}: <partner>`],
   };
+}
+
+/** GET /metrics: the operator's alone. A partner's admin token is refused as such (403), no token as none (401). */
+function attributeMetrics(authorization: string | undefined, book: PartnerBook): Attribution {
+  const token = /^\s*Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+  if (token !== undefined && book.isOperator(token)) return { to: 'operator' };
+  if (token !== undefined && book.partnerOfToken(token) !== undefined) {
+    return { to: 'nobody', code: 'FORBIDDEN', messages: ["GET /metrics is the operator's: it counts every partner of this instance, and a partner's admin token does not read it"] };
+  }
+  return { to: 'nobody', code: 'UNAUTHORIZED', messages: ["GET /metrics needs Authorization: Bearer <the operator's token> (the partners file's operatorToken)"] };
 }
 
 /** A key no partner has: the token's structure is judged with it, which does not depend on the key. */

@@ -18,6 +18,7 @@ import { requestId } from '../pipeline/request-id.js';
 import { requestLog } from '../pipeline/request-log.js';
 import { series } from '../pipeline/series.js';
 import { attributeRequest, PartnerBook } from './attribute-request.js';
+import type { InstanceMetrics } from '../metrics/instance-metrics.js';
 
 export interface FrontPartner {
   name: string;
@@ -50,6 +51,8 @@ interface FrontOptions {
   clock: () => number;
   version: string;
   instanceId: string;
+  /** This instance's metrics: every request is counted there, and GET /metrics shows them to the operator. */
+  metrics: InstanceMetrics;
 }
 
 export function hostedFront(options: FrontOptions): HostedFront {
@@ -59,6 +62,7 @@ export function hostedFront(options: FrontOptions): HostedFront {
   const anyPartner = options.partners[0]!.app;
   const listener: RequestListener = (req, res) => {
     const attribution = attributeRequest({ method: req.method ?? 'GET', path: pathOf(req.url), headers: req.headers }, book);
+    options.metrics.track(req, res, attribution.to);
     switch (attribution.to) {
       case 'partner': {
         // The operator acts with the partner's own admin token: the partner's sandbox then guards its control API as always.
@@ -96,6 +100,14 @@ function nobodyApp(options: FrontOptions): Express {
     const refusal = refusalOf(req);
     if (refusal) throw new ApiError(refusal.code, refusal.messages);
     next();
+  });
+  app.all('/metrics', async (req, res) => {
+    res.locals.family = 'order';
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /metrics; use GET`, { headers: { Allow: 'GET' } });
+    const refusal = refusalOf(req);
+    if (refusal) throw new ApiError(refusal.code, refusal.messages);
+    const { body, contentType } = await options.metrics.render();
+    res.set({ 'content-type': contentType, 'cache-control': 'no-store' }).send(body);
   });
   app.get('/_sandbox/partners', (_req, res) => {
     res.json(options.partners.map((partner) => partner.listing()));

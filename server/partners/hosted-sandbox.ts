@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import { createSandbox, defaultInstanceId, type Sandbox, type SandboxOptions } from '../sandbox.js';
+import { InstanceMetrics } from '../metrics/instance-metrics.js';
 import type { Logger } from '../logger.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { Redactor } from '../journal/redactor.js';
@@ -36,6 +37,8 @@ export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 
   logger: Logger;
   /** Each partner's checklist reports go to a folder of its own in here. */
   reportDir: string;
+  /** This instance's metrics (GET /metrics); one of its own by default. */
+  metrics?: InstanceMetrics;
 }
 
 export interface PlacedPartner {
@@ -57,7 +60,8 @@ export interface HostedSandbox {
 
 
 export async function createHostedSandbox(options: HostedSandboxOptions): Promise<HostedSandbox> {
-  const { setup, storageFor, logger, reportDir, place, ...common } = options;
+  const { setup, storageFor, logger, reportDir, place, metrics: given, ...common } = options;
+  const metrics = given ?? new InstanceMetrics();
   const readiness: Readiness = { draining: false };
   const instanceId = options.instanceId ?? defaultInstanceId();
   const partners = new Map<string, PlacedPartner>();
@@ -68,8 +72,8 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
   };
   for (const partner of setup.partners) {
     const name = partner.identity.name;
-    const make = (storage: DocumentStorage, forwardKey?: string) =>
-      createSandbox({
+    const make = async (storage: DocumentStorage, forwardKey?: string) => {
+      const made = await createSandbox({
         ...common,
         fixtures: partner.fixtures,
         partner: partner.identity,
@@ -87,8 +91,12 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         quotas: withQuotas(HOSTED_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT }, partner.quotas),
         allExports,
       });
+      metrics.watch(made);
+      return made;
+    };
     partners.set(name, await (place ?? here)(name, make));
   }
+  metrics.countPartners(partners.size, () => [...partners.values()].filter((placed) => placed.sandbox() !== undefined).length);
   const front = hostedFront({
     partners: setup.partners.map((partner) => {
       const placed = partners.get(partner.identity.name)!;
@@ -106,6 +114,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
     clock: options.clock ?? Date.now,
     version: VERSION,
     instanceId,
+    metrics,
   });
   return {
     listener: front.listener,

@@ -36,6 +36,8 @@ export class QuotaBook {
   /** When each export of the last hour started (harExportsPerHour). */
   private readonly exportTimes: number[] = [];
   readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 };
+  /** Told of each refusal as it happens: an instance's metrics count them (server/metrics/). */
+  onRefused: ((quota: keyof QuotaBook['refused']) => void) | undefined;
 
   constructor(
     readonly quotas: Quotas,
@@ -50,7 +52,7 @@ export class QuotaBook {
   takeRequest(): void {
     const wait = this.bucket?.take();
     if (wait === undefined) return;
-    this.refused.requests++;
+    this.note('requests');
     throw tooMany(
       `partner '${this.partner}' sent more than ${this.quotas.requestsPerSecond} requests a second (bursts of ${this.quotas.burst} allowed), ${SET_IN}; send it again after ${wait} s`,
       wait,
@@ -60,14 +62,14 @@ export class QuotaBook {
   /** Counts an event stream that opens now, given how many are open; throws the 429 past the quota. */
   checkEventStream(open: number): void {
     if (open < this.quotas.eventStreams) return;
-    this.refused.eventStreams++;
+    this.note('eventStreams');
     throw tooMany(`partner '${this.partner}' has ${open} event streams open, the most it may have (eventStreams: ${this.quotas.eventStreams}), ${SET_IN}; close one first`, 5);
   }
 
   /** Starts a HAR export: the function that ends it, or the 429 when too many are under way. */
   startHarExport(): () => void {
     if (this.exports >= this.quotas.harExports) {
-      this.refused.harExports++;
+      this.note('harExports');
       throw tooMany(`partner '${this.partner}' has ${this.exports} HAR export under way, the most at once (harExports: ${this.quotas.harExports}), ${SET_IN}; send it again once it is done`, 5);
     }
     const perHour = this.quotas.harExportsPerHour;
@@ -75,13 +77,13 @@ export class QuotaBook {
       const now = this.clock();
       while (this.exportTimes.length > 0 && this.exportTimes[0]! <= now - HOUR_MS) this.exportTimes.shift();
       if (this.exportTimes.length >= perHour) {
-        this.refused.harExports++;
+        this.note('harExports');
         const waitS = Math.max(1, Math.ceil((this.exportTimes[0]! + HOUR_MS - now) / 1000));
         throw tooMany(`partner '${this.partner}' started ${this.exportTimes.length} HAR exports in the last hour, the most it may (harExportsPerHour: ${perHour}), ${SET_IN}; the next may start in ${waitS} s`, waitS);
       }
     }
     if (this.allExports && !this.allExports.take()) {
-      this.refused.harExports++;
+      this.note('harExports');
       throw tooMany(`this sandbox is exporting ${this.allExports.limit} journals for its partners already, the most at once, ${SET_IN}; send it again in a few seconds`, 5);
     }
     this.exports++;
@@ -98,7 +100,7 @@ export class QuotaBook {
   /** Holds a request for a fault rule (hang, delay): the function that lets it go, or the 429 when too many are held. */
   holdRequest(kind: string): () => void {
     if (this.held >= this.quotas.heldRequests) {
-      this.refused.heldRequests++;
+      this.note('heldRequests');
       throw tooMany(`partner '${this.partner}' has ${this.held} requests held by fault rules (hang, delay), the most at once (heldRequests: ${this.quotas.heldRequests}), ${SET_IN}; this ${kind} fault did not hold the request`, 1);
     }
     this.held++;
@@ -112,8 +114,13 @@ export class QuotaBook {
 
   /** Notes a checklist run refused by its quota, and gives its 429. */
   refuseChecklistRun(message: string, retryAfterS: number): ApiError {
-    this.refused.checklistRuns++;
+    this.note('checklistRuns');
     return tooMany(`${message}, ${SET_IN}`, retryAfterS);
+  }
+
+  private note(quota: keyof QuotaBook['refused']): void {
+    this.refused[quota]++;
+    this.onRefused?.(quota);
   }
 
   /** What the health answer shows: the quotas, and how often each refused. */

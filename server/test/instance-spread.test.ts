@@ -16,6 +16,7 @@ import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { instanceIdOf, leadersOf, waitForLeaders } from './leaders.js';
 import { signHs256, validClaims } from './test-identity.js';
 import { allPages } from './all-pages.js';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
 const PARTNERS = [...Array(300)].map((_, i) => `spread-pos-${String(i).padStart(3, '0')}`);
@@ -55,6 +56,15 @@ suite('partners spread over the live instances', () => {
     expect(moved.every((partner) => after.get(partner) === four[3])).toBe(true);
     expect(moved.length).toBeGreaterThanOrEqual(50);
     expect(moved.length).toBeLessThanOrEqual(100);
+    // What each instance's operator sees of it: the fourth leads its share, all taken; the others handed theirs over.
+    const metricsOf = async (base: string) => parsePrometheusTextFormat(await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${OPERATOR}` } })).text()) as Array<{ name: string; metrics: Array<{ labels?: Record<string, string>; value: string }> }>;
+    const valueIn = (families: Awaited<ReturnType<typeof metricsOf>>, name: string, labels: Record<string, string> = {}) =>
+      families.find((family) => family.name === name)?.metrics.filter((metric) => Object.entries(labels).every(([key, value]) => metric.labels?.[key] === value)).reduce((sum, metric) => sum + Number(metric.value), 0) ?? 0;
+    const joined = await metricsOf(fourth.baseUrl);
+    expect([valueIn(joined, 'pos_sandbox_partners'), valueIn(joined, 'pos_sandbox_partners_led'), valueIn(joined, 'pos_sandbox_partner_moves_total', { direction: 'in' })]).toEqual([300, moved.length, moved.length]);
+    const handedOver = (await Promise.all(started.map(async ({ baseUrl }) => valueIn(await metricsOf(baseUrl), 'pos_sandbox_partner_moves_total', { direction: 'out', why: 'handover' })))).reduce((a, b) => a + b, 0);
+    expect(handedOver).toBe(moved.length);
+    expect(valueIn(joined, 'pos_sandbox_process_resident_memory_bytes')).toBeGreaterThan(0);
 
     // SIGKILL: no goodbye. Its partners, and only they, go to the others.
     const victim = started[1]!;

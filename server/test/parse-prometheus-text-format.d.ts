@@ -1,0 +1,4 @@
+/** The test's Prometheus text-format parser ships no types: what the metrics test reads of it. */
+declare module 'parse-prometheus-text-format' {
+  export default function parsePrometheusTextFormat(text: string): unknown[];
+}
