@@ -20,6 +20,7 @@ describe('resolveServeConfig', () => {
       refundDelayMs: 1000,
       dispatch: { attemptTimeoutMs: 10000, retryDelaysMs: [1000, 2000] },
       journalLimit: 5000,
+      idleMs: 600_000,
       refundLimit: 20000,
       reportDir: 'certification-reports',
       adminToken: undefined,
@@ -105,6 +106,8 @@ describe('resolveServeConfig', () => {
     [{ journalLimit: '0' }, "--journal-limit must be a whole number from 1, got '0'"],
     [{ refundLimit: '0' }, "--refund-limit must be a whole number from 1, got '0'"],
     [{ refundLimit: '20k' }, "--refund-limit must be a whole number from 1, got '20k'"],
+    [{ idleMs: '-1' }, "--idle-ms must be a whole number from 0, got '-1'"],
+    [{ idleMs: '10m' }, "--idle-ms must be a whole number from 0, got '10m'"],
     [{ adminToken: 'short' }, 'the admin token must be at least 16 characters long'],
   ])('refuses %j with a message that says why', (flags, message) => {
     expect(() => resolveServeConfig(flags, {}, defaults)).toThrow(new ConfigError(message));

@@ -22,6 +22,7 @@ export interface ServeFlags {
   retryDelaysMs?: string;
   journalLimit?: string;
   refundLimit?: string;
+  idleMs?: string;
   adminToken?: string;
   faults?: string;
   reportDir?: string;
@@ -53,6 +54,8 @@ export interface ServeConfig {
   dispatch: { attemptTimeoutMs: number; retryDelaysMs: number[] };
   journalLimit: number;
   refundLimit: number;
+  /** --idle-ms: a hosted partner's sandbox on a database is put away after this long without a request; 0 keeps every one made. */
+  idleMs: number;
   adminToken: string | undefined;
   /** --faults: a file of fault rules to start with. */
   faultsFile: string | undefined;
@@ -81,6 +84,8 @@ export const DEFAULT_PORT = 4100;
 export const DEFAULT_REPORT_DIR = 'certification-reports';
 export const DEFAULT_REFUND_DELAY_MS = 1000;
 export const DEFAULT_JOURNAL_LIMIT = 5000;
+/** How long a hosted partner's sandbox on a database stays made without a request (10 minutes). */
+export const DEFAULT_IDLE_MS = 600_000;
 /** An order's delivery: 3 tries of at most 10 s each, 1 s then 2 s apart (the same as the dispatcher's own). */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000];
@@ -122,6 +127,7 @@ export function resolveServeConfig(
     dispatch: deliveryPolicy(flags),
     journalLimit: parseWhole('--journal-limit', flags.journalLimit, 5000, 1),
     refundLimit: parseWhole('--refund-limit', flags.refundLimit, DEFAULT_REFUND_LIMIT, 1),
+    idleMs: parseWhole('--idle-ms', flags.idleMs, DEFAULT_IDLE_MS, 0),
     adminToken: parseAdminToken(flags.adminToken ?? nonEmpty(env.SANDBOX_ADMIN_TOKEN)),
     faultsFile: nonEmpty(flags.faults),
     reportDir: nonEmpty(flags.reportDir) ?? DEFAULT_REPORT_DIR,

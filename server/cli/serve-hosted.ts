@@ -37,7 +37,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   // On a database, each partner is led by one instance at a time: this one, or the one it sends the partner's
   // requests to (docs/hosting.md).
   const metrics = new InstanceMetrics({ process: true });
-  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger, metrics });
+  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger, metrics, idleMs: config.idleMs });
   const dataFile = config.dataFile;
   if (config.freshState && dataFile !== undefined) {
     for (const partner of setup.partners) {

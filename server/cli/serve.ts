@@ -26,6 +26,7 @@ export function serveCommand(): Command {
     .option('--delivery-timeout-ms <ms>', "how long each try to deliver an order waits for the POS's whole reply (default: 10000)")
     .option('--retry-delays-ms <list>', 'the pauses before an order is tried again: before the 2nd try, then the 3rd; one value for both (default: 1000,2000)')
     .option('--journal-limit <n>', 'how many requests the journal keeps (default: 5000)')
+    .option('--idle-ms <ms>', 'a hosted sandbox on a database (--partners with --store): put a partner\'s sandbox away after this long without a request, and make it again at its next; 0 makes every partner at start and keeps it (default: 600000)')
     .option('--refund-limit <n>', `how many refunds are kept, in memory and on disk; the oldest go first (default: ${DEFAULT_REFUND_LIMIT})`)
     .option('--faults <file>', 'start with these fault rules (a JSON list; ready scripts in fixtures/faults/), in place of stored ones')
     .option('--report-dir <dir>', 'where checklist runs started from the dashboard write their report folders', 'certification-reports')

@@ -46,7 +46,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(options: { url: string; instanceId: string; logger: Logger; metrics?: InstanceMetrics }): Promise<Cluster> {
+export async function startCluster(options: { url: string; instanceId: string; logger: Logger; metrics?: InstanceMetrics; idleMs?: number }): Promise<Cluster> {
   const { openPostgres } = await import('../store/open-postgres.js');
   const database = await openPostgres(options.url, { log: (message) => options.logger.warn(message) });
   const leadership = await Leadership.connect(options.url, database.pool, options.instanceId, (message, level) => options.logger[level](message)).catch(async (error: unknown) => {
@@ -62,7 +62,7 @@ export async function startCluster(options: { url: string; instanceId: string; l
   });
   const slots = new Map<string, PartnerSlot>();
   const add = async (partner: string, createSandbox: (storage: DocumentStorage, forwardKey: string) => Promise<Sandbox>): Promise<PartnerSlot> => {
-    const slot = new PartnerSlot({ partner, leadership, membership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox, observer: options.metrics });
+    const slot = new PartnerSlot({ partner, leadership, membership, pool: database.pool, where: database.where, instanceId: options.instanceId, logger: options.logger, createSandbox, observer: options.metrics, idleMs: options.idleMs ?? 0 });
     await slot.start();
     slots.set(partner, slot);
     return slot;
@@ -72,6 +72,7 @@ export async function startCluster(options: { url: string; instanceId: string; l
     slots,
     add,
     publish: async (url) => {
+      membership.publish(url);
       for (const slot of slots.values()) await slot.publish(url);
     },
     stop: async () => {

@@ -94,24 +94,32 @@ export class Leadership {
    * Renews this instance's lease for `leaseMs`, on the lock connection (an instance without one cannot lead, and
    * lets its lease run out), and reads who is live and who leads what: undefined while the connection is lost.
    */
-  async renewLease(leaseMs: number): Promise<{ live: string[]; leaders: Map<string, { instanceId: string; epoch: number }> } | undefined> {
+  async renewLease(leaseMs: number, url: string | null): Promise<{ live: Array<{ id: string; url: string | null }>; leaders: Map<string, { instanceId: string; epoch: number }> } | undefined> {
     const client = this.client;
     if (client === undefined) return undefined;
     await client.query(
-      `INSERT INTO sandbox_instances (instance_id, lease_until) VALUES ($1, now() + $2 * interval '1 millisecond')
-       ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until`,
-      [this.instanceId, leaseMs],
+      `INSERT INTO sandbox_instances (instance_id, lease_until, url) VALUES ($1, now() + $2 * interval '1 millisecond', $3)
+       ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until, url = EXCLUDED.url`,
+      [this.instanceId, leaseMs, url],
     );
     // Rows of instances long gone are no use to anyone: an hour past their lease, they go.
     await client.query("DELETE FROM sandbox_instances WHERE lease_until < now() - interval '1 hour'");
-    const live = await client.query<{ instance_id: string }>('SELECT instance_id FROM sandbox_instances WHERE lease_until > now() ORDER BY instance_id');
+    const live = await client.query<{ instance_id: string; url: string | null }>('SELECT instance_id, url FROM sandbox_instances WHERE lease_until > now() ORDER BY instance_id');
     const leaders = await client.query<{ partner: string; instance_id: string; epoch: string }>('SELECT partner, instance_id, epoch FROM sandbox_leaders');
-    return { live: live.rows.map((row) => row.instance_id), leaders: new Map(leaders.rows.map((row) => [row.partner, { instanceId: row.instance_id, epoch: Number(row.epoch) }])) };
+    return { live: live.rows.map((row) => ({ id: row.instance_id, url: row.url })), leaders: new Map(leaders.rows.map((row) => [row.partner, { instanceId: row.instance_id, epoch: Number(row.epoch) }])) };
   }
 
   /** Ends this instance's lease (a graceful stop): its partners go to the others at their next try. */
   async leave(): Promise<void> {
     await this.pool.query('DELETE FROM sandbox_instances WHERE instance_id = $1', [this.instanceId]).catch(() => undefined);
+  }
+
+  /**
+   * Marks `partner` put away (idle): its row keeps the epoch, which fences every earlier leader's writes, and names no
+   * instance; its next request makes its sandbox again, on the instance rendezvous hashing names.
+   */
+  async putAway(partner: string, epoch: number): Promise<void> {
+    await this.pool.query("UPDATE sandbox_leaders SET instance_id = '', url = NULL, since = now() WHERE partner = $1 AND epoch = $2", [partner, epoch]);
   }
 
   /** Gives up the lead of `partner` (a graceful stop): another instance takes it at its next try. */

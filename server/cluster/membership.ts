@@ -17,8 +17,14 @@ export interface LeaderRow {
   epoch: number;
 }
 
+/** The instance id of a partner put away: it has no leader until its next request. */
+export const PUT_AWAY = '';
+
 export class Membership {
   private live: string[] = [];
+  private readonly urls = new Map<string, string>();
+  /** Where this instance answers, once it listens: the others send a put-away partner's first request there. */
+  private url: string | null = null;
   private leaders = new Map<string, LeaderRow>();
   /** When each live instance was first seen live: a partner moves to an instance only once it has stayed a while. */
   private readonly liveSince = new Map<string, number>();
@@ -41,6 +47,16 @@ export class Membership {
     await this.beat();
     this.timer = setInterval(() => void this.beat().catch((error: unknown) => this.log(`could not renew this instance's lease: ${error instanceof Error ? error.message : String(error)}`)), HEARTBEAT_MS);
     this.timer.unref();
+  }
+
+  /** Where this instance answers; said at the next heartbeat. */
+  publish(url: string): void {
+    this.url = url;
+  }
+
+  /** Where a live instance answers, as it said. */
+  urlOf(instanceId: string): string | undefined {
+    return this.urls.get(instanceId);
   }
 
   async stop(): Promise<void> {
@@ -74,9 +90,10 @@ export class Membership {
   }
 
   private async beat(): Promise<void> {
-    const seen = await this.leadership.renewLease(LEASE_MS);
+    const seen = await this.leadership.renewLease(LEASE_MS, this.url);
     // Without the lock connection this instance leads nothing, and counts itself out until it is back.
-    const live = seen?.live ?? this.live.filter((id) => id !== this.instanceId);
+    const live = seen?.live.map((instance) => instance.id) ?? this.live.filter((id) => id !== this.instanceId);
+    for (const instance of seen?.live ?? []) if (instance.url !== null) this.urls.set(instance.id, instance.url);
     const now = this.clock();
     for (const id of live) if (!this.liveSince.has(id)) this.liveSince.set(id, now);
     for (const id of [...this.liveSince.keys()]) if (!live.includes(id)) this.liveSince.delete(id);

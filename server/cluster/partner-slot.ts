@@ -13,17 +13,16 @@
  * orders left mid-delivery recovered, as a restart would. A partner no instance took for ORPHAN_MS (its owner
  * cannot, say) is taken by any instance: never left without a leader.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
 import { postgresStorage } from '../store/postgres-storage.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
-import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } from './forward-request.js';
-import { BODY_LIMIT_BYTES } from '../pipeline/json-body.js';
-import { isOriginForm, ORIGIN_FORM_ONLY } from '../pipeline/request-target.js';
 import type { Leader, Leadership } from './leadership.js';
-import type { Membership } from './membership.js';
+import { PUT_AWAY, type Membership } from './membership.js';
+import { sendOn, type SendingSlot } from './send-on.js';
+import { followingStep, leadingStep } from './lead-rules.js';
 import { pingStore } from '../store/ping-store.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
@@ -51,18 +50,13 @@ export interface PartnerSlotOptions {
   createSandbox(storage: DocumentStorage, forwardKey: string): Promise<Sandbox>;
   checkMs?: number;
   waitMs?: number;
+  /** Put a partner's sandbox away after this long without a request (serve --idle-ms); 0: make every partner at once, keep it. */
+  idleMs?: number;
   /** Told of each lead taken (with how long its sandbox took to make) and given up: the instance's metrics. */
   observer?: { moved(direction: 'in' | 'out', why: string, activationMs?: number): void };
 }
 
 type State = { kind: 'following' } | { kind: 'leading'; sandbox: Sandbox; epoch: number } | { kind: 'handing'; sandbox: Sandbox } | { kind: 'stopped' };
-
-/** The database did not answer a question of the forwarding: the answer says so, not that the leader is away. */
-class DatabaseSilent extends Error {
-  constructor(cause: unknown) {
-    super(`the database does not answer (${cause instanceof Error ? cause.message : String(cause)})`);
-  }
-}
 
 export class PartnerSlot {
   private state: State = { kind: 'following' };
@@ -75,8 +69,26 @@ export class PartnerSlot {
   /** Since when no live instance has led the partner, as this instance saw it. */
   private orphanSince: number | undefined;
   private handOverAfter = 0;
+  /** A request came for a partner this instance should run, asleep (made lazily): make it at once. */
+  private wanted = false;
+  private lastRequestAt = Date.now();
+
+  /** What sending a request on needs of this slot (send-on.ts). */
+  private readonly sendingOn: SendingSlot;
 
   constructor(private readonly options: PartnerSlotOptions) {
+    this.sendingOn = {
+      partner: options.partner,
+      instanceId: options.instanceId,
+      leadership: options.leadership,
+      membership: options.membership,
+      logger: options.logger,
+      waitMs: options.waitMs ?? LEADER_WAIT_MS,
+      state: () => (this.state.kind === 'leading' || this.state.kind === 'stopped' ? this.state.kind : 'other'),
+      ownUrl: () => this.url,
+      want: () => void (this.wanted = true),
+      tryLead: () => this.tryLead(),
+    };
     options.leadership.onLost(() => this.stepDown('the lock connection to the database was lost'));
   }
 
@@ -101,28 +113,45 @@ export class PartnerSlot {
     this.timer.unref();
   }
 
-  /** Leading a partner another live instance should lead: hand it over. Following one this instance should lead: take it. */
+  /** Each check: hand over, put away or keep a partner it leads; take one it should lead (lead-rules.ts). */
   private async tick(): Promise<void> {
+    const { membership, instanceId } = this.options;
     if (this.state.kind === 'leading') {
-      const owner = this.options.membership.ownerOf(this.partner);
-      if (owner !== undefined && owner !== this.options.instanceId && this.options.membership.liveFor(owner, STABLE_MS) && Date.now() >= this.handOverAfter) await this.handOver(owner);
+      const owner = membership.ownerOf(this.partner);
+      const step = leadingStep({
+        self: instanceId,
+        owner,
+        ownerStable: owner !== undefined && membership.liveFor(owner, STABLE_MS),
+        handOverAllowed: Date.now() >= this.handOverAfter,
+        idleForMs: this.inFlight > 0 ? 0 : Date.now() - this.lastRequestAt,
+        idleMs: this.options.idleMs ?? 0,
+        busy: busyWith(this.state.sandbox),
+      });
+      if (step === 'handOver') await this.letGo('handover', owner!);
+      else if (step === 'putAway') await this.letGo('idle');
       return;
     }
     if (this.state.kind === 'following' && this.mayLead()) await this.tryLead();
   }
 
   /**
-   * Whether this instance may take the lead: it is the partner's owner among the live instances; or no live
-   * instance has led the partner for ORPHAN_MS (none recorded, the one recorded is gone, or it is this one, which
-   * handed the partner over to an instance that did not take it).
+   * Whether this instance may take the lead now: the rules of lead-rules.ts, and for an orphan (no live instance
+   * runs a partner that should run), once that has lasted ORPHAN_MS.
    */
   private mayLead(): boolean {
     const { membership, instanceId } = this.options;
-    if (!membership.isLive(instanceId)) return false;
-    if (membership.ownerOf(this.partner) === instanceId) return true;
     const row = membership.leaderOf(this.partner);
-    const orphan = row === undefined || row.instanceId === instanceId || !membership.isLive(row.instanceId);
-    if (!orphan) {
+    const step = followingStep({
+      self: instanceId,
+      selfLive: membership.isLive(instanceId),
+      owner: membership.ownerOf(this.partner),
+      row,
+      rowLive: row !== undefined && membership.isLive(row.instanceId),
+      lazy: (this.options.idleMs ?? 0) > 0,
+      wanted: this.wanted,
+    });
+    if (step === 'take') return true;
+    if (step === 'wait') {
       this.orphanSince = undefined;
       return false;
     }
@@ -143,6 +172,7 @@ export class PartnerSlot {
 
   readonly listener: RequestListener = (req, res) => {
     if (this.state.kind === 'leading') {
+      this.lastRequestAt = Date.now();
       // An event stream stays open as long as its client wants: a hand-over ends it rather than wait for it.
       if (!(req.url ?? '').startsWith('/_sandbox/events')) {
         this.inFlight++;
@@ -152,17 +182,7 @@ export class PartnerSlot {
       }
       return this.state.sandbox.app(req, res);
     }
-    // Refused before the body is read: a target that names a host is never sent anywhere (request-target.ts).
-    if (!isOriginForm(req.url ?? '')) return refuse(req, res, 400, 'INVALID_REQUEST', ORIGIN_FORM_ONLY);
-    void this.forward(req, res).catch((error: unknown) => {
-      if (error instanceof DatabaseSilent) {
-        // The database gone: every request says so until it is back; the log says why once a request, without a stack.
-        this.options.logger.warn({ partner: this.partner }, `a request could not be sent on: ${error.message}`);
-        return unavailable(req, res, "the sandbox's database does not answer, so no instance leads this partner just now; send it again in a few seconds (the operator's health says why)");
-      }
-      this.options.logger.error({ err: error, partner: this.partner }, 'forwarding a request to the leading instance failed');
-      unavailable(req, res, 'the instance leading this partner could not be reached; send it again in a second');
-    });
+    sendOn(this.sendingOn, req, res);
   };
 
   /**
@@ -174,6 +194,8 @@ export class PartnerSlot {
     const ping = await pingStore({ kind: 'postgres', ping: async () => void (leader = await this.options.leadership.leaderOf(this.partner)) });
     const seen = { role: 'follows', storeKind: 'postgres', storeLatencyMs: ping.ms };
     if (!ping.ok) return { status: 'unavailable', ...seen, storeError: ping.error };
+    // Put away (idle): made again at its next request, by the instance rendezvous hashing names.
+    if (leader?.instanceId === PUT_AWAY || (leader === undefined && (this.options.idleMs ?? 0) > 0)) return { status: 'ok', role: 'asleep', storeKind: 'postgres', storeLatencyMs: ping.ms, leader: null };
     // No row, or the row of an instance whose lock is gone: either way another takes the lead within a second.
     return leader === undefined ? { status: 'unavailable', ...seen, leader: null, reason: 'no instance leads this partner just now' } : { status: 'ok', ...seen, leader: leader.instanceId };
   }
@@ -187,38 +209,6 @@ export class PartnerSlot {
       state.sandbox.close();
       await state.sandbox.store.commit().catch(() => undefined);
       await this.options.leadership.release(this.partner);
-    }
-  }
-
-  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
-    // Over twice what any endpoint takes: the answer the leader would give, without sending it megabytes first.
-    if (body === undefined) return refuse(req, res, 413, 'PAYLOAD_TOO_LARGE', `body is larger than ${MAX_FORWARDED_BODY} bytes; the sandbox accepts at most 1 MiB (${BODY_LIMIT_BYTES} bytes)`);
-    const deadline = Date.now() + (this.options.waitMs ?? LEADER_WAIT_MS);
-    for (;;) {
-      if (this.state.kind === 'leading') {
-        // Led here now: the request goes in again at this instance's own address, as a new one, whole.
-        if (this.url !== undefined && (await forwardRequest({ req, res, body, leaderUrl: this.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
-        return unavailable(req, res, 'this instance has just taken the lead of this partner and is not listening yet; send it again in a second');
-      }
-      if (this.state.kind === 'stopped') return unavailable(req, res, 'this instance is stopping; send it again to another');
-      const leader = await this.options.leadership.leaderOf(this.partner).catch((error: unknown) => {
-        throw new DatabaseSilent(error);
-      });
-      if (leader?.url && leader.instanceId !== this.options.instanceId) {
-        if ((await forwardRequest({ req, res, body, leaderUrl: leader.url, instanceId: this.options.instanceId, forwardKey: this.options.leadership.forwardKey })) === 'sent') return;
-      }
-      // No leader answering: take the lead if it is free, or wait a little for the one that took it. Without a lock
-      // connection by the deadline (the database gone) there is no lead to take: the database's trouble is the answer.
-      const led = await this.tryLead().catch((error: unknown) => {
-        throw new DatabaseSilent(error);
-      });
-      if (led) continue;
-      if (Date.now() > deadline) {
-        if (!this.options.leadership.connected) throw new DatabaseSilent(new Error('the lock connection to the database is lost'));
-        return unavailable(req, res, 'no instance leads this partner just now (one is taking over); send it again in a second');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -250,6 +240,8 @@ export class PartnerSlot {
       }
       if (this.url !== undefined) sandbox.checklist.sandboxUrl = this.url;
       this.state = { kind: 'leading', sandbox, epoch };
+      this.wanted = false;
+      this.lastRequestAt = Date.now();
       this.options.observer?.moved('in', epoch === 1 ? 'first' : 'takeover', performance.now() - makingFrom);
       this.options.logger.info({ partner: this.partner, epoch }, `this instance leads partner '${this.partner}' (epoch ${epoch})`);
       return true;
@@ -260,15 +252,16 @@ export class PartnerSlot {
   }
 
   /**
-   * Gives the partner to `owner`: new requests wait for the new leader (forward), those in flight are answered,
-   * deliveries under way settle, event streams are ended (their clients reconnect, and reach the new leader), the
-   * state is committed, then the lock given up; `owner` takes it at its next check.
+   * Gives the partner up: to `owner` (a hand-over), or to sleep (idle, put away). New requests wait (forward),
+   * those in flight are answered, deliveries under way settle, event streams are ended (their clients reconnect, and
+   * reach the new leader), the state is committed, then the lock given up: `owner` takes it at its next check, and
+   * a partner put away is made again at its next request.
    */
-  private async handOver(owner: string): Promise<void> {
+  private async letGo(why: 'handover' | 'idle', owner?: string): Promise<void> {
     if (this.state.kind !== 'leading') return;
-    const { sandbox } = this.state;
+    const { sandbox, epoch } = this.state;
     this.state = { kind: 'handing', sandbox };
-    this.options.logger.info({ partner: this.partner, to: owner }, `handing partner '${this.partner}' over to instance '${owner}', which should lead it now`);
+    if (why === 'handover') this.options.logger.info({ partner: this.partner, to: owner }, `handing partner '${this.partner}' over to instance '${owner}', which should lead it now`);
     sandbox.events.close();
     const deadline = Date.now() + HANDOVER_DRAIN_MS;
     if (this.inFlight > 0) await Promise.race([new Promise<void>((resolve) => this.settledWaiters.push(resolve)), sleep(HANDOVER_DRAIN_MS)]);
@@ -276,10 +269,12 @@ export class PartnerSlot {
     sandbox.close();
     await sandbox.store.commit().catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'the last commit before a hand-over failed; the new leader reads what was stored'));
     if ((this.state as State).kind !== 'handing') return;
+    if (why === 'idle') await this.options.leadership.putAway(this.partner, epoch).catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'could not mark the partner put away; its owner makes it again at once'));
     this.state = { kind: 'following' };
     this.orphanSince = undefined;
+    this.wanted = false;
     await this.options.leadership.release(this.partner);
-    this.options.observer?.moved('out', 'handover');
+    this.options.observer?.moved('out', why);
   }
 
   private stepDown(why: string): void {
@@ -295,3 +290,12 @@ export class PartnerSlot {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Why a sandbox cannot be put away now: what it still has to do, or hold, for its partner. */
+function busyWith(sandbox: Sandbox): string | undefined {
+  if (sandbox.refunds.pendingCount > 0) return `${sandbox.refunds.pendingCount} refunds pending`;
+  if (sandbox.orders.delivering > 0) return `${sandbox.orders.delivering} deliveries under way`;
+  if (sandbox.events.streams.stats().clients > 0) return 'event streams open';
+  if (sandbox.checklist.running) return 'a checklist run';
+  return undefined;
+}

@@ -207,6 +207,11 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
   }
 
   /** The report folders of the report directory, newest first: what `pos-sandbox checklist` and these runs wrote. */
+  /** Whether a run is under way. */
+  get running(): boolean {
+    return this.runs.some((run) => run.status === 'running');
+  }
+
   reports(): Promise<ReportListing[]> {
     return this.folders.list();
   }

@@ -44,6 +44,11 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     super();
   }
 
+  /** How many deliveries are under way. */
+  get delivering(): number {
+    return this.inFlight.size;
+  }
+
   /** Resolves when no delivery is under way any more (shutdown, tests). */
   async settled(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);

@@ -56,6 +56,11 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     this.reload();
   }
 
+  /** How many refunds wait for their decision: a partner with any is not put away (server/cluster/). */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   /** Re-reads the PENDING refunds from the store (at start, and after a reset). */
   reload(): void {
     this.stop();

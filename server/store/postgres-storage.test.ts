@@ -45,8 +45,8 @@ describe('pure helpers', () => {
 suite('the migrations', () => {
   it('made the tables and recorded the migration; a second start applies nothing', async () => {
     const { rows } = await db.pool.query<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`);
-    expect(rows.map((row) => row.name)).toEqual(['20261126120000000_documents-and-logs', '20261126130000000_partner-leaders', '20261127120000000_instance-leases']);
-    expect(db.applied).toEqual(['20261126120000000_documents-and-logs', '20261126130000000_partner-leaders', '20261127120000000_instance-leases']);
+    expect(rows.map((row) => row.name)).toEqual(['20261126120000000_documents-and-logs', '20261126130000000_partner-leaders', '20261127120000000_instance-leases', '20261127130000000_instance-urls']);
+    expect(db.applied).toEqual(['20261126120000000_documents-and-logs', '20261126130000000_partner-leaders', '20261127120000000_instance-leases', '20261127130000000_instance-urls']);
     const again = await openPostgres(url);
     expect(again.applied).toEqual([]);
     await again.close();
@@ -55,7 +55,7 @@ suite('the migrations', () => {
   it('lets instances starting at once on a new database wait for each other: one applies, none fails', async () => {
     const fresh = await testDatabase('store_race');
     const opened = await Promise.all([openPostgres(fresh), openPostgres(fresh), openPostgres(fresh)]);
-    expect(opened.map((one) => one.applied.length).sort()).toEqual([0, 0, 3]);
+    expect(opened.map((one) => one.applied.length).sort()).toEqual([0, 0, 4]);
     await Promise.all(opened.map((one) => one.close()));
   });
 

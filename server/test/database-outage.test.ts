@@ -83,7 +83,7 @@ beforeAll(async () => {
   database = await startPostgres({ durable: true });
   const url = await database.createDatabase('outage');
   for (let n = 0; n < 2; n++) {
-    const started = await serveHosted(['--partners', partners, '--store', url, '--refund-delay-ms', '0', '--log-format', 'json']);
+    const started = await serveHosted(['--partners', partners, '--store', url, '--refund-delay-ms', '0', '--log-format', 'json', '--idle-ms', '0']);
     let out = started.banner;
     started.child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     children.push(started.child);
