@@ -1,0 +1,106 @@
+/**
+ * `npm run bench:scale`: a hosted sandbox on a real PostgreSQL (Debian's server binaries, started here), with 1,000
+ * partners configured. Measured, each in the same run:
+ * - memory: one instance with 20 partners in use (the rest asleep, `--idle-ms` default), against one that makes all
+ *   1,000 at start (`--idle-ms 0`); the resident set of each, and per partner;
+ * - the first request of a sleeping partner (its sandbox made) against the next ones, median over 20 partners;
+ * - a request sent on by another instance against one to the leader itself (2 instances), median over 200 each.
+ * Printed as a table, with the date and the machine; quote the ratios, not the figures (docs/hosting.md).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mintPosToken } from '../server/domain/mint-pos-token.js';
+import { ownerOf } from '../server/cluster/rendezvous.js';
+import { startPostgres } from '../server/test/postgres.js';
+import { rssMb, startServer } from './bench-process.js';
+
+const PARTNERS = [...Array(Number(process.env.BENCH_PARTNERS ?? 1000))].map((_, i) => `scale-pos-${String(i).padStart(4, '0')}`);
+const ACTIVE = 20;
+const KEY = 'scale-nonprod-key-'.padEnd(40, 's');
+const OPERATOR = 'scale-operator-token-0001';
+
+let sequence = 0;
+async function refund(base: string, partner: string): Promise<{ status: number; ms: number }> {
+  const { token } = mintPosToken({ posName: partner, key: KEY, locationId: 'loc-std-001', ttlSeconds: 600, nowSeconds: Math.floor(Date.now() / 1000) });
+  const started = performance.now();
+  const answer = await fetch(`${base}/v2/order/refund`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'x-api-version': '2', 'x-api-key': 'k', 'content-type': 'application/json' },
+    body: JSON.stringify({ ExternalId: `SCALE-${++sequence}` }),
+  });
+  await answer.arrayBuffer();
+  return { status: answer.status, ms: performance.now() - started };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function led(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${OPERATOR}` } })).text();
+  return Number(/^pos_sandbox_partners_led (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+  const file = join(dir, 'partners.json');
+  writeFileSync(file, JSON.stringify({ operatorToken: OPERATOR, partners: PARTNERS.map((name, i) => ({ name, nonProdKey: KEY, adminToken: `scale-admin-token-${String(i).padStart(4, '0')}` })) }));
+  const database = await startPostgres();
+  const rows: string[][] = [];
+  const serve = async (url: string, idleMs: string) => startServer(['bin/pos-sandbox.js', 'serve', '--partners', file, '--store', url, '--idle-ms', idleMs, '--log-level', 'warn', '--refund-delay-ms', '50']);
+  try {
+    // Memory: 20 in use of 1,000, against all 1,000 made.
+    const lazyUrl = await database.createDatabase('scale_lazy');
+    const lazy = await serve(lazyUrl, '600000');
+    const lazyAtStart = rssMb(lazy.child.pid!);
+    const first: number[] = [];
+    const next: number[] = [];
+    for (const partner of PARTNERS.slice(0, ACTIVE)) {
+      const made = await refund(lazy.url, partner);
+      if (made.status !== 200) throw new Error(`a first refund of ${partner} answered ${made.status}`);
+      first.push(made.ms);
+      for (let i = 0; i < 5; i++) next.push((await refund(lazy.url, partner)).ms);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const lazyActive = rssMb(lazy.child.pid!);
+    lazy.child.kill('SIGTERM');
+    const eagerUrl = await database.createDatabase('scale_eager');
+    const eager = await serve(eagerUrl, '0');
+    for (let deadline = Date.now() + 300_000; (await led(eager.url)) < PARTNERS.length; ) {
+      if (Date.now() > deadline) throw new Error('the eager instance did not make every partner in 5 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const eagerAll = rssMb(eager.child.pid!);
+    eager.child.kill('SIGTERM');
+    rows.push([`RSS, ${PARTNERS.length} partners, none used yet (--idle-ms default)`, `${lazyAtStart.toFixed(0)} MB`, '']);
+    rows.push([`RSS, ${ACTIVE} in use`, `${lazyActive.toFixed(0)} MB`, `${((lazyActive - lazyAtStart) / ACTIVE).toFixed(2)} MB per partner in use`]);
+    rows.push([`RSS, all ${PARTNERS.length} made (--idle-ms 0)`, `${eagerAll.toFixed(0)} MB`, `${(eagerAll / lazyActive).toFixed(1)}× the ${ACTIVE} in use`]);
+    rows.push(['first request of a sleeping partner (its sandbox made), median', `${median(first).toFixed(1)} ms`, `${(median(first) / median(next)).toFixed(1)}× a next request (${median(next).toFixed(1)} ms)`]);
+
+    // A request sent on by another instance, against one to the leader.
+    const pairUrl = await database.createDatabase('scale_pair');
+    const pair = await Promise.all([serve(pairUrl, '600000'), serve(pairUrl, '600000')]);
+    const ids = pair.map(({ child }) => `${hostname()}-${child.pid}`);
+    const direct: number[] = [];
+    const forwarded: number[] = [];
+    for (const partner of PARTNERS.slice(0, ACTIVE)) {
+      const owner = pair.find(({ child }) => `${hostname()}-${child.pid}` === ownerOf(partner, ids))!;
+      const other = pair.find((one) => one !== owner)!;
+      await refund(owner.url, partner);
+      for (let i = 0; i < 10; i++) {
+        direct.push((await refund(owner.url, partner)).ms);
+        forwarded.push((await refund(other.url, partner)).ms);
+      }
+    }
+    for (const one of pair) one.child.kill('SIGTERM');
+    rows.push(['refund to the leading instance, median of 200', `${median(direct).toFixed(1)} ms`, '']);
+    rows.push(['refund sent on by the other instance, median of 200', `${median(forwarded).toFixed(1)} ms`, `${(median(forwarded) / median(direct)).toFixed(1)}× to the leader`]);
+  } finally {
+    await database.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.stdout.write(`\nhosted scale, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${PARTNERS.length} partners\n\n| measure | figure | ratio |\n|---|---|---|\n`);
+  for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
+}
+
+await main();
+process.exit(0);
