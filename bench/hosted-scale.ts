@@ -4,7 +4,9 @@
  * - memory: one instance with 20 partners in use (the rest asleep, `--idle-ms` default), against one that makes all
  *   1,000 at start (`--idle-ms 0`); the resident set of each, and per partner;
  * - the first request of a sleeping partner (its sandbox made) against the next ones, median over 20 partners;
- * - a request sent on by another instance against one to the leader itself (2 instances), median over 200 each.
+ * - a request sent on by another instance against one to the leader itself (2 instances), median over 200 each;
+ * - refunds spread over 20 partners, 10 s at 16 connections: on 1 instance, and on 2 with the load spread over both
+ *   (each request to either instance, as a load balancer does).
  * Printed as a table, with the date and the machine; quote the ratios, not the figures (docs/hosting.md).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,24 @@ async function refund(base: string, partner: string): Promise<{ status: number; 
   await answer.arrayBuffer();
   return { status: answer.status, ms: performance.now() - started };
 }
+
+/** Refunds for THROUGHPUT_S from 16 connections, each to the next URL and the next partner in turn: answered 2xx a second. */
+async function throughput(urls: string[], partners: string[]): Promise<number> {
+  for (const partner of partners) for (const url of urls) await refund(url, partner);
+  let done = 0;
+  let n = 0;
+  const until = Date.now() + THROUGHPUT_S * 1000;
+  const connection = async () => {
+    while (Date.now() < until) {
+      const i = n++;
+      if ((await refund(urls[i % urls.length]!, partners[i % partners.length]!)).status === 200) done++;
+    }
+  };
+  await Promise.all([...Array(16)].map(connection));
+  return done / THROUGHPUT_S;
+}
+
+const THROUGHPUT_S = Number(process.env.BENCH_THROUGHPUT_S ?? 10);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -91,7 +111,14 @@ async function main(): Promise<void> {
         forwarded.push((await refund(other.url, partner)).ms);
       }
     }
-    for (const one of pair) one.child.kill('SIGTERM');
+    // Throughput: 20 partners' refunds, on one instance, then on both of the pair.
+    const single = await serve(await database.createDatabase('scale_single'), '600000');
+    const one = await throughput([single.url], PARTNERS.slice(0, ACTIVE));
+    single.child.kill('SIGTERM');
+    const two = await throughput(pair.map(({ url }) => url), PARTNERS.slice(0, ACTIVE));
+    for (const instance of pair) instance.child.kill('SIGTERM');
+    rows.push([`refunds over ${ACTIVE} partners, 1 instance`, `${one.toFixed(0)} req/s`, '']);
+    rows.push([`refunds over ${ACTIVE} partners, 2 instances (both take requests)`, `${two.toFixed(0)} req/s`, `${(two / one).toFixed(2)}× 1 instance`]);
     rows.push(['refund to the leading instance, median of 200', `${median(direct).toFixed(1)} ms`, '']);
     rows.push(['refund sent on by the other instance, median of 200', `${median(forwarded).toFixed(1)} ms`, `${(median(forwarded) / median(direct)).toFixed(1)}× to the leader`]);
   } finally {
