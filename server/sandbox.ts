@@ -1,5 +1,6 @@
 /** Builds a whole sandbox (store, refund processor, order desk, journal, events, app) from its options: what serve and the tests start. */
 import { DEFAULT_JOURNAL_LIMIT, DEFAULT_REFUND_DELAY_MS } from './config.js';
+import { HistoryKeeper } from './journal/history-keeper.js';
 import { createSecretKey } from 'node:crypto';
 import type { Express } from 'express';
 import type { PartnerIdentity } from './config.js';
@@ -94,6 +95,8 @@ export interface Sandbox {
   readiness: Readiness;
   /** Stops the refund timer; the store has nothing left to write once commits have resolved. */
   close(): void;
+  /** Saves the journal entries and events not yet in the store (none on a laptop); a hand-over waits for it. */
+  flush(): Promise<void>;
 }
 
 // In config.ts, which the commands' options read without loading the sandbox.
@@ -147,6 +150,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   refunds.on('accepted', (refund) => events.publish('refund', refund));
   refunds.on('settled', (refund) => events.publish('refund', refund));
   journal.on('added', (summary) => events.publish('journal', summary));
+  // A hosted sandbox's database keeps the journal and the event backlog: read back now, saved as they grow.
+  const history = options.storage.history === undefined ? undefined : await HistoryKeeper.start(options.storage.history, journal, events, options.logger);
   const readiness = options.readiness ?? { draining: false };
   const checklist = new ChecklistRuns({
     reportDir: resolve(options.reportDir ?? DEFAULT_REPORT_DIR),
@@ -190,5 +195,5 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     newId,
   });
   refunds.start();
-  return { app, store, refunds, orders, events, faults, journal, checklist, quota, readiness, close: () => refunds.stop() };
+  return { app, store, refunds, orders, events, faults, journal, checklist, quota, readiness, close: () => refunds.stop(), flush: async () => history?.flush() };
 }

@@ -207,6 +207,7 @@ export class PartnerSlot {
     this.state = { kind: 'stopped' };
     if (state.kind === 'leading' || state.kind === 'handing') {
       state.sandbox.close();
+      await state.sandbox.flush();
       await state.sandbox.store.commit().catch(() => undefined);
       await this.options.leadership.release(this.partner);
     }
@@ -267,6 +268,7 @@ export class PartnerSlot {
     if (this.inFlight > 0) await Promise.race([new Promise<void>((resolve) => this.settledWaiters.push(resolve)), sleep(HANDOVER_DRAIN_MS)]);
     await Promise.race([sandbox.orders.settled(), sleep(Math.max(0, deadline - Date.now()))]);
     sandbox.close();
+    await sandbox.flush();
     await sandbox.store.commit().catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'the last commit before a hand-over failed; the new leader reads what was stored'));
     if ((this.state as State).kind !== 'handing') return;
     if (why === 'idle') await this.options.leadership.putAway(this.partner, epoch).catch((error: unknown) => this.options.logger.warn({ err: error, partner: this.partner }, 'could not mark the partner put away; its owner makes it again at once'));

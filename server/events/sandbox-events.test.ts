@@ -9,6 +9,14 @@ const signature = token.split('.')[2]!;
 const outcome = (name: string) => ({ form: 'A', locationId: 'loc-std-001', changes: [{ itemId: 'itm-a', field: 'Name', from: 'A', to: name }] });
 
 describe('SandboxEvents', () => {
+  it('takes back stored events for a replay, and numbers the next after the newest', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY));
+    const held: SandboxEvent[] = [1, 2, 3].map((id) => ({ id: id + 40, type: 'refund', time: '2026-11-27T12:00:00.000Z', data: { n: id } }));
+    events.restore(held);
+    expect(events.since(41).map((event) => event.id)).toEqual([42, 43]);
+    expect(events.publish('refund', { n: 4 }).id).toBe(44);
+  });
+
   it('redacts a menu outcome published with no stream when it is read, in the replay and in its text', () => {
     const events = new SandboxEvents(() => 0, new Redactor(KEY));
     events.publish('menu', outcome(`named ${KEY}`));

@@ -47,6 +47,12 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
     this.emit('closed');
   }
 
+  /** Takes back events a store kept (history-keeper.ts), oldest first, redacted: the next id follows the newest. */
+  restore(events: readonly SandboxEvent[]): void {
+    this.recent = [...events.slice(-this.keep), ...this.recent];
+    this.sequence = Math.max(this.sequence, ...events.map((event) => event.id));
+  }
+
   publish(type: SandboxEventType, data: unknown): SandboxEvent {
     const event: SandboxEvent = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString(), data };
     if (type === 'journal') {

@@ -26,6 +26,16 @@ function entry(id: string, note: string, path = '/v2/order/refund'): JournalEntr
 }
 
 describe('Journal', () => {
+  it('takes back stored entries, oldest first, within its limit, and hands out the ids that follow the newest', () => {
+    const journal = new Journal(2, new Redactor(KEY));
+    journal.restore([entry('j-000003', 'a'), entry('j-000007', 'b'), entry('j-000009', 'c')]);
+    expect(journal.list({}).map((kept) => kept.id)).toEqual(['j-000009', 'j-000007']);
+    expect(journal.nextId()).toBe('j-000010');
+    // One already kept is not taken twice.
+    journal.restore([entry('j-000009', 'c')]);
+    expect(journal.size).toBe(2);
+  });
+
   it('drops the oldest entries once their bytes pass the limit, whatever their count', () => {
     const journal = new Journal(1000, new Redactor(KEY), 10_000);
     for (let i = 0; i < 30; i++) {

@@ -76,6 +76,21 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     return `j-${String(this.sequence).padStart(6, '0')}`;
   }
 
+  /**
+   * Takes back entries a store kept (history-keeper.ts), oldest first, as they were shown (redacted), before any new
+   * one: the ids handed out next follow the newest, so a journal read across a move stays in order. Not emitted.
+   */
+  restore(entries: readonly JournalEntry[]): void {
+    for (const entry of entries.slice(-this.limit)) {
+      if (this.byId.has(entry.id)) continue;
+      const kept: Kept = { summary: journalSummary(entry), entry, bytes: entryBytes(entry) };
+      this.entries.push(kept);
+      this.bytes += kept.bytes;
+      this.byId.set(entry.id, kept);
+      this.sequence = Math.max(this.sequence, journalSequence(entry.id));
+    }
+  }
+
   add(raw: JournalEntry): void {
     this.addCaptured(journalSummary(raw), () => raw, entryBytes(raw));
   }

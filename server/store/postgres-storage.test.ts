@@ -4,13 +4,17 @@
  * stores, a start reads back and checks, including a damaged row.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync } from 'node:fs';
 import pg from 'pg';
-import { isPostgresUrl, MIGRATIONS_TABLE, openPostgres, redactDatabaseUrl, type OpenedPostgres } from './open-postgres.js';
+import { isPostgresUrl, MIGRATIONS_DIR, MIGRATIONS_TABLE, openPostgres, redactDatabaseUrl, type OpenedPostgres } from './open-postgres.js';
 import { postgresStorage } from './postgres-storage.js';
 import { SandboxStore } from './sandbox-store.js';
 import { StoreError } from './store-error.js';
 import { refundRecord, STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from '../test/postgres.js';
+
+/** Every migration of db-migrations/, in the order they run. */
+const MIGRATIONS = readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.sql')).map((name) => name.replace(/\.sql$/, '')).sort();
 
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
 
@@ -45,8 +49,8 @@ describe('pure helpers', () => {
 suite('the migrations', () => {
   it('made the tables and recorded the migration; a second start applies nothing', async () => {
     const { rows } = await db.pool.query<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id`);
-    expect(rows.map((row) => row.name)).toEqual(['20261126120000000_documents-and-logs', '20261126130000000_partner-leaders', '20261127120000000_instance-leases', '20261127130000000_instance-urls']);
-    expect(db.applied).toEqual(['20261126120000000_documents-and-logs', '20261126130000000_partner-leaders', '20261127120000000_instance-leases', '20261127130000000_instance-urls']);
+    expect(rows.map((row) => row.name)).toEqual(MIGRATIONS);
+    expect(db.applied).toEqual(MIGRATIONS);
     const again = await openPostgres(url);
     expect(again.applied).toEqual([]);
     await again.close();
@@ -55,7 +59,7 @@ suite('the migrations', () => {
   it('lets instances starting at once on a new database wait for each other: one applies, none fails', async () => {
     const fresh = await testDatabase('store_race');
     const opened = await Promise.all([openPostgres(fresh), openPostgres(fresh), openPostgres(fresh)]);
-    expect(opened.map((one) => one.applied.length).sort()).toEqual([0, 0, 4]);
+    expect(opened.map((one) => one.applied.length).sort()).toEqual([0, 0, MIGRATIONS.length]);
     await Promise.all(opened.map((one) => one.close()));
   });
 

@@ -9,6 +9,7 @@
  * by the same schemas, whichever the store.
  */
 import type { Pool, PoolClient } from 'pg';
+import { postgresHistory } from './postgres-history.js';
 import type { Adapter } from 'lowdb';
 import { decodeJsonFile } from './decode-json-file.js';
 import { decodeLogFile } from './decode-log-file.js';
@@ -83,6 +84,7 @@ export function postgresStorage(pool: Pool, partner: string, where: string, fenc
     persistent: true,
     kind: 'postgres',
     ping: async () => void (await pool.query('SELECT 1')),
+    history: postgresHistory(pool, partner),
     open<T>(name: string): Adapter<T> {
       return {
         async read(): Promise<T | null> {

@@ -1,5 +1,6 @@
 /** Where lowdb documents live: files beside the data file, or memory for --memory and the tests. */
 import { mkdirSync, rmSync } from 'node:fs';
+import type { HistoryStore } from '../journal/history-store.js';
 import { open as openFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
@@ -28,6 +29,8 @@ export interface DocumentStorage {
   readonly kind: 'memory' | 'file' | 'postgres';
   /** Resolves once the store has answered a trivial request (health and readiness time it); rejects when it cannot. */
   ping(): Promise<void>;
+  /** Where the journal and the event backlog outlive the sandbox (a hosted sandbox's database); none on a laptop. */
+  readonly history?: HistoryStore;
 }
 
 /** The segments folder of a data file: `.sandbox/db.json` → `.sandbox/db.segments`. */

@@ -88,6 +88,9 @@ suite('serve --partners --store', () => {
 
     const second = await serveHosted(['--partners', file, '--store', url], ENV);
     expect(await externalIds(second.baseUrl, 'alpha-admin-token-0001')).toEqual(['POS-ALPHA-1']);
+    // The journal outlived the restart too, and its ids go on from it.
+    const journal = (await (await fetch(`${second.baseUrl}/_sandbox/journal?path=/order/refund`, { headers: { authorization: 'Bearer alpha-admin-token-0001' } })).json()) as Array<{ id: string; request: { body?: { ExternalId?: string } } }>;
+    expect(journal.map((entry) => entry.request.body?.ExternalId)).toEqual(['POS-ALPHA-1']);
     expect(await externalIds(second.baseUrl, 'beta-admin-token-00001')).toEqual(['POS-BETA-1']);
 
     // A second instance on the same database: the partners are shared by rendezvous hashing. Beta's leader is the one

@@ -87,6 +87,14 @@ suite('idle partners', () => {
     // Decided before it was put away (no order has that ExternalId: FAILED), and kept.
     expect(refunds.map((one) => [one.externalId, one.status])).toEqual([['IDLE-1', 'FAILED']]);
     expect(await metric(baseUrl, 'pos_sandbox_partner_moves_total', { direction: 'in' })).toBe(2);
+    // Its journal and its events came back with it: the refund's entry, and its event replayed after Last-Event-ID 0.
+    const journal = (await (await fetch(`${baseUrl}/_sandbox/journal?path=/order/refund`, { headers: { authorization: `Bearer ${admin(partner)}` } })).json()) as Array<{ id: string; request: { body?: { ExternalId?: string } } }>;
+    expect(journal.map((entry) => [entry.id, entry.request.body?.ExternalId])).toEqual([['j-000001', 'IDLE-1']]);
+    const stream = await fetch(`${baseUrl}/_sandbox/events`, { headers: { authorization: `Bearer ${admin(partner)}`, 'last-event-id': '0' } });
+    const reader = stream.body!.getReader();
+    let replayed = '';
+    while (!replayed.includes('"IDLE-1"')) replayed += Buffer.from((await reader.read()).value!).toString();
+    await reader.cancel();
   });
 
   it('keeps a sandbox made while a refund is pending, past the idle time', async () => {

@@ -127,6 +127,9 @@ suite('partners spread over the live instances', () => {
       const stored = await refundsOf(third.baseUrl, partner);
       const ids = stored.map((one) => one.externalId);
       expect({ partner, doubled: ids.filter((id, i) => ids.indexOf(id) !== i), lost: [...acknowledged.get(partner)!].filter((id) => !ids.includes(id)), pending: stored.filter((one) => one.status === 'PENDING').length }).toEqual({ partner, doubled: [], lost: [], pending: 0 });
+      // The journal moved with the partner: it shows every acknowledged refund, from before the move and after.
+      const journaled = new Set((await journalOf(third.baseUrl, partner)).map((entry) => entry.request.body?.ExternalId));
+      expect({ partner, missing: [...acknowledged.get(partner)!].filter((id) => !journaled.has(id)) }).toEqual({ partner, missing: [] });
     }
   });
 });
@@ -142,6 +145,11 @@ async function refundFor(base: string, partner: string, externalId: string): Pro
   });
   await answer.arrayBuffer();
   return answer.status;
+}
+
+async function journalOf(base: string, partner: string): Promise<Array<{ request: { body?: { ExternalId?: string } } }>> {
+  const admin = `Bearer spread-admin-${String(PARTNERS.indexOf(partner)).padStart(4, '0')}-token`;
+  return allPages<{ request: { body?: { ExternalId?: string } } }>(base, '/_sandbox/journal?path=/order/refund&direction=inbound&status=200&limit=1000', { authorization: admin });
 }
 
 async function refundsOf(base: string, partner: string): Promise<Array<{ externalId: string; status: string }>> {

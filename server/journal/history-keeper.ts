@@ -1,0 +1,60 @@
+/**
+ * Saves a sandbox's journal entries and events to its history store (history-store.ts) a batch at a time, shortly
+ * after they happen, rendered (redacted) then; reads them back when the sandbox is made. A save that fails is said in
+ * the log and not tried again: the journal is what the sandbox saw, not state a request depends on.
+ */
+import type { Logger } from '../logger.js';
+import type { SandboxEvents } from '../events/sandbox-events.js';
+import type { HistoryStore } from './history-store.js';
+import type { Journal } from './journal.js';
+
+/** How long entries wait to be saved together. */
+const SAVE_EVERY_MS = 200;
+
+export class HistoryKeeper {
+  private ids: string[] = [];
+  private lastEvent = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly store: HistoryStore,
+    private readonly journal: Journal,
+    private readonly events: SandboxEvents,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Reads the history back into `journal` and `events`, then saves what they add from now on. */
+  static async start(store: HistoryStore, journal: Journal, events: SandboxEvents, logger: Logger): Promise<HistoryKeeper> {
+    const { entries, events: held } = await store.load(journal.limit, events.keep);
+    journal.restore(entries);
+    events.restore(held);
+    const keeper = new HistoryKeeper(store, journal, events, logger);
+    keeper.lastEvent = held.at(-1)?.id ?? 0;
+    journal.on('added', (summary) => keeper.note(summary.id));
+    events.on('event', () => keeper.note());
+    return keeper;
+  }
+
+  private note(id?: string): void {
+    if (id !== undefined) this.ids.push(id);
+    this.timer ??= setTimeout(() => void this.flush(), SAVE_EVERY_MS);
+  }
+
+  /** Saves what waits now; resolves once it (and any save before it) is done. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const ids = this.ids;
+    this.ids = [];
+    // Rendered now: an entry dropped by the journal's limit meanwhile is not saved.
+    const entries = ids.flatMap((id) => this.journal.get(id) ?? []);
+    const events = this.events.since(this.lastEvent);
+    if (events.length > 0) this.lastEvent = events.at(-1)!.id;
+    this.saving = this.saving.then(async () => {
+      if (entries.length === 0 && events.length === 0) return;
+      await this.store.save(entries, events, this.journal.limit, this.events.keep).catch((error: unknown) => this.logger.warn({ err: error }, 'could not save journal entries and events to the store; they stay in memory'));
+    });
+    return this.saving;
+  }
+}

@@ -1,0 +1,27 @@
+/** A partner's journal and event backlog in PostgreSQL (history-store.ts): its rows of sandbox_journal and sandbox_events. */
+import type { Pool } from 'pg';
+import type { HistoryStore } from '../journal/history-store.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
+import { journalSequence } from '../journal/journal.js';
+import type { SandboxEvent } from '../events/sandbox-events.js';
+
+export function postgresHistory(pool: Pool, partner: string): HistoryStore {
+  return {
+    async load(journalLimit, eventsKept) {
+      const entries = await pool.query<{ entry: string }>('SELECT entry FROM (SELECT seq, entry FROM sandbox_journal WHERE partner = $1 ORDER BY seq DESC LIMIT $2) last ORDER BY seq', [partner, journalLimit]);
+      const events = await pool.query<{ event: string }>('SELECT event FROM (SELECT id, event FROM sandbox_events WHERE partner = $1 ORDER BY id DESC LIMIT $2) last ORDER BY id', [partner, eventsKept]);
+      return { entries: entries.rows.map((row) => JSON.parse(row.entry) as JournalEntry), events: events.rows.map((row) => JSON.parse(row.event) as SandboxEvent) };
+    },
+    async save(entries, events, journalLimit, eventsKept) {
+      if (entries.length > 0) {
+        await pool.query('INSERT INTO sandbox_journal (partner, seq, entry) SELECT $1, * FROM unnest($2::bigint[], $3::text[]) ON CONFLICT DO NOTHING', [partner, entries.map((entry) => journalSequence(entry.id)), entries.map((entry) => JSON.stringify(entry))]);
+        const newest = Math.max(...entries.map((entry) => journalSequence(entry.id)));
+        await pool.query('DELETE FROM sandbox_journal WHERE partner = $1 AND seq <= $2', [partner, newest - journalLimit]);
+      }
+      if (events.length > 0) {
+        await pool.query('INSERT INTO sandbox_events (partner, id, event) SELECT $1, * FROM unnest($2::bigint[], $3::text[]) ON CONFLICT DO NOTHING', [partner, events.map((event) => event.id), events.map((event) => JSON.stringify(event))]);
+        await pool.query('DELETE FROM sandbox_events WHERE partner = $1 AND id <= $2', [partner, events.at(-1)!.id - eventsKept]);
+      }
+    },
+  };
+}
