@@ -9,6 +9,7 @@
  *   (each request to either instance, as a load balancer does).
  * Printed as a table, with the date and the machine; quote the ratios, not the figures (docs/hosting.md).
  */
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,11 +65,17 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
   const file = join(dir, 'partners.json');
   writeFileSync(file, JSON.stringify({ operatorToken: OPERATOR, partners: PARTNERS.map((name, i) => ({ name, nonProdKey: KEY, adminToken: `scale-admin-token-${String(i).padStart(4, '0')}` })) }));
+  const onePartner = join(dir, 'one-partner.json');
+  writeFileSync(onePartner, JSON.stringify({ operatorToken: OPERATOR, partners: [{ name: PARTNERS[0], nonProdKey: KEY, adminToken: 'scale-admin-token-only' }] }));
   const database = await startPostgres();
   const rows: string[][] = [];
   const serve = async (url: string, idleMs: string) => startServer(['bin/pos-sandbox.js', 'serve', '--partners', file, '--store', url, '--idle-ms', idleMs, '--log-level', 'warn', '--refund-delay-ms', '50']);
   try {
-    // Memory: 20 in use of 1,000, against all 1,000 made.
+    // Memory: an instance with one partner configured, the baseline of what a partner asleep costs.
+    const base = await startServer(['bin/pos-sandbox.js', 'serve', '--partners', onePartner, '--store', await database.createDatabase('scale_base'), '--log-level', 'warn']);
+    const baseRss = rssMb(base.child.pid!);
+    base.child.kill('SIGTERM');
+    // 20 in use of 1,000, against all 1,000 made.
     const lazyUrl = await database.createDatabase('scale_lazy');
     const lazy = await serve(lazyUrl, '600000');
     const lazyAtStart = rssMb(lazy.child.pid!);
@@ -91,7 +98,8 @@ async function main(): Promise<void> {
     }
     const eagerAll = rssMb(eager.child.pid!);
     eager.child.kill('SIGTERM');
-    rows.push([`RSS, ${PARTNERS.length} partners, none used yet (--idle-ms default)`, `${lazyAtStart.toFixed(0)} MB`, '']);
+    rows.push(['RSS, 1 partner configured', `${baseRss.toFixed(0)} MB`, '']);
+    rows.push([`RSS, ${PARTNERS.length} partners, none used yet (--idle-ms default)`, `${lazyAtStart.toFixed(0)} MB`, `${(((lazyAtStart - baseRss) * 1024) / (PARTNERS.length - 1)).toFixed(0)} KB per partner asleep`]);
     rows.push([`RSS, ${ACTIVE} in use`, `${lazyActive.toFixed(0)} MB`, `${((lazyActive - lazyAtStart) / ACTIVE).toFixed(2)} MB per partner in use`]);
     rows.push([`RSS, all ${PARTNERS.length} made (--idle-ms 0)`, `${eagerAll.toFixed(0)} MB`, `${(eagerAll / lazyActive).toFixed(1)}× the ${ACTIVE} in use`]);
     rows.push(['first request of a sleeping partner (its sandbox made), median', `${median(first).toFixed(1)} ms`, `${(median(first) / median(next)).toFixed(1)}× a next request (${median(next).toFixed(1)} ms)`]);
@@ -116,7 +124,9 @@ async function main(): Promise<void> {
     const one = await throughput([single.url], PARTNERS.slice(0, ACTIVE));
     single.child.kill('SIGTERM');
     const two = await throughput(pair.map(({ url }) => url), PARTNERS.slice(0, ACTIVE));
+    // Stopped, and gone, before the database is: an instance stops by committing what it holds.
     for (const instance of pair) instance.child.kill('SIGTERM');
+    await Promise.all(pair.map(({ child }) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     rows.push([`refunds over ${ACTIVE} partners, 1 instance`, `${one.toFixed(0)} req/s`, '']);
     rows.push([`refunds over ${ACTIVE} partners, 2 instances (both take requests)`, `${two.toFixed(0)} req/s`, `${(two / one).toFixed(2)}× 1 instance`]);
     rows.push(['refund to the leading instance, median of 200', `${median(direct).toFixed(1)} ms`, '']);
