@@ -120,6 +120,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     newId,
     delayMs: refundDelayMs,
     setTimer: options.setTimer,
+    onError: (error) => options.logger.warn({ err: error }, 'refunds fell due but could not be stored: they stay decided here, and the next write stores them'),
   });
   const redactor = options.redactor ?? new Redactor(options.partner.nonProdKey);
   const egress = options.egress ?? OPEN_EGRESS;

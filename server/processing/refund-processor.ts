@@ -22,6 +22,11 @@ export interface RefundProcessorDeps {
   newId: () => string;
   delayMs: number;
   setTimer?: SetTimer;
+  /**
+   * Told when refunds fell due but could not be stored (the database away, or this instance no longer leading the
+   * partner): they stay decided in memory, and the next write stores them; the process goes on.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export interface AcceptRefund {
@@ -163,7 +168,8 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     this.cancelTimer = setTimer(() => {
       this.timerAt = Infinity;
       this.cancelTimer = undefined;
-      void this.runDue();
+      // A timer's promise has nobody to answer to: a store that does not answer must not end the process.
+      void this.runDue().catch((error: unknown) => this.deps.onError?.(error));
     }, Math.max(0, next - this.deps.clock()));
   }
 }
