@@ -22,7 +22,7 @@ describe('followingStep', () => {
     expect(followingStep(following({ owner: 'b', row: { instanceId: 'dead' }, rowLive: false }))).toBe('orphan');
     expect(followingStep(following({ owner: 'b', row: { instanceId: 'b' }, rowLive: true }))).toBe('wait');
     // It handed the partner over, and the owner did not take it.
-    expect(followingStep(following({ owner: 'b', row: { instanceId: 'a' }, rowLive: true }))).toBe('orphan');
+    expect(followingStep(following({ owner: 'b', row: { instanceId: 'a' }, rowLive: true }))).toBe('notTaken');
   });
 
   it('takes nothing while its own lease does not run', () => {

@@ -24,14 +24,16 @@ export interface FollowingView {
  * when its leader went and may have work left, or partners run at once), `orphan` (no live instance runs a partner
  * that should run: take it if that lasts), or `wait`.
  */
-export function followingStep(view: FollowingView): 'take' | 'orphan' | 'wait' {
+export function followingStep(view: FollowingView): 'take' | 'orphan' | 'notTaken' | 'wait' {
   if (!view.selfLive) return 'wait';
   const putAway = view.row?.instanceId === '';
   const shouldRun = !view.lazy || view.wanted || (view.row !== undefined && !putAway);
   if (view.owner === view.self) return shouldRun ? 'take' : 'wait';
   // A partner put away, or never run, waits for its first request when partners are made lazily.
   if (view.lazy && (view.row === undefined || putAway)) return 'wait';
-  const orphan = view.row === undefined || putAway || view.row.instanceId === view.self || !view.rowLive;
+  // This instance handed the partner over, and the owner has not taken it (yet: it may be slow to make it).
+  if (view.row?.instanceId === view.self) return 'notTaken';
+  const orphan = view.row === undefined || putAway || !view.rowLive;
   return orphan ? 'orphan' : 'wait';
 }
 

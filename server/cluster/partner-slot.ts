@@ -35,6 +35,8 @@ export const ORPHAN_MS = 3000;
 export const STABLE_MS = 2000;
 /** The longest a hand-over waits for requests in flight and deliveries under way; what is left, the new leader recovers. */
 export const HANDOVER_DRAIN_MS = 15_000;
+/** How long a partner handed over and not taken waits before its old leader takes it back. */
+const NOT_TAKEN_MS = 10_000;
 /** After a hand-over nobody took (the partner came back as an orphan), how long before trying again. */
 const HANDOVER_BACKOFF_MS = 60_000;
 
@@ -68,7 +70,7 @@ export class PartnerSlot {
   private settledWaiters: Array<() => void> = [];
   /** Since when no live instance has led the partner, as this instance saw it. */
   private orphanSince: number | undefined;
-  private handOverAfter = 0;
+  private handOverBackoff: { owner: string | undefined; until: number } | undefined;
   /** A request came for a partner this instance should run, asleep (made lazily): make it at once. */
   private wanted = false;
   private lastRequestAt = Date.now();
@@ -122,7 +124,7 @@ export class PartnerSlot {
         self: instanceId,
         owner,
         ownerStable: owner !== undefined && membership.liveFor(owner, STABLE_MS),
-        handOverAllowed: Date.now() >= this.handOverAfter,
+        handOverAllowed: this.handOverBackoff === undefined || this.handOverBackoff.owner !== owner || Date.now() >= this.handOverBackoff.until,
         idleForMs: this.inFlight > 0 ? 0 : Date.now() - this.lastRequestAt,
         idleMs: this.options.idleMs ?? 0,
         busy: busyWith(this.state.sandbox),
@@ -156,9 +158,10 @@ export class PartnerSlot {
       return false;
     }
     this.orphanSince ??= Date.now();
-    if (Date.now() - this.orphanSince < ORPHAN_MS) return false;
-    // Taken as an orphan: not handed back to the owner that did not take it before a while.
-    this.handOverAfter = Date.now() + HANDOVER_BACKOFF_MS;
+    // A hand-over the owner has not taken: it may be making many partners at once (a start); wait longer for it.
+    if (Date.now() - this.orphanSince < (step === 'notTaken' ? NOT_TAKEN_MS : ORPHAN_MS)) return false;
+    // Taken back: not handed to that same owner again before a while; another owner may have it at once.
+    this.handOverBackoff = { owner: membership.ownerOf(this.partner), until: Date.now() + HANDOVER_BACKOFF_MS };
     return true;
   }
 

@@ -8,8 +8,8 @@ import type { SandboxEvents } from '../events/sandbox-events.js';
 import type { HistoryStore } from './history-store.js';
 import type { Journal } from './journal.js';
 
-/** How long entries wait to be saved together. */
-const SAVE_EVERY_MS = 200;
+/** How long entries wait to be saved together: one statement a second at most, for a busy partner. */
+const SAVE_EVERY_MS = 1000;
 
 export class HistoryKeeper {
   private ids: string[] = [];
@@ -38,7 +38,11 @@ export class HistoryKeeper {
 
   private note(id?: string): void {
     if (id !== undefined) this.ids.push(id);
-    this.timer ??= setTimeout(() => void this.flush(), SAVE_EVERY_MS);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), SAVE_EVERY_MS);
+      // A sandbox put away or closed flushes itself; a timer left must not hold the process.
+      this.timer.unref();
+    }
   }
 
   /** Saves what waits now; resolves once it (and any save before it) is done. */

@@ -12,16 +12,18 @@ export function postgresHistory(pool: Pool, partner: string): HistoryStore {
       const events = await pool.query<{ event: string }>('SELECT event FROM (SELECT id, event FROM sandbox_events WHERE partner = $1 ORDER BY id DESC LIMIT $2) last ORDER BY id', [partner, eventsKept]);
       return { entries: entries.rows.map((row) => JSON.parse(row.entry) as JournalEntry), events: events.rows.map((row) => JSON.parse(row.event) as SandboxEvent) };
     },
+    // One statement a save: the pool it shares with every partner's commits is taken once, whatever was saved.
     async save(entries, events, journalLimit, eventsKept) {
-      if (entries.length > 0) {
-        await pool.query('INSERT INTO sandbox_journal (partner, seq, entry) SELECT $1, * FROM unnest($2::bigint[], $3::text[]) ON CONFLICT DO NOTHING', [partner, entries.map((entry) => journalSequence(entry.id)), entries.map((entry) => JSON.stringify(entry))]);
-        const newest = Math.max(...entries.map((entry) => journalSequence(entry.id)));
-        await pool.query('DELETE FROM sandbox_journal WHERE partner = $1 AND seq <= $2', [partner, newest - journalLimit]);
-      }
-      if (events.length > 0) {
-        await pool.query('INSERT INTO sandbox_events (partner, id, event) SELECT $1, * FROM unnest($2::bigint[], $3::text[]) ON CONFLICT DO NOTHING', [partner, events.map((event) => event.id), events.map((event) => JSON.stringify(event))]);
-        await pool.query('DELETE FROM sandbox_events WHERE partner = $1 AND id <= $2', [partner, events.at(-1)!.id - eventsKept]);
-      }
+      if (entries.length === 0 && events.length === 0) return;
+      const seqs = entries.map((entry) => journalSequence(entry.id));
+      const newest = seqs.length === 0 ? 0 : Math.max(...seqs);
+      await pool.query(
+        `WITH journal AS (INSERT INTO sandbox_journal (partner, seq, entry) SELECT $1, * FROM unnest($2::bigint[], $3::text[]) ON CONFLICT DO NOTHING),
+              held AS (INSERT INTO sandbox_events (partner, id, event) SELECT $1, * FROM unnest($4::bigint[], $5::text[]) ON CONFLICT DO NOTHING),
+              old_entries AS (DELETE FROM sandbox_journal WHERE partner = $1 AND seq <= $6)
+         DELETE FROM sandbox_events WHERE partner = $1 AND id <= $7`,
+        [partner, seqs, entries.map((entry) => JSON.stringify(entry)), events.map((event) => event.id), events.map((event) => JSON.stringify(event)), newest - journalLimit, (events.at(-1)?.id ?? 0) - eventsKept],
+      );
     },
   };
 }
