@@ -226,8 +226,10 @@ suite('three instances on one database behind a round-robin proxy', () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     if (killed!.child.exitCode === null && killed!.child.signalCode === null) await once(killed!.child, 'exit');
     instances = instances.filter((instance) => instance !== killed);
-    // Most were acknowledged; those in flight at the kill, or sent while the lead moved, may not be.
-    expect(acknowledged.size).toBeGreaterThan(REFUNDS * 0.9);
+    // Most were acknowledged; those in flight at the kill, or sent while the lead moved, may not be. The lead now
+    // moves once the dead leader's lease runs out (3 s, and a check), no longer at the first refused connection:
+    // at 24 requests in flight that is up to a tenth of a 300-refund run (269 and 270 of 300 were seen).
+    expect(acknowledged.size).toBeGreaterThan(REFUNDS * 0.85);
 
     // Every acknowledged refund is stored, once, and decided within the takeover and the refund delay.
     let stored = await storedRefunds(proxyUrl);
