@@ -60,7 +60,8 @@ export function kindLine(kind: RunKindVerdict): string {
   return kind.kind === 'certification' ? `  kind of run: certification (${kind.reason})\n` : `  kind of run: ${kind.kind}, NOT A CERTIFICATION (${kind.reason})\n`;
 }
 
-export function summaryLines(outcome: RunOutcome, kind: RunKindVerdict, reportDir: string | undefined): string {
+/** `signedBy`: who signed the report folder, in the words of its renderings. */
+export function summaryLines(outcome: RunOutcome, kind: RunKindVerdict, reportDir: string | undefined, signedBy?: string): string {
   const counts = (Object.entries(outcome.counts) as Array<[ItemStatus, number]>)
     .filter(([, count]) => count > 0)
     .map(([status, count]) => `${count} ${LABEL[status].toLowerCase()}`)
@@ -70,7 +71,8 @@ export function summaryLines(outcome: RunOutcome, kind: RunKindVerdict, reportDi
     '',
     kind.kind === 'certification' ? `CERTIFICATION RUN ${verdict}` : `NOT A CERTIFICATION (${kind.kind} run: ${kind.reason}). ${verdict}`,
     `  ${counts}`,
-    ...(reportDir ? [`  report: ${reportDir}  (report.json, report.md, report.html, junit.xml, evidence.har)`] : []),
+    ...(reportDir ? [`  report: ${reportDir}  (report.json, report.md, report.html, junit.xml, evidence.har, statement.json)`] : []),
+    ...(reportDir && signedBy ? [`  signed: ${signedBy}`] : []),
     '',
   ].join('\n');
 }

@@ -1,4 +1,6 @@
 /** createApp(deps) → the Express app. It is handed its store and everything else: no files, env, argv or listen here. */
+import { mountJwks } from './signing/jwks-route.js';
+import type { ReportKeys } from '../certification-checklist/report/signing-keys.js';
 import { createSecretKey, randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import type { EnvelopeFamily } from './errors.js';
@@ -74,6 +76,8 @@ export interface AppDeps {
   quota: QuotaBook;
   /** A partner of a hosted sandbox: its health shows nothing of the store or the host. */
   hosted: boolean;
+  /** The keys its reports are signed with: published at /.well-known/jwks.json. */
+  reportKeys: ReportKeys;
   /** Milliseconds since the epoch; injected so token expiry and refunds are tested without waiting. */
   clock: () => number;
   newId?: () => string;
@@ -87,6 +91,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(series(requestId(deps.newId ?? randomUUID), requireHostHeader, requestQuota(deps.quota)));
   app.use(dashboardRoutes({ adminToken: deps.adminToken !== undefined, listenHost: deps.listenHost, directory: deps.dashboardDirectory, forwardKey: deps.forwardKey }));
   app.use(CONTROL_MOUNT, controlRouter({ ...deps, startedAt, adminToken: deps.adminToken, listenHost: deps.listenHost }));
+  mountJwks(app, deps.reportKeys);
 
   // Everything below is the POS API: logged and journaled, in the order of the stages in server/pipeline/.
   app.use(

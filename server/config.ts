@@ -90,6 +90,8 @@ export const DEFAULT_IDLE_MS = 600_000;
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000];
 export const DEFAULT_DATA_FILE = '.sandbox/db.json';
+/** The laptop's report key: in the data folder, beside the default data file. */
+export const DEFAULT_SIGNING_KEY = '.sandbox/signing-key.pem';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A configuration value that cannot be used; the message says which and why. */

@@ -28,6 +28,8 @@ import { DEFAULT_REPORT_DIR } from './config.js';
 import { OPEN_EGRESS, type EgressPolicy } from './egress/egress-policy.js';
 import { LAPTOP_QUOTAS, withQuotas, type Quotas } from './domain/quotas.js';
 import { QuotaBook, type SharedSlots } from './processing/quota-book.js';
+import { processReportKeys } from './signing/laptop-key.js';
+import type { ReportKeys } from '../certification-checklist/report/signing-keys.js';
 
 export interface SandboxOptions {
   fixtures: Fixtures;
@@ -77,6 +79,8 @@ export interface SandboxOptions {
   hosted?: boolean;
   /** The HAR exports of every partner of the process, together (a hosted sandbox's). */
   allExports?: SharedSlots;
+  /** The keys its reports are signed with and /.well-known/jwks.json publishes; one of this process's own by default. */
+  reportKeys?: ReportKeys;
 }
 
 export interface Sandbox {
@@ -89,6 +93,8 @@ export interface Sandbox {
   journal: Journal;
   /** Checklist runs started from the control API; told the sandbox's address once it listens. */
   checklist: ChecklistRuns;
+  /** What its reports are signed with. */
+  reportKeys: ReportKeys;
   /** The partner's quotas, and how often each refused. */
   quota: QuotaBook;
   /** Readiness answers 503 once `draining` is set (a stop under way). */
@@ -154,7 +160,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   // A hosted sandbox's database keeps the journal and the event backlog: read back now, saved as they grow.
   const history = options.storage.history === undefined ? undefined : await HistoryKeeper.start(options.storage.history, journal, events, options.logger);
   const readiness = options.readiness ?? { draining: false };
+  const reportKeys = options.reportKeys ?? processReportKeys();
   const checklist = new ChecklistRuns({
+    reportKeys,
     reportDir: resolve(options.reportDir ?? DEFAULT_REPORT_DIR),
     fixtures: options.fixtures,
     partner: options.partner,
@@ -192,9 +200,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     egress,
     quota,
     hosted: options.hosted ?? false,
+    reportKeys,
     clock,
     newId,
   });
   refunds.start();
-  return { app, store, refunds, orders, events, faults, journal, checklist, quota, readiness, close: () => refunds.stop(), flush: async () => history?.flush() };
+  return { app, store, refunds, orders, events, faults, journal, checklist, reportKeys, quota, readiness, close: () => refunds.stop(), flush: async () => history?.flush() };
 }

@@ -20,7 +20,7 @@ h1{font-size:1.5rem}table{border-collapse:collapse;width:100%;margin:1rem 0}th,t
 th{background:#f6f8fa}.badge{display:inline-block;min-width:5.5rem;padding:.1rem .4rem;border-radius:.3rem;color:#fff;font-weight:600;font-size:12px;text-align:center}
 .notice{border:3px solid #cf222e;color:#cf222e;padding:.6rem 1rem;font-size:1.1rem;font-weight:700}
 .verdict{font-size:1.2rem;font-weight:700}details{margin:.4rem 0}summary{cursor:pointer}pre{background:#f6f8fa;padding:.6rem;overflow:auto;font-size:12px}
-.fix{border-left:4px solid #9a6700;padding-left:.6rem}code{font-size:12px}`;
+.fix{border-left:4px solid #9a6700;padding-left:.6rem}code{font-size:12px}.statement th{width:14rem}`;
 
 const badge = (status: ItemStatus, label: string) => `<span class="badge" style="background:${COLOUR[status]}">${html(label)}</span>`;
 const evidenceLinks = (ids: readonly string[]) => ids.map((id) => `<a href="#${html(id)}"><code>${html(id)}</code></a>`).join(', ');
@@ -38,8 +38,12 @@ export function renderHtml(report: Report): string {
 <h1>${html(view.title)}</h1>
 ${view.notice ? `<p class="notice">${html(view.notice)}</p>\n` : ''}<p class="verdict" style="color:${report.outcome.exitCode === 0 ? COLOUR.pass : COLOUR.fail}">${html(view.verdict)}</p>
 <p>${html(view.counts)}</p>
+<h2>Certification statement</h2>
+<table class="statement">${view.statement.map(([name, value]) => `<tr><th>${html(name)}</th><td>${html(value)}</td></tr>`).join('')}</table>
+<p>statement.json holds the same, signed (statement.jws); manifest.json lists every file's sha256 and signature.jws signs it.</p>
+<h2>Run</h2>
 <table>${view.facts.map(([name, value]) => `<tr><th>${html(name)}</th><td>${html(value)}</td></tr>`).join('')}</table>
-<p>Check that this report was not edited, and judge its evidence again: <code>npx pos-sandbox verify-report --rejudge &lt;this folder&gt;</code>.</p>
+<p>Check the signature, that this report was not edited, and judge its evidence again: <code>npx pos-sandbox verify-report --rejudge [--keys &lt;the deployment&rsquo;s jwks.json&gt;] &lt;this folder&gt;</code>.</p>
 <h2>Items</h2>
 <table><tr><th>Status</th><th>Item</th><th>§</th><th>Required</th><th>Result</th></tr>
 ${view.rows.map(({ item, label }) => `<tr id="${item.id}"><td>${badge(item.status, label)}</td><td><strong>${item.id}</strong> ${html(item.title)}</td><td>${html(item.section)}</td><td>${item.required ? 'yes' : 'optional'}</td><td>${html(item.message)}${item.evidence.length > 0 ? `<br><small>Evidence: ${evidenceLinks(item.evidence)}</small>` : ''}</td></tr>`).join('\n')}

@@ -1,6 +1,7 @@
 /** Pure: junit.xml, one test case per item and one suite per category, for a CI system to show. */
 import { CATEGORIES } from '../checklist-types.js';
 import type { Report, ReportItem } from './report-model.js';
+import { signerWords } from './render-statement.js';
 
 /** XML text: the five specials escaped, and the control characters XML 1.0 has no place for (all but tab and line breaks) dropped. */
 const xml = (text: string) =>
@@ -25,6 +26,7 @@ export function renderJunit(report: Report): string {
     lines.push(
       `  <testsuite name="${category}" tests="${items.length}" failures="${total(items, 'fail')}" errors="${total(items, 'blocked', 'error')}" skipped="${total(items, 'skipped', 'not_applicable')}" timestamp="${report.startedAt}">`,
     );
+    lines.push('    <properties>', `      <property name="signed-by" value="${xml(signerWords(report.signer).who)}"/>`, `      <property name="report-sha256" value="${xml(report.digest?.value ?? '')}"/>`, '    </properties>');
     for (const item of items) lines.push(...testCase(item, seconds(item.durationMs)));
     lines.push('  </testsuite>');
   }

@@ -12,9 +12,11 @@ import type { RunOutcome } from '../run-outcome.js';
 import { reportTitle, type RunKind } from '../run-kind.js';
 import type { RunResult, StepRecord } from '../runner.js';
 import { sha256Of } from './canonical-json.js';
+import type { ReportSigner, SignerKind } from './signing-keys.js';
 
 export const REPORT_FORMAT = 'pos-sandbox/certification-report';
-export const REPORT_FORMAT_VERSION = 2;
+/** 3: reports are signed (`signer`, manifest.json, signature.jws, statement.json). */
+export const REPORT_FORMAT_VERSION = 3;
 export const CANONICALIZATION = 'JSON with keys sorted at every level and no whitespace (RFC 8785 for the values a report holds)';
 
 /** One journal entry of the run's traffic, stored once; `sha256` is over the canonical JSON of `entry`. */
@@ -70,10 +72,12 @@ export interface Report {
   steps: ReportStep[];
   /** Every journal entry of the run's traffic, once, in journal order. */
   evidence: EvidenceEntry[];
+  /** Whose key signs the folder (manifest.json, signature.jws): an operator's deployment, or the partner's own machine. */
+  signer?: { kind: SignerKind; deployment?: string; kid: string };
   digest?: { algorithm: 'sha256'; canonicalization: string; value: string };
 }
 
-export function buildReport(run: RunResult, outcome: RunOutcome): Report {
+export function buildReport(run: RunResult, outcome: RunOutcome, signer: Pick<ReportSigner, 'kind' | 'deployment' | 'kid'>): Report {
   const entries = new Map<string, JournalEntry>();
   for (const step of run.steps) for (const entry of step.entries) entries.set(entry.id, entry);
   const body: Report = {
@@ -121,6 +125,7 @@ export function buildReport(run: RunResult, outcome: RunOutcome): Report {
       refunds: step.refunds,
     })),
     evidence: [...entries.values()].sort((a, b) => journalSequence(a.id) - journalSequence(b.id)).map((entry) => ({ journalId: entry.id, sha256: sha256Of(entry), entry })),
+    signer: { kind: signer.kind, ...(signer.deployment === undefined ? {} : { deployment: signer.deployment }), kid: signer.kid },
   };
   // What goes into report.json is what the digest is over: a round trip drops anything JSON does not keep.
   return sealReport(JSON.parse(JSON.stringify(body)) as Report);

@@ -4,6 +4,7 @@
  */
 import type { ItemStatus } from '../checklist-types.js';
 import type { Report, ReportItem } from './report-model.js';
+import { signerWords, statementRows } from './render-statement.js';
 
 export const STATUS_WORD: Record<ItemStatus, string> = {
   pass: 'PASS',
@@ -35,6 +36,8 @@ export interface ReportView {
   notice?: string;
   verdict: string;
   counts: string;
+  /** statement.json as rows: what the service's team reads first, at the top of every human rendering. */
+  statement: Array<[string, string]>;
   facts: Array<[string, string]>;
   rows: ItemRow[];
   /** Root causes first (most knock-ons first), then other failures, blocked items, warnings. */
@@ -65,12 +68,14 @@ export function reportView(report: Report): ReportView {
     ...(report.only ? [['Items selected', report.only.join(', ')] as [string, string]] : []),
     ['Started / finished', `${report.startedAt} / ${report.finishedAt} (${seconds(report.durationMs)})`],
     ['Report digest (sha256)', report.digest?.value ?? ''],
+    ['Signed by', signerWords(report.signer).who],
   ];
   return {
     title: report.title,
     ...(report.kind === 'certification' ? {} : { notice: `NOT A CERTIFICATION: ${report.kind} run, ${report.kindReason}.` }),
     verdict: `${report.outcome.verdict.toUpperCase()}: ${report.outcome.reason}.`,
     counts,
+    statement: statementRows(report),
     facts,
     rows: report.items.map((item) => ({ item, label: labelOf(item) })),
     fixFirst: fixFirst(report.items),

@@ -8,9 +8,12 @@ import { ONLY_SKIPPED } from '../scope.js';
 import { trafficOf } from '../traffic.js';
 import { canonicalJson, sha256Of } from './canonical-json.js';
 import { buildReport, sealReport, type Report } from './report-model.js';
-import { renderReportFiles } from './render-report-files.js';
 import { rejudgeReport } from './rejudge.js';
 import { verifyReport } from './verify-report.js';
+import { signedFolderFiles } from './write-report.js';
+import { selfSigner } from './signing-keys.js';
+import { TEST_SIGNER } from '../test/test-signer.js';
+import { generateKeyPairSync } from 'node:crypto';
 
 /** A status call the POS made with a token of this audience, answered `status`. */
 function call(id: string, aud: string, status = 200): JournalEntry {
@@ -56,15 +59,18 @@ function sampleRun(entries = [call('j-000001', 'io.service.pos.brokers.openapi')
   };
 }
 
-const reportOf = (run: RunResult) => buildReport(run, runOutcome(judgedItems(run.results)));
+const reportOf = (run: RunResult) => buildReport(run, runOutcome(judgedItems(run.results)), TEST_SIGNER);
 const report = reportOf(sampleRun());
-const files = renderReportFiles(report);
+const files = signedFolderFiles(report, TEST_SIGNER);
+/** Someone else's machine: a key of its own, as a forger who re-signs an edited folder has. */
+const FORGER = selfSigner(generateKeyPairSync('ed25519').privateKey).signer;
 
 /** A report edited by someone who then recomputed every sha256 and re-rendered every file: only --rejudge can tell. */
 function forged(edit: (copy: Report) => void): Report {
   const copy = JSON.parse(JSON.stringify(report)) as Report;
   edit(copy);
   for (const piece of copy.evidence) piece.sha256 = sha256Of(piece.entry);
+  copy.signer = { kind: 'self-signed', kid: FORGER.kid };
   return sealReport(copy);
 }
 
@@ -75,14 +81,15 @@ describe('canonicalJson', () => {
 });
 
 describe('verifyReport', () => {
-  it('finds a report as it was written intact, with five files', () => {
-    expect(Object.keys(files).sort()).toEqual(['evidence.har', 'junit.xml', 'report.html', 'report.json', 'report.md']);
-    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [] });
+  it('finds a report as it was written intact, with its six files, the manifest and two signatures', () => {
+    expect(Object.keys(files).sort()).toEqual(['evidence.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'report.md', 'signature.jws', 'statement.json', 'statement.jws']);
+    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [], signature: { valid: true, kind: 'self-signed', kid: TEST_SIGNER.kid, checkedWith: 'its own key' } });
   });
 
   it('detects a one-character edit of report.json, naming the evidence, the report digest and every rendering it changes', () => {
     const edited = files['report.json'].replace('"status": 200', '"status": 201');
     expect(verifyReport({ ...files, 'report.json': edited }).problems).toEqual([
+      'report.json does not match its sha256 in manifest.json: it was changed after signing',
       'evidence j-000001 does not match its sha256: the entry was edited',
       expect.stringMatching(/^the report's sha256 is [0-9a-f]{64}, not the [0-9a-f]{64} it states: its content was edited$/),
       'report.html does not match what report.json renders to: one of the two was edited',
@@ -93,16 +100,27 @@ describe('verifyReport', () => {
   it('detects a changed verdict, a space added, a cut file, an edited rendering and missing files', () => {
     expect(verifyReport({ ...files, 'report.json': files['report.json'].replace('"status": "fail"', '"status": "pass"') }).intact).toBe(false);
     expect(verifyReport({ ...files, 'report.json': files['report.json'].replace('"mode": "driver"', '"mode":  "driver"') }).problems).toEqual([
+      'report.json does not match its sha256 in manifest.json: it was changed after signing',
       'report.json is not laid out as the runner wrote it: spaces or line breaks were changed',
     ]);
     expect(verifyReport({ ...files, 'report.json': files['report.json'].slice(0, -5) }).problems[0]).toMatch(/^report.json is not valid JSON \(.+\): it was edited or cut$/);
-    expect(verifyReport({ ...files, 'report.md': files['report.md'].replace('FAIL', 'PASS') }).problems).toEqual(['report.md does not match what report.json renders to: one of the two was edited']);
-    expect(verifyReport({ 'report.json': files['report.json'] }).problems).toEqual(['report.md is missing', 'report.html is missing', 'junit.xml is missing', 'evidence.har is missing']);
+    expect(verifyReport({ ...files, 'report.md': files['report.md'].replace('FAIL', 'PASS') }).problems).toEqual([
+      'report.md does not match its sha256 in manifest.json: it was changed after signing',
+      'report.md does not match what report.json renders to: one of the two was edited',
+    ]);
+    expect(verifyReport({ 'report.json': files['report.json'], 'manifest.json': files['manifest.json'], 'signature.jws': files['signature.jws'] }).problems).toEqual([
+      'report.md is missing',
+      'report.html is missing',
+      'junit.xml is missing',
+      'evidence.har is missing',
+      'statement.json is missing',
+    ]);
+    expect(verifyReport({ ...files, 'signature.jws': undefined }).problems).toEqual(['signature.jws is missing: the folder is not signed as the sandbox wrote it']);
   });
 
   it('names a report of the earlier format instead of calling it edited', () => {
     const old = JSON.stringify({ ...report, formatVersion: 1 }, null, 2);
-    expect(verifyReport({ 'report.json': `${old}\n` })).toMatchObject({ intact: false, unsupported: 'report.json is report format 1; this pos-sandbox reads format 2: verify it with the pos-sandbox 0.1.0 that wrote it' });
+    expect(verifyReport({ 'report.json': `${old}\n` })).toMatchObject({ intact: false, unsupported: 'report.json is report format 1; this pos-sandbox reads format 3: verify it with the pos-sandbox 0.1.0 that wrote it' });
   });
 
   it('shows in report.html everything report.md shows: the notice, the result of each item, what to fix first, the steps', () => {
@@ -171,7 +189,8 @@ describe('rejudgeReport', () => {
     ],
   ])('names the mismatch when %s', (_case, edit, problems) => {
     const edited = forged(edit);
-    expect(verifyReport(renderReportFiles(edited))).toMatchObject({ intact: true });
+    // Re-signed on the forger's machine: intact, and self-signed by a key that is not the sandbox's.
+    expect(verifyReport(signedFolderFiles(edited, FORGER))).toMatchObject({ intact: true, signature: { valid: true, kid: FORGER.kid } });
     expect((rejudgeReport(edited) as { problems: string[] }).problems).toEqual(expect.arrayContaining(problems));
   });
 

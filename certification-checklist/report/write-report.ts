@@ -1,25 +1,42 @@
-/** I/O: writes a report folder (--report-dir/<run-id>/, or --report-dir itself for certify) and reads one back for verify-report. */
+/**
+ * I/O: writes a report folder (--report-dir/<run-id>/, or --report-dir itself for certify), signed, and reads one
+ * back for verify-report.
+ */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from './report-model.js';
 import { renderReportFiles, REPORT_FILES } from './render-report-files.js';
+import { manifestOf, manifestText, signDetached, SIGNATURE_FILES } from './report-signature.js';
+import type { ReportSigner } from './signing-keys.js';
+
+/** Every file of a signed report folder. */
+export const FOLDER_FILES = [...REPORT_FILES, ...SIGNATURE_FILES] as const;
+
+/** The texts of a signed report folder: the renderings, the manifest over them, its signature and the statement's. */
+export function signedFolderFiles(report: Report, signer: ReportSigner): Record<(typeof FOLDER_FILES)[number], string> {
+  if (report.signer?.kid !== signer.kid) throw new Error(`the report names signer ${report.signer?.kid ?? '(none)'}, not the key ${signer.kid} given to sign it`);
+  const files = renderReportFiles(report);
+  const manifest = manifestText(manifestOf(report, files));
+  return { ...files, 'manifest.json': manifest, 'signature.jws': `${signDetached(manifest, signer)}\n`, 'statement.jws': `${signDetached(files['statement.json'], signer)}\n` };
+}
 
 /**
  * Writes the report's files into `reportDir`/<run-id>/, or, `asIs`, into `reportDir` itself (a CI job names the
- * folder it collects `junit.xml` from); answers the folder.
+ * folder it collects `junit.xml` from); answers the folder. The signatures are written last: a folder cut short
+ * by a crash fails its check rather than passing with a file missing.
  */
-export async function writeReport(reportDir: string, report: Report, options: { asIs?: boolean } = {}): Promise<string> {
+export async function writeReport(reportDir: string, report: Report, signer: ReportSigner, options: { asIs?: boolean } = {}): Promise<string> {
   const folder = options.asIs === true ? reportDir : join(reportDir, report.runId);
   await mkdir(folder, { recursive: true });
-  const files = renderReportFiles(report);
-  for (const name of REPORT_FILES) await writeFile(join(folder, name), files[name], 'utf8');
+  const files = signedFolderFiles(report, signer);
+  for (const name of FOLDER_FILES) await writeFile(join(folder, name), files[name], 'utf8');
   return folder;
 }
 
 /** The texts of a report folder's files; a missing file is left out. */
 export async function readReportFiles(folder: string): Promise<Partial<Record<string, string>>> {
   const files: Partial<Record<string, string>> = {};
-  for (const name of REPORT_FILES) {
+  for (const name of FOLDER_FILES) {
     try {
       files[name] = await readFile(join(folder, name), 'utf8');
     } catch (error) {

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { cli, referencePos, serve, stopServers } from '../../server/test/processes.js';
 import { closedPort } from '../../server/test/live.js';
 import { sealReport, type Report } from '../report/report-model.js';
-import { renderReportFiles, REPORT_FILES } from '../report/render-report-files.js';
+import { FOLDER_FILES, signedFolderFiles } from '../report/write-report.js';
+import { selfSigner } from '../report/signing-keys.js';
+import { generateKeyPairSync } from 'node:crypto';
 import { PACKAGE_ROOT } from '../../server/version.js';
 import { PARTNER } from '../../server/test/test-identity.js';
 
-const REPORT_FILES_SORTED = [...REPORT_FILES].sort();
+const REPORT_FILES_SORTED = [...FOLDER_FILES].sort();
 
 // Each test starts real processes; with two test files running at once on two cores, 5 s was not always enough.
 jest.setTimeout(30_000);
@@ -142,7 +144,12 @@ describe('npm run demo and verify-report', () => {
     for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml']) expect(readFileSync(join(folder, file), 'utf8')).toContain('Demo run, not a certification: demo-pos (the bundled reference POS)');
 
     const intact = await cli(['verify-report', '--rejudge', folder]);
-    expect(intact).toMatchObject({ code: 0, stdout: expect.stringMatching(/^intact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 36 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.2\.0\)\n$/) });
+    expect(intact).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^signature: valid, kid \S+, checked with the key it carries\n {2}signed by self-signed [^\n]+\n {2}it proves integrity only[^\n]+\nPOS build: demo-pos \(no version\), partner demo-pos\nintact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 36 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.2\.0\)\n$/,
+      ),
+    });
 
     // One character: the digests catch it.
     const json = join(folder, 'report.json');
@@ -158,7 +165,9 @@ describe('npm run demo and verify-report', () => {
     const report = JSON.parse(text) as Report;
     const item = report.items.find((candidate) => candidate.id === 'ORDER-02')!;
     Object.assign(item, { status: 'fail', message: 'order was never accepted' });
-    const forged = renderReportFiles(sealReport(report));
+    // Re-signed on the forger's own machine: intact and self-signed, by another key; only --rejudge can tell.
+    const forger = selfSigner(generateKeyPairSync('ed25519').privateKey).signer;
+    const forged = signedFolderFiles(sealReport({ ...report, signer: { kind: 'self-signed', kid: forger.kid } }), forger);
     for (const [name, content] of Object.entries(forged)) writeFileSync(join(folder, name), content);
     expect((await cli(['verify-report', folder])).code).toBe(0);
     const rejudged = await cli(['verify-report', '--rejudge', folder]);

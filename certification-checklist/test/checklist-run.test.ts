@@ -4,6 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeServers, listen } from '../../server/test/live.js';
 import { buildReport } from '../report/report-model.js';
 import { renderReportFiles } from '../report/render-report-files.js';
+import { signedFolderFiles } from '../report/write-report.js';
+import { TEST_SIGNER } from './test-signer.js';
 import { verifyReport } from '../report/verify-report.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
 import { rejudgeReport } from '../report/rejudge.js';
@@ -45,9 +47,9 @@ describe('a checklist run', () => {
     expect(run.kind).toEqual({ kind: 'demo', reason: 'the POS under test is the bundled reference POS' });
     const outcome = outcomeOf(run);
     expect(outcome).toMatchObject({ verdict: 'passed', exitCode: 0 });
-    const report = buildReport(run, outcome);
-    const files = renderReportFiles(report);
-    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [] });
+    const report = buildReport(run, outcome, TEST_SIGNER);
+    const files = signedFolderFiles(report, TEST_SIGNER);
+    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [], signature: { valid: true, kind: 'self-signed', checkedWith: 'its own key' } });
     expect(rejudgeReport(report)).toEqual({ judged: 36, problems: [] });
     // Every verdict rests on journal entries, each stored once; MENU-05 passes on what did not arrive.
     expect(report.items.filter((item) => item.evidence.length === 0).map((item) => item.id)).toEqual(['MENU-05']);
@@ -59,7 +61,7 @@ describe('a checklist run', () => {
   it('stamps a full run of a named, versioned POS a certification, naming it in every rendering', async () => {
     const run = await runAgainst(await sandboxAndPos([], { disguised: true }), { pos: { name: 'acme-pos', version: '4.2.0', build: '1187' } });
     expect(run.kind.kind).toBe('certification');
-    const files = renderReportFiles(buildReport(run, outcomeOf(run)));
+    const files = renderReportFiles(buildReport(run, outcomeOf(run), TEST_SIGNER));
     for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml'] as const) {
       expect(files[file]).toContain('POS certification report: acme-pos 4.2.0 (build 1187)');
       expect(files[file]).not.toContain('not a certification');
@@ -69,7 +71,7 @@ describe('a checklist run', () => {
   it('stamps an --only run of the same POS partial, "not a certification" in every rendering', async () => {
     const run = await runAgainst(await sandboxAndPos([], { disguised: true }), { only: ['ORDER-02'], pos: { name: 'acme-pos', version: '4.2.0' } });
     expect(run.kind).toEqual({ kind: 'partial', reason: 'only ORDER-02 was run (--only)' });
-    const files = renderReportFiles(buildReport(run, outcomeOf(run)));
+    const files = renderReportFiles(buildReport(run, outcomeOf(run), TEST_SIGNER));
     for (const file of ['report.json', 'report.md', 'report.html', 'junit.xml'] as const) expect(files[file]).toContain('Partial run, not a certification: acme-pos 4.2.0');
     expect(files['report.md']).toContain('> **NOT A CERTIFICATION: partial run, only ORDER-02 was run (--only).**');
   }, 30_000);

@@ -1,4 +1,5 @@
 /** Runs the items a --bug must break against the reference POS with that bug, and checks the verdicts and the report. */
+import { TEST_SIGNER } from './test-signer.js';
 import { expect } from '@jest/globals';
 import { buildReport } from '../report/report-model.js';
 import { renderMarkdown, STATUS_WORD } from '../report/render-markdown.js';
@@ -25,7 +26,7 @@ export async function expectBroken({ bug, with: others = [], breaks, before = []
   if (![bug, ...others].some((one) => LOCATION_BUGS.has(one))) expectNoHubHint(run);
 
   const outcome = runOutcome(judgedItems(run.results));
-  const report = buildReport(run, outcome);
+  const report = buildReport(run, outcome, TEST_SIGNER);
   const markdown = renderMarkdown(report);
   const junit = renderJunit(report);
   for (const [id, status] of Object.entries(breaks)) {

@@ -133,6 +133,9 @@ export function ChecklistPage() {
                 <td>
                   <ReportLink href={report.html}>{report.title}</ReportLink>
                 </td>
+                <td class="muted" title={report.signer === null ? 'written before reports were signed' : `kid ${report.signer.kid}`}>
+                  {report.signer === null ? 'unsigned' : report.signer.kind === 'operator' ? `signed: ${report.signer.deployment ?? 'operator'}` : 'self-signed'}
+                </td>
               </tr>
             ))}
           </tbody>

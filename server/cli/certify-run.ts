@@ -43,6 +43,8 @@ export async function runCertify(options: CertifyOptions): Promise<number> {
         out: process.stdout,
       },
       options.reportDir,
+      // Its own sandbox, in memory, with a key of the run's own: the report carries the key and says self-signed.
+      running.sandbox.reportKeys,
       process.stdout,
       true,
     );

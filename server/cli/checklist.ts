@@ -9,7 +9,10 @@ import { writeReport } from '../../certification-checklist/report/write-report.j
 import { runChecklist, StartError, type RunOptions } from '../../certification-checklist/runner.js';
 import { judgedItems, runOutcome } from '../../certification-checklist/run-outcome.js';
 import type { RunMode } from '../../certification-checklist/scope.js';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REPORT_DIR } from '../config.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REPORT_DIR, DEFAULT_SIGNING_KEY } from '../config.js';
+import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
+import { laptopReportKeys } from '../signing/laptop-key.js';
+import { signerWords } from '../../certification-checklist/report/render-statement.js';
 
 export { DEFAULT_REPORT_DIR };
 import { resolveSandboxUrl } from './sandbox-url.js';
@@ -29,6 +32,7 @@ interface ChecklistFlags {
   posName?: string;
   posVersion?: string;
   posBuild?: string;
+  signingKey?: string;
 }
 
 
@@ -47,6 +51,7 @@ export function checklistCommand(): Command {
     .option('--pos-version <version>', 'the version of the POS build under test; a run without it is a practice run, not a certification')
     .option('--pos-build <id>', 'the build id (commit, CI build number) of the POS under test')
     .option('--report-dir <dir>', 'where the report folder <run-id>/ is written', DEFAULT_REPORT_DIR)
+    .option('--signing-key <file>', "the Ed25519 key (PEM) this machine signs its reports with, made there if missing; the report says self-signed", DEFAULT_SIGNING_KEY)
     .option('--wait-s <seconds>', 'how long to wait for the POS once asked (default: 15 with --driver, 120 with --interactive)')
     .option('--window-ms <ms>', 'how long to watch for retries after an injected error (default: 3000)')
     .addHelpText(
@@ -69,15 +74,22 @@ export function checklistCommand(): Command {
         process.stderr.write(`pos-sandbox checklist: ${error.message}\n`);
         process.exit(2);
       }
-      process.exitCode = await runAndReport(options, flags.reportDir);
+      let keys: ReportKeys;
+      try {
+        keys = laptopReportKeys(flags.signingKey ?? DEFAULT_SIGNING_KEY);
+      } catch (error) {
+        process.stderr.write(`pos-sandbox checklist: ${(error as Error).message}\n`);
+        process.exit(2);
+      }
+      process.exitCode = await runAndReport(options, flags.reportDir, keys);
     });
 }
 
 /**
  * Runs, prints a line per item as it finishes, writes the report, prints the summary; answers the exit code.
- * `reportAsIs`: the report's files go into `reportDir` itself, and the summary names its junit.xml.
+ * `reportAsIs`: the report's files go into `reportDir` itself, and the summary names its junit.xml. `keys` sign it.
  */
-export async function runAndReport(options: RunOptions, reportDir: string, out: NodeJS.WriteStream = process.stdout, reportAsIs = false): Promise<number> {
+export async function runAndReport(options: RunOptions, reportDir: string, keys: ReportKeys, out: NodeJS.WriteStream = process.stdout, reportAsIs = false): Promise<number> {
   out.write(`Certification checklist: ${describeScope(options)}\n\n`);
   let run;
   try {
@@ -88,8 +100,9 @@ export async function runAndReport(options: RunOptions, reportDir: string, out: 
     return 2;
   }
   const outcome = runOutcome(judgedItems(run.results));
-  const folder = await writeReport(reportDir, buildReport(run, outcome), { asIs: reportAsIs });
-  out.write(summaryLines(outcome, run.kind, folder));
+  const report = buildReport(run, outcome, keys.signer);
+  const folder = await writeReport(reportDir, report, keys.signer, { asIs: reportAsIs });
+  out.write(summaryLines(outcome, run.kind, folder, signerWords(report.signer).who));
   if (reportAsIs) out.write(`  junit: ${join(folder, 'junit.xml')}\n`);
   return outcome.exitCode;
 }

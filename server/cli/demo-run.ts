@@ -55,7 +55,7 @@ export async function runDemo({ bugs, capabilities, windowMs, refundDelayMs, dis
     pos: { referencePos: true },
     out: process.stdout,
   };
-  const code = await runAndReport(options, reportDir);
+  const code = await runAndReport(options, reportDir, running.sandbox.reportKeys);
   if (keep) {
     process.stdout.write(`\nThe sandbox stays up: the dashboard at ${sandboxUrl}/ shows the run's traffic, orders and report. Ctrl-C stops it.\n`);
     return code;

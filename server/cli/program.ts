@@ -49,8 +49,20 @@ export const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'verify-report',
     term: 'verify-report [options] <dir>',
-    summary: 'check that a report folder is as the checklist wrote it: every sha256, and each rendering against report.json',
+    summary: "check a report folder: its signature, that every file is as the sandbox wrote it (every sha256, each rendering against report.json), and, asked to, every verdict",
     load: async () => (await import('./verify-report.js')).verifyReportCommand(),
+  },
+  {
+    name: 'keys',
+    term: 'keys',
+    summary: 'the keys reports are signed with: export the public ones (a JWKS)',
+    load: async () => (await import('./keys-command.js')).keysCommand(),
+  },
+  {
+    name: 'reports',
+    term: 'reports',
+    summary: 'the checklist reports of a running sandbox: list them, fetch one whole and signed',
+    load: async () => (await import('./reports-command.js')).reportsCommand(),
   },
   {
     name: 'demo',

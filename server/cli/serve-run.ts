@@ -4,7 +4,7 @@
  * load Express, ajv and the store.
  */
 import pc from 'picocolors';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createSandbox, defaultInstanceId, type Sandbox } from '../sandbox.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { fileStorage, memoryStorage } from '../store/segment-storage.js';
@@ -21,6 +21,7 @@ import { createSandboxServer } from '../http-parser-errors.js';
 import { listenOn } from './listen.js';
 import { OrderLogLines } from './order-log-lines.js';
 import { stopGracefully } from './graceful-stop.js';
+import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../signing/laptop-key.js';
 
 const SAMPLE_TTL_S = 3600;
 
@@ -40,6 +41,9 @@ export async function serve(flags: ServeFlags): Promise<void> {
     process.stdout.write(setAsideReport(config.dataFile, setAsideState(config.dataFile, new Date())));
   }
   const instanceId = defaultInstanceId();
+  // Made at the first start in the data folder and kept: every report this laptop writes is signed by the same key.
+  const laptopKey = config.dataFile === undefined ? { keys: processReportKeys(), save: () => undefined } : laptopReportKeysOnStart(join(dirname(config.dataFile), LAPTOP_KEY_FILE));
+  const reportKeys = laptopKey.keys;
   const sandboxOn = async (storage: DocumentStorage, forwardKey?: string): Promise<Sandbox> => {
     const made = await createSandbox({
       fixtures,
@@ -60,6 +64,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
       instanceId,
       forwardKey,
       readiness,
+      reportKeys,
     });
     logOutcomes(made, logger);
     return made;
@@ -70,6 +75,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
   const slot = await cluster?.add(partner.name, sandboxOn);
   const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
+  laptopKey.save();
   const server = createSandboxServer(
     cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, database: cluster.database }) : sandbox!.app,
     { originFormOnly: cluster !== undefined },

@@ -1,32 +1,55 @@
-/** `pos-sandbox verify-report DIR [--rejudge]`: recomputes a report's digests and renderings and, asked to, its verdicts. */
+/**
+ * `pos-sandbox verify-report DIR [--keys FILE|URL] [--rejudge]`: checks a report folder's signature, then its digests
+ * and renderings, then, asked to, its verdicts.
+ */
 import { Command } from 'commander';
-import { readReportFiles } from '../../certification-checklist/report/write-report.js';
-import { verifyReport } from '../../certification-checklist/report/verify-report.js';
+import { FOLDER_FILES, readReportFiles } from '../../certification-checklist/report/write-report.js';
+import { verifyReport, type ReportCheck } from '../../certification-checklist/report/verify-report.js';
 import { rejudgeReport } from '../../certification-checklist/report/rejudge.js';
-import { REPORT_FILES } from '../../certification-checklist/report/render-report-files.js';
+import { signerWords } from '../../certification-checklist/report/render-statement.js';
+import type { VerificationKey } from '../../certification-checklist/report/signing-keys.js';
 import { printable } from '../domain/printable-text.js';
+import { readKeySet } from './key-set.js';
 
 export function verifyReportCommand(): Command {
   return new Command('verify-report')
-    .description('check that a report folder is as the checklist wrote it: every sha256, and each rendering against report.json')
+    .description("check a report folder: its signature, that every file is as the sandbox wrote it (every sha256, each rendering against report.json), and, asked to, every verdict")
     .argument('<dir>', 'the report folder (certification-reports/<run-id>)')
+    .option('--keys <file-or-url>', "the signer's public keys (a JWKS): a file, or a deployment's https://…/.well-known/jwks.json; without it a self-signed report is checked with the key it carries")
     .option('--rejudge', "also judge every item again from the report's own evidence, with this checklist, and compare the verdicts")
-    .addHelpText('after', '\nExit codes: 0 intact (and, with --rejudge, every verdict follows from the evidence), 1 edited or a verdict differs, 2 not a report folder or a report of another checklist version.')
-    .action(async (dir: string, flags: { rejudge?: boolean }) => {
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 signed, intact (and, with --rejudge, every verdict follows from the evidence); 1 a signature fails, a file was edited or a verdict differs; 2 not a report folder, a report of another checklist version, or keys that cannot be read.',
+    )
+    .action(async (dir: string, flags: { rejudge?: boolean; keys?: string }) => {
+      let keys: VerificationKey[] | undefined;
+      if (flags.keys !== undefined) {
+        const read = await readKeySet(flags.keys);
+        if ('problem' in read) {
+          process.stderr.write(`pos-sandbox verify-report: --keys ${flags.keys}: ${read.problem}\n`);
+          process.exit(2);
+        }
+        keys = read.keys;
+      }
       const files = await readReportFiles(dir);
-      if (Object.keys(files).length === 0) {
-        process.stderr.write(`pos-sandbox verify-report: ${dir} holds no report files (${REPORT_FILES.join(', ')})\n`);
+      if (files['report.json'] === undefined && Object.keys(files).length === 0) {
+        process.stderr.write(`pos-sandbox verify-report: ${dir} holds no report files (${FOLDER_FILES.join(', ')})\n`);
         process.exit(2);
       }
-      const check = verifyReport(files);
+      const check = verifyReport(files, keys);
       if (check.unsupported) {
         process.stderr.write(`pos-sandbox verify-report: ${check.unsupported}\n`);
         process.exit(2);
       }
       const report = check.report;
       // What a report holds is data, and an edited one may hold anything: shown, never sent to the terminal as it is.
+      process.stdout.write(signatureLines(check, flags.keys));
+      if (report) {
+        const { name, version, build } = report.pos;
+        process.stdout.write(`POS build: ${printable([name, version ?? '(no version)', build === undefined ? undefined : `build ${build}`].filter(Boolean).join(' '))}, partner ${printable(report.sandbox.partner)}\n`);
+      }
       if (check.intact) process.stdout.write(`intact: ${dir}\n  ${printable(report!.title)}\n  run ${printable(report!.runId)}, ${printable(report!.outcome.verdict)}, sha256 ${printable(report!.digest!.value)}\n`);
-      else process.stdout.write(`EDITED: ${dir} is not as the checklist wrote it\n${check.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
+      else process.stdout.write(`EDITED: ${dir} is not as the sandbox wrote and signed it\n${check.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
       if (!check.intact) process.exitCode = 1;
       if (!flags.rejudge) return;
       if (!report) {
@@ -45,4 +68,26 @@ export function verifyReportCommand(): Command {
       process.stdout.write(`VERDICTS DO NOT FOLLOW FROM THE EVIDENCE:\n${rejudged.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
       process.exitCode = 1;
     });
+}
+
+/** The first lines: whose key signed, whether it verifies and with what, and what it proves. */
+function signatureLines(check: ReportCheck, keysGiven: string | undefined): string {
+  const signature = check.signature;
+  if (signature === undefined) return 'signature: NONE: the folder has no manifest.json or signature.jws\n';
+  const signer = check.report?.signer;
+  const who = signer !== undefined && signer.kid === signature.kid && signer.kind === signature.kind ? signerWords(signer).who : `kid ${signature.kid ?? '(none)'}`;
+  if (signature.valid) {
+    const with_ = signature.checkedWith === 'keys' ? `a key of ${keysGiven}` : 'the key it carries';
+    return [
+      `signature: valid, kid ${printable(signature.kid)}, checked with ${printable(with_)}`,
+      `  signed by ${printable(who)}`,
+      ...(signature.retired ? ['  the key is retired: it still verifies what it signed, and signs nothing new'] : []),
+      `  it proves ${printable(signerWords(signer).proves)}`,
+      '',
+    ].join('\n');
+  }
+  if (signature.checkedWith === 'nothing') {
+    return `signature: NOT CHECKED: signed by ${printable(who)}; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)\n`;
+  }
+  return `signature: FAILS: ${printable(signature.problem)}\n`;
 }

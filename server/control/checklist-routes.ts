@@ -12,9 +12,15 @@ import { readJsonBody } from '../pipeline/json-body.js';
 import { egressProblem } from '../egress/egress-fetch.js';
 import type { ControlDeps } from './control-router.js';
 import { checkQuery } from './control-query.js';
+import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
 
 /** The report is the sandbox's own HTML, self-contained: inline style only, nothing loaded, never framed. */
 const REPORT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** What each file of a report folder is served as; the signatures are JWS compact serializations (RFC 7515 §9.2). */
+const FILE_TYPES: Partial<Record<string, string>> = Object.fromEntries(
+  FOLDER_FILES.map((file) => [file, file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.md') ? 'text/markdown; charset=utf-8' : file.endsWith('.xml') ? 'application/xml; charset=utf-8' : file.endsWith('.jws') ? 'application/jose' : 'application/json; charset=utf-8']),
+);
 
 export function checklistRoutes(deps: ControlDeps): Router {
   const router = Router();
@@ -64,10 +70,18 @@ export function checklistRoutes(deps: ControlDeps): Router {
     res.json(await checklist.reports());
   });
 
-  router.get('/reports/:id/report.html', async (req, res) => {
-    const html = await checklist.reportHtml(req.params.id);
-    if (html === undefined) throw new ApiError('NOT_FOUND', `no report '${req.params.id}' in ${checklist.options.reportDir}; GET /_sandbox/reports lists them`);
-    res.set({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': REPORT_POLICY, 'x-frame-options': 'DENY', 'x-content-type-options': 'nosniff' }).send(html);
+  // Every file of a report folder, so a partner of a hosted sandbox takes the signed folder home (`pos-sandbox reports get`).
+  router.get('/reports/:id/:file', async (req, res) => {
+    checkQuery(req.query, []);
+    const { id, file } = req.params;
+    const type = FILE_TYPES[file];
+    if (type === undefined) throw new ApiError('NOT_FOUND', `a report folder has no file '${file}': it holds ${FOLDER_FILES.join(', ')}`);
+    const text = await checklist.reportFile(id, file);
+    if (text === undefined) throw new ApiError('NOT_FOUND', `no report '${id}' with ${file} in ${checklist.options.reportDir}; GET /_sandbox/reports lists them`);
+    res.set({ 'content-type': type, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+    if (file === 'report.html') res.set({ 'content-security-policy': REPORT_POLICY, 'x-frame-options': 'DENY' });
+    else res.set('content-disposition', `attachment; filename="${file}"`);
+    res.send(text);
   });
 
   return router;

@@ -5,13 +5,14 @@
  * instance's own, not prom-client's global one: two sandboxes in one process (the tests) never share counts.
  * Labels are few and bounded: a route is one of the API's, never a path as sent, and no label names a partner.
  */
+import { JWKS_PATH } from '../../certification-checklist/report/signing-keys.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sandbox } from '../sandbox.js';
 import { routePathOf, POS_ROUTES } from '../api/pos-routes.js';
 
 /** Who a request was for, as the front saw it: a partner's, the operator's, or nobody's (refused there). */
-export type PartnerClass = 'partner' | 'operator' | 'nobody' | 'any';
+export type PartnerClass = 'partner' | 'operator' | 'nobody' | 'any' | 'public';
 
 const KNOWN_ROUTES = new Set(POS_ROUTES.map((route) => route.path));
 
@@ -20,7 +21,7 @@ export function routeLabel(url: string | undefined): string {
   const path = (url ?? '/').split('?')[0]!;
   const control = /^\/_sandbox(\/[A-Za-z-]{1,30})?/i.exec(path);
   if (control) return `/_sandbox${control[1]?.toLowerCase() ?? ''}`;
-  if (path === '/metrics') return '/metrics';
+  if (path === '/metrics' || path === JWKS_PATH) return path;
   const route = routePathOf(path);
   return KNOWN_ROUTES.has(route) ? route : 'other';
 }

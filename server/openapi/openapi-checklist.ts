@@ -1,7 +1,11 @@
 /** The checklist parts of openapi.json: runs started from the control API, the report folders, the migration report. */
+import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
 import { CAPABILITIES, ITEM_STATUSES } from '../../certification-checklist/checklist-types.js';
 import { MIGRATION_STEPS } from '../domain/v1-habits.js';
-import { controlOk, controlResponses, getById, json, ref } from './openapi-parts.js';
+import { controlError, controlOk, controlResponses, getById, json, ref } from './openapi-parts.js';
+
+/** The protected header of an operator's signature, base64url: {"alg":"EdDSA","kid":"2026-q4"}. */
+const EXAMPLE_JWS_HEADER = Buffer.from('{"alg":"EdDSA","kid":"2026-q4"}').toString('base64url');
 
 export function checklistPaths() {
   return {
@@ -63,8 +67,21 @@ export function checklistPaths() {
               type: 'array',
               items: {
                 type: 'object',
-                required: ['id', 'title', 'startedAt', 'verdict', 'pos', 'html'],
-                properties: { id: { type: 'string' }, title: { type: 'string' }, startedAt: { type: 'string' }, verdict: { type: 'string' }, pos: { type: 'string' }, html: { type: 'string' } },
+                required: ['id', 'title', 'startedAt', 'verdict', 'pos', 'html', 'signer'],
+                properties: {
+                  id: { type: 'string' },
+                  title: { type: 'string' },
+                  startedAt: { type: 'string' },
+                  verdict: { type: 'string' },
+                  pos: { type: 'string' },
+                  html: { type: 'string' },
+                  signer: {
+                    type: ['object', 'null'],
+                    description: "Whose key signed the folder: an operator's deployment, or self-signed (the partner's machine); null for a folder without one",
+                    required: ['kind', 'kid'],
+                    properties: { kind: { enum: ['operator', 'self-signed'] }, deployment: { type: 'string' }, kid: { type: 'string' } },
+                  },
+                },
               },
             }),
           },
@@ -83,14 +100,76 @@ export function checklistPaths() {
         responses: controlResponses({ '200': controlOk('The report', ref('MigrationReport')) }, { invalid: 'a query parameter' }),
       },
     },
-    '/_sandbox/reports/{id}/report.html': {
+    '/.well-known/jwks.json': {
       get: {
-        operationId: 'reportHtml',
+        operationId: 'reportKeys',
         tags: ['Control API'],
-        summary: "A report's report.html",
-        description: 'The report as a self-contained HTML page.',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: controlResponses({ '200': { description: 'The report', content: { 'text/html': { schema: { type: 'string' } } } } }, { invalid: 'an id that is not UTF-8 percent-encoding', notFound: 'no report folder of that name' }),
+        summary: "The public keys this sandbox's reports are signed with (a JWKS, RFC 7517)",
+        description:
+          "Open to anyone, as a key set is. Every key still valid for verification, each with its kid; a retired key (it verifies what it signed, and signs nothing new) has `retired: true`. " +
+          "A hosted sandbox publishes the operator's keys (the partners file's reportSigning); a laptop its own, self-signed. `pos-sandbox verify-report --keys <this URL> DIR` checks a report with them.",
+        security: [],
+        responses: {
+          '200': {
+            description: 'The key set',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['keys'],
+                  properties: {
+                    keys: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['kty', 'crv', 'x', 'kid', 'alg', 'use'],
+                        properties: { kty: { const: 'OKP' }, crv: { const: 'Ed25519' }, x: { type: 'string' }, kid: { type: 'string' }, alg: { const: 'EdDSA' }, use: { const: 'sig' }, retired: { const: true } },
+                      },
+                    },
+                  },
+                },
+                example: {
+                  keys: [
+                    { kty: 'OKP', crv: 'Ed25519', x: 'mWePPZ04BnBPksMO74HUwTY5kGO3uzCOfXy8z5nGwZ8', kid: '2026-q3', alg: 'EdDSA', use: 'sig', retired: true },
+                    { kty: 'OKP', crv: 'Ed25519', x: 'jF4CwiINwzHxQZUkJkySlrrikmhDYro2HJur2LZAEmo', kid: '2026-q4', alg: 'EdDSA', use: 'sig' },
+                  ],
+                },
+              },
+            },
+          },
+          '405': controlError('A method other than GET or HEAD'),
+        },
+      },
+    },
+    '/_sandbox/reports/{id}/{file}': {
+      get: {
+        operationId: 'reportFile',
+        tags: ['Control API'],
+        summary: 'A file of a report folder: report.html to read, or any file to take the signed folder home',
+        description:
+          'report.html is a self-contained page (served with a policy that loads nothing); the other files are sent as attachments. ' +
+          'manifest.json lists every file\'s sha256 and signature.jws is its detached JWS (EdDSA); statement.jws signs statement.json alone. ' +
+          '`pos-sandbox reports get ID` fetches them all, and `pos-sandbox verify-report --keys …/.well-known/jwks.json` checks the folder.',
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'file', in: 'path', required: true, schema: { enum: [...FOLDER_FILES] }, example: 'signature.jws' },
+        ],
+        responses: controlResponses(
+          {
+            '200': {
+              description: 'The file',
+              content: {
+                'text/html': { schema: { type: 'string' }, example: '<!doctype html><html lang="en"><head><title>Demo run, not a certification: demo-pos</title></head><body>…</body></html>' },
+                'text/markdown': { schema: { type: 'string' }, example: '# Demo run, not a certification: demo-pos (the bundled reference POS)\n' },
+                'application/xml': { schema: { type: 'string' }, example: '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="Demo run, not a certification: demo-pos" tests="36" failures="0" errors="0" skipped="0" time="19.400"></testsuites>\n' },
+                'application/jose': { schema: { type: 'string', description: 'A detached JWS, compact: header..signature' }, example: `${EXAMPLE_JWS_HEADER}..${'A'.repeat(86)}\n` },
+                'application/json': { schema: { type: 'object' }, example: { format: 'pos-sandbox/certification-statement', formatVersion: 1, partner: 'demo-pos', verdict: 'passed', kind: 'demo' } },
+              },
+            },
+          },
+          { invalid: 'an id that is not UTF-8 percent-encoding, or a query parameter', notFound: 'no report folder of that name, or no such file in it' },
+        ),
       },
     },
   };

@@ -71,7 +71,7 @@ function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> 
       },
     ],
     startChecklistRunRequest: { referencePos: true, capabilities: ['refund', 'hub', 'kiosk'], windowMs: 500 },
-    reports: [{ id: CHECKLIST_RUN.report.id, title: 'Demo run, not a certification: demo-pos (the bundled reference POS)', startedAt: '2026-11-21T10:00:00.000Z', verdict: 'passed', pos: 'demo-pos', html: CHECKLIST_RUN.report.html }],
+    reports: [{ id: CHECKLIST_RUN.report.id, title: 'Demo run, not a certification: demo-pos (the bundled reference POS)', startedAt: '2026-11-21T10:00:00.000Z', verdict: 'passed', pos: 'demo-pos', html: CHECKLIST_RUN.report.html, signer: { kind: 'self-signed', kid: 'Yx2rV4qB0y1m7cXk8oJ3Zt9sN6aL5dW2hF0gP1eR4uQ' } }],
     reportHtml: '<!doctype html><html lang="en"><head><title>Demo run, not a certification: demo-pos</title></head><body>…</body></html>',
     checkTokenRequest: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJsb2Mtc3RkLTAwMSJ9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxl' },
     checkToken: {

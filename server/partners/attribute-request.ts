@@ -11,6 +11,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../errors.js';
+import { JWKS_PATH } from '../../certification-checklist/report/signing-keys.js';
 import { checkAuthorizationHeader, decodeJsonPart } from '../domain/pos-token-rules.js';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 
@@ -23,6 +24,8 @@ export type Attribution =
   | { to: 'any' }
   /** The operator's own reads: the partners, their health. */
   | { to: 'operator' }
+  /** What anyone may read, with no partner: the report keys (/.well-known/jwks.json). */
+  | { to: 'public' }
   /** Refused before any partner: a POS call's 401 (or 404/405 for a path that is none) or a control call's refusal. */
   | { to: 'nobody'; code: ErrorCode; messages: string[] };
 
@@ -80,6 +83,7 @@ export function attributeRequest(request: RequestHead, book: PartnerBook): Attri
   if (read && (path === '/' || path === '/_sandbox/ui' || path.startsWith('/_sandbox/ui/') || path === '/_sandbox/ready')) return { to: 'any' };
   if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return attributeControlCall(request, path, book);
   if (path === '/metrics') return attributeMetrics(request.headers.authorization, book);
+  if (path === JWKS_PATH) return { to: 'public' };
   return attributePosCall(request.headers.authorization, book);
 }
 

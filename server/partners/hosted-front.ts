@@ -4,6 +4,8 @@
  * What belongs to no partner is answered here, in the same envelopes: a POS call that names no known partner, a
  * control call without a partner's token, and the operator's reads across partners.
  */
+import { mountJwks } from '../signing/jwks-route.js';
+import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import express, { type Express } from 'express';
@@ -53,6 +55,8 @@ interface FrontOptions {
   instanceId: string;
   /** This instance's metrics: every request is counted there, and GET /metrics shows them to the operator. */
   metrics: InstanceMetrics;
+  /** The keys the partners' reports are signed with, published at /.well-known/jwks.json. */
+  reportKeys: ReportKeys;
 }
 
 export function hostedFront(options: FrontOptions): HostedFront {
@@ -72,6 +76,7 @@ export function hostedFront(options: FrontOptions): HostedFront {
       case 'any':
         return anyPartner(req, res);
       case 'operator':
+      case 'public':
         return nobody(req, res);
       case 'nobody':
         (req as IncomingMessage & { refusal?: Refusal }).refusal = { code: attribution.code, messages: attribution.messages };
@@ -101,6 +106,7 @@ function nobodyApp(options: FrontOptions): Express {
     if (refusal) throw new ApiError(refusal.code, refusal.messages);
     next();
   });
+  mountJwks(app, options.reportKeys);
   app.all('/metrics', async (req, res) => {
     res.locals.family = 'order';
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /metrics; use GET`, { headers: { Allow: 'GET' } });

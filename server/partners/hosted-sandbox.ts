@@ -22,6 +22,7 @@ import { hostedEgress } from './partner-egress.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config.js';
 import { HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas } from '../domain/quotas.js';
 import { SharedSlots } from '../processing/quota-book.js';
+import { processReportKeys } from '../signing/laptop-key.js';
 import type { HostedPartner, PartnersSetup } from './load-partners-file.js';
 
 export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 'partner' | 'storage' | 'adminToken' | 'redactor' | 'reportDir' | 'readiness'> {
@@ -66,6 +67,8 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
   const instanceId = options.instanceId ?? defaultInstanceId();
   const partners = new Map<string, PlacedPartner>();
   const allExports = new SharedSlots(setup.harExportsInAll ?? HOSTED_HAR_EXPORTS_IN_ALL);
+  // The operator's keys; without them (a trial, a test), a key of this process's own, and the reports say self-signed.
+  const reportKeys = setup.reportKeys ?? options.reportKeys ?? processReportKeys();
   const here = async (partner: string, make: (storage: DocumentStorage) => Promise<Sandbox>): Promise<PlacedPartner> => {
     const sandbox = await make(storageFor(partner));
     return { listener: sandbox.app as unknown as RequestListener, sandbox: () => sandbox };
@@ -90,6 +93,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         hosted: true,
         quotas: withQuotas(HOSTED_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT }, partner.quotas),
         allExports,
+        reportKeys,
       });
       metrics.watch(made);
       return made;
@@ -115,6 +119,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
     version: VERSION,
     instanceId,
     metrics,
+    reportKeys,
   });
   return {
     listener: front.listener,

@@ -12,6 +12,8 @@ import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { FixtureError, FIXTURE_AJV_OPTIONS, loadFixtures, type Fixtures } from '../fixtures/load-fixtures.js';
 import { egressProblems } from './partner-egress.js';
 import type { Quotas } from '../domain/quotas.js';
+import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
+import { operatorReportKeys } from '../signing/operator-keys.js';
 import { partnersFileSchema, type PartnerEntry, type PartnersFile, type Secret } from './partners-file-schema.js';
 
 export interface HostedPartner {
@@ -34,6 +36,8 @@ export interface PartnersSetup {
   operatorToken: string | undefined;
   /** HAR exports under way at once across every partner, if the file sets it. */
   harExportsInAll: number | undefined;
+  /** The operator's report keys (reportSigning), if the file sets them. */
+  reportKeys: ReportKeys | undefined;
 }
 
 /** The shortest admin or operator token taken, as for --admin-token. */
@@ -109,8 +113,20 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
       quotas: { ...fileQuotas, ...entry.quotas },
     });
   });
+  const reportKeys = value.reportSigning === undefined ? undefined : readReportKeys(value.reportSigning, base, options.env, problems);
   if (problems.length > 0) throw partnersError(file, problems);
-  return { partners, operatorToken, harExportsInAll };
+  return { partners, operatorToken, harExportsInAll, reportKeys };
+}
+
+function readReportKeys(settings: NonNullable<PartnersFile['reportSigning']>, base: string, env: Record<string, string | undefined>, problems: string[]): ReportKeys | undefined {
+  const before = problems.length;
+  const entries = settings.keys.map((entry, at) => {
+    const read = readSecret(entry.key, base, env);
+    if (read.problem !== undefined) problems.push(`reportSigning.keys[${at}].key: ${read.problem}`);
+    return { kid: entry.kid, text: read.value, retired: entry.retired === true };
+  });
+  if (problems.length > before) return undefined;
+  return operatorReportKeys(settings.deployment, entries, problems);
 }
 
 /** Pure: a fixture set cut to `locations` (all when undefined), with `partner` in place of its own. */

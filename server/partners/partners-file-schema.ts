@@ -5,6 +5,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { PARTNER_CAPABILITIES } from './partner-capabilities.js';
+import { KID_PATTERN } from '../../certification-checklist/report/signing-keys.js';
 
 /** A secret given inline (tests, demos), or by the name of an environment variable or a file that holds it. */
 const secretSchema = {
@@ -41,6 +42,30 @@ export const partnersFileSchema = {
     $schema: { type: 'string' },
     /** The operator's token: the control API of every partner (with x-sandbox-partner naming one). */
     operatorToken: secretSchema,
+    /**
+     * The operator's keys that sign every report the hosted sandbox writes (docs/certification.md): the deployment's
+     * name, as reports and `verify-report` name the signer, and Ed25519 keys with a kid each; the one not retired
+     * signs, the retired stay published at /.well-known/jwks.json so what they signed still verifies.
+     */
+    reportSigning: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['deployment', 'keys'],
+      properties: {
+        deployment: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._:/-]*$' },
+        keys: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 20,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['kid', 'key'],
+            properties: { kid: { type: 'string', pattern: KID_PATTERN }, key: secretSchema, retired: { type: 'boolean' } },
+          },
+        },
+      },
+    },
     /** Every partner's quotas, unless its entry sets its own; and the HAR exports of all partners at once. */
     quotas: {
       type: 'object',

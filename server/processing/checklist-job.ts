@@ -12,6 +12,7 @@ import type { ItemStatus } from '../../certification-checklist/checklist-types.j
 import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
 import type { ItemResult, RunOptions } from '../../certification-checklist/runner.js';
 import type { PartnerIdentity } from '../config.js';
+import type { ReportSigner } from '../../certification-checklist/report/signing-keys.js';
 import type { ChecklistRunRequest } from '../domain/checklist-run-request.js';
 import { egressFetch } from '../egress/egress-fetch.js';
 import { grantOrigin, OPEN_EGRESS, partnerEgress } from '../egress/egress-policy.js';
@@ -23,6 +24,8 @@ export interface ChecklistJob {
   sandboxUrl: string;
   adminToken: string | undefined;
   reportDir: string;
+  /** Its private key crosses as a KeyObject (structured-clonable); nothing prints or stores it. */
+  signer: ReportSigner;
   partner: PartnerIdentity;
   menus: Fixtures['menus'];
   locations: Fixtures['locations'];
@@ -78,7 +81,7 @@ export async function runChecklistJob(job: ChecklistJob, tell: (message: JobMess
     };
     const result = await runChecklist(options);
     const outcome = runOutcome(judgedItems(result.results));
-    const folder = await writeReport(job.reportDir, buildReport(result, outcome));
+    const folder = await writeReport(job.reportDir, buildReport(result, outcome, job.signer), job.signer);
     tell({
       type: 'done',
       items: result.results.map((judged) => ({ id: judged.item.id, status: judged.status, message: judged.message })),

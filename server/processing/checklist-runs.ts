@@ -4,6 +4,7 @@
  * POS started for the run when asked. Each item's verdict is emitted as it comes; at the end the report is written
  * to the report folder, as `pos-sandbox checklist` writes it, and the run says where.
  */
+import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { EventEmitter, once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ export interface ChecklistRun {
 
 export interface ChecklistRunsOptions {
   reportDir: string;
+  /** What the runs' reports are signed with. */
+  reportKeys: ReportKeys;
   fixtures: Fixtures;
   partner: PartnerIdentity;
   adminToken: string | undefined;
@@ -159,6 +162,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
       sandboxUrl: this.sandboxUrl!,
       adminToken: this.options.adminToken,
       reportDir: this.options.reportDir,
+      signer: this.options.reportKeys.signer,
       partner,
       menus: fixtures.menus,
       locations: fixtures.locations,
@@ -216,9 +220,9 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     return this.folders.list();
   }
 
-  /** report.html of a report folder, or undefined when there is none. */
-  reportHtml(id: string): Promise<string | undefined> {
-    return this.folders.html(id);
+  /** A file of a report folder (report.html, manifest.json, signature.jws …), or undefined when there is none. */
+  reportFile(id: string, name: string): Promise<string | undefined> {
+    return this.folders.file(id, name);
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
 
 /** An earlier report found in the report directory. */
 export interface ReportListing {
@@ -13,6 +14,8 @@ export interface ReportListing {
   verdict: string;
   pos: string;
   html: string;
+  /** Whose key signed it, as report.json says (verify-report checks it); null for a folder written before reports were signed. */
+  signer: { kind: string; deployment?: string; kid: string } | null;
 }
 
 /** Report folder names the control API takes: what runChecklist makes (a time and a tag), nothing with a slash. */
@@ -42,11 +45,11 @@ export class ReportFolders {
     return listed.filter((listing): listing is ReportListing => listing !== undefined).sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id));
   }
 
-  /** report.html of a report folder, or undefined when there is none. */
-  async html(id: string): Promise<string | undefined> {
-    if (!REPORT_ID.test(id)) return undefined;
+  /** A file of a report folder (FOLDER_FILES only), or undefined when there is none. */
+  async file(id: string, name: string): Promise<string | undefined> {
+    if (!REPORT_ID.test(id) || !(FOLDER_FILES as readonly string[]).includes(name)) return undefined;
     try {
-      return await readFile(join(this.directory, id, 'report.html'), 'utf8');
+      return await readFile(join(this.directory, id, name), 'utf8');
     } catch {
       return undefined;
     }
@@ -72,9 +75,18 @@ export class ReportFolders {
     if (known?.mtimeMs === mtimeMs) return known.listing;
     let listing: ReportListing | undefined;
     try {
-      const report = JSON.parse(await readFile(file, 'utf8')) as { title?: unknown; startedAt?: unknown; outcome?: { verdict?: unknown }; pos?: { name?: unknown } };
+      const report = JSON.parse(await readFile(file, 'utf8')) as { title?: unknown; startedAt?: unknown; outcome?: { verdict?: unknown }; pos?: { name?: unknown }; signer?: { kind?: unknown; deployment?: unknown; kid?: unknown } };
       const text = (value: unknown) => (typeof value === 'string' ? value : '');
-      listing = { id, title: text(report.title), startedAt: text(report.startedAt), verdict: text(report.outcome?.verdict), pos: text(report.pos?.name), html: reportHtmlPath(id) };
+      const { signer } = report;
+      listing = {
+        id,
+        title: text(report.title),
+        startedAt: text(report.startedAt),
+        verdict: text(report.outcome?.verdict),
+        pos: text(report.pos?.name),
+        html: reportHtmlPath(id),
+        signer: signer === undefined || signer === null ? null : { kind: text(signer.kind), ...(typeof signer.deployment === 'string' ? { deployment: signer.deployment } : {}), kid: text(signer.kid) },
+      };
     } catch {
       // A report.json that does not parse is not a report.
       listing = undefined;

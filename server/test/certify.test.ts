@@ -25,7 +25,7 @@ describe('pos-sandbox certify', () => {
     const reports = join(tempDir(), 'build', 'certification');
     const run = await cli(['certify', '--driver', pos.url, '--port', String(port), '--capabilities', 'refund,hub,kiosk', '--report-dir', reports, '--window-ms', '300']);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(readdirSync(reports).sort()).toEqual(['evidence.har', 'junit.xml', 'report.html', 'report.json', 'report.md']);
+    expect(readdirSync(reports).sort()).toEqual(['evidence.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'report.md', 'signature.jws', 'statement.json', 'statement.jws']);
     expect(run.stdout).toContain(`  junit: ${join(reports, 'junit.xml')}\n`);
     const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
     expect({ cases: junit.match(/<testcase /g)?.length, failures: junit.match(/<failure /g)?.length ?? 0 }).toEqual({ cases: 36, failures: 0 });

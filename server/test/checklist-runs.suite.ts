@@ -151,8 +151,8 @@ describe('reports', () => {
     const response = await request(app).get('/_sandbox/reports');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: '2026-11-21T09-00-00-000Z-bbbbbb', title: 'Run 2026-11-21T09-00-00-000Z-bbbbbb', startedAt: '2026-11-21T09:00:00.000Z', verdict: 'passed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-21T09-00-00-000Z-bbbbbb/report.html' },
-      { id: '2026-11-20T09-00-00-000Z-aaaaaa', title: 'Run 2026-11-20T09-00-00-000Z-aaaaaa', startedAt: '2026-11-20T09:00:00.000Z', verdict: 'failed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-20T09-00-00-000Z-aaaaaa/report.html' },
+      { id: '2026-11-21T09-00-00-000Z-bbbbbb', title: 'Run 2026-11-21T09-00-00-000Z-bbbbbb', startedAt: '2026-11-21T09:00:00.000Z', verdict: 'passed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-21T09-00-00-000Z-bbbbbb/report.html', signer: null },
+      { id: '2026-11-20T09-00-00-000Z-aaaaaa', title: 'Run 2026-11-20T09-00-00-000Z-aaaaaa', startedAt: '2026-11-20T09:00:00.000Z', verdict: 'failed', pos: 'acme-pos', html: '/_sandbox/reports/2026-11-20T09-00-00-000Z-aaaaaa/report.html', signer: null },
     ]);
   });
 
@@ -184,5 +184,35 @@ describe('reports', () => {
       const response = await request(app).get(`/_sandbox/reports/${id}/report.html`);
       expect([id, response.status]).toEqual([id, 404]);
     }
+  });
+
+  it('serves every file of a signed folder as an attachment of its type, and names the files when asked for another', async () => {
+    const dir = reportFolder();
+    const id = '2026-11-21T09-00-00-000Z-bbbbbb';
+    writeFileSync(join(dir, id, 'signature.jws'), 'eyJhbGciOiJFZERTQSJ9..c2ln\n');
+    writeFileSync(join(dir, id, 'statement.json'), '{"verdict":"passed"}\n');
+    const { app } = await testSandbox({ reportDir: dir });
+    const jws = await request(app).get(`/_sandbox/reports/${id}/signature.jws`);
+    expect([jws.status, jws.headers['content-type'], jws.headers['content-disposition'], jws.text]).toEqual([200, 'application/jose; charset=utf-8', 'attachment; filename="signature.jws"', 'eyJhbGciOiJFZERTQSJ9..c2ln\n']);
+    const statement = await request(app).get(`/_sandbox/reports/${id}/statement.json`);
+    expect([statement.status, statement.headers['content-type'], statement.body]).toEqual([200, 'application/json; charset=utf-8', { verdict: 'passed' }]);
+    const missing = await request(app).get(`/_sandbox/reports/${id}/manifest.json`);
+    expect([missing.status, missing.body]).toEqual([404, orderEnvelope('NOT_FOUND', `no report '${id}' with manifest.json in ${dir}; GET /_sandbox/reports lists them`)]);
+    const other = await request(app).get(`/_sandbox/reports/${id}/..%2F..%2Fpackage.json`);
+    expect([other.status, other.body]).toEqual([
+      404,
+      orderEnvelope('NOT_FOUND', "a report folder has no file '../../package.json': it holds report.json, report.md, report.html, junit.xml, evidence.har, statement.json, manifest.json, signature.jws, statement.jws"),
+    ]);
+  });
+});
+
+describe('/.well-known/jwks.json', () => {
+  it("publishes the sandbox's public report key, no private member, to anyone; any other method is a 405 in the envelope", async () => {
+    const sandbox = await testSandbox({ adminToken: 'an-admin-token-of-16' });
+    const keys = await request(sandbox.app).get('/.well-known/jwks.json');
+    expect([keys.status, keys.headers['content-type'], keys.headers['cache-control']]).toEqual([200, 'application/json; charset=utf-8', 'public, max-age=300']);
+    expect(keys.body).toEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: sandbox.reportKeys.signer.kid, alg: 'EdDSA', use: 'sig' }] });
+    const posted = await request(sandbox.app).post('/.well-known/jwks.json').send({});
+    expect([posted.status, posted.headers.allow, posted.body]).toEqual([405, 'GET', orderEnvelope('METHOD_NOT_ALLOWED', 'POST is not allowed on /.well-known/jwks.json; use GET')]);
   });
 });
