@@ -9,5 +9,5 @@ export function renderHar(report: Report): string {
     { name: 'pos-sandbox certification checklist', version: report.checklistVersion },
     report.sandbox.url,
   );
-  return `${JSON.stringify({ log: { ...har.log, comment: `${report.title} (${report.runId}); signed by ${signerWords(report.signer).who}` } }, null, 2)}\n`;
+  return `${JSON.stringify({ log: { ...har.log, comment: `${report.title} (${report.runId}); signed by ${signerWords(report.signer).who}; the signature proves ${signerWords(report.signer).proves}` } }, null, 2)}\n`;
 }

@@ -26,7 +26,7 @@ export function renderJunit(report: Report): string {
     lines.push(
       `  <testsuite name="${category}" tests="${items.length}" failures="${total(items, 'fail')}" errors="${total(items, 'blocked', 'error')}" skipped="${total(items, 'skipped', 'not_applicable')}" timestamp="${report.startedAt}">`,
     );
-    lines.push('    <properties>', `      <property name="signed-by" value="${xml(signerWords(report.signer).who)}"/>`, `      <property name="report-sha256" value="${xml(report.digest?.value ?? '')}"/>`, '    </properties>');
+    lines.push('    <properties>', `      <property name="signed-by" value="${xml(signerWords(report.signer).who)}"/>`, `      <property name="signature-proves" value="${xml(signerWords(report.signer).proves)}"/>`, `      <property name="report-sha256" value="${xml(report.digest?.value ?? '')}"/>`, '    </properties>');
     for (const item of items) lines.push(...testCase(item, seconds(item.durationMs)));
     lines.push('  </testsuite>');
   }

@@ -19,7 +19,7 @@ export function signerWords(signer: Report['signer']): { who: string; proves: st
   }
   return {
     who: `deployment ${signer.deployment ?? '(unnamed)'} (kid ${signer.kid}), with the operator's key`,
-    proves: `that the sandbox of deployment ${signer.deployment ?? '(unnamed)'} judged this run and wrote these files, unchanged since`,
+    proves: `that the sandbox of deployment ${signer.deployment ?? '(unnamed)'} judged this run and wrote these files, unchanged since; not that the POS build named produced the traffic (its name, version and build are what the partner gave)`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 // An independent verifier: jose, not the code that signs.
 import { compactVerify, createLocalJWKSet, EmbeddedJWK } from 'jose';
@@ -99,7 +99,7 @@ describe('a report signed with the operator key', () => {
       finishedAt: '2026-11-27T10:00:05.000Z',
       files: Object.fromEntries(Object.keys(renderReportFiles(hosted)).map((name) => [name, expect.stringMatching(/^[0-9a-f]{64}$/)])),
     });
-    expect(verifyReport(folder, keys)).toEqual(expect.objectContaining({ intact: true, problems: [], signature: { valid: true, kid: '2026-q4', kind: 'operator', retired: false, checkedWith: 'keys' } }));
+    expect(verifyReport(folder, keys)).toMatchObject({ intact: true, problems: [], signature: { valid: true, kid: '2026-q4', kind: 'operator', retired: false, checkedWith: 'keys', problems: [] } });
   });
 
   it('publishes public members only, the retired key marked', () => {
@@ -110,7 +110,10 @@ describe('a report signed with the operator key', () => {
   });
 
   it('is not checked without keys, and says so rather than failing', () => {
-    expect(verifyReport(folder)).toMatchObject({ intact: true, signature: { valid: false, kid: '2026-q4', kind: 'operator', checkedWith: 'nothing', problem: "it was signed by kid 2026-q4, an operator's key: give the deployment's keys (--keys) to check it" } });
+    expect(verifyReport(folder)).toMatchObject({
+      intact: true,
+      signature: { valid: false, kid: '2026-q4', kind: 'operator', checkedWith: 'nothing', problems: ["not checked: it was signed by kid 2026-q4, an operator's key: give the deployment's keys (--keys) to check it"] },
+    });
   });
 
   it('a report signed before the rotation still verifies, in jose and here, and says its key is retired', async () => {
@@ -123,10 +126,15 @@ describe('a report signed with the operator key', () => {
     const other = operatorKeys([{ kid: '2027-q1', text: pem(), retired: false }]);
     const foreign = signedFolderFiles(reportSignedBy(other.signer), other.signer);
     await expect(joseVerifies(foreign['signature.jws'], foreign['manifest.json'], createLocalJWKSet(PUBLISHED as never))).rejects.toThrow();
-    expect(verifyReport(foreign, keys).problems).toEqual([
-      'signature.jws: kid 2027-q1 is not in the key set given (2026-q3, 2026-q4): manifest.json was changed after signing, or the signature is not this folder\'s',
-      "statement.jws: kid 2027-q1 is not in the key set given (2026-q3, 2026-q4): statement.json was changed after signing, or the signature is not its own",
-    ]);
+    // The files are as that key signed them: not an edit, and not verified.
+    expect(verifyReport(foreign, keys)).toMatchObject({
+      intact: true,
+      signature: {
+        valid: false,
+        kid: '2027-q1',
+        problems: ['signature.jws: kid 2027-q1 is not in the key set given (2026-q3, 2026-q4): no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)'],
+      },
+    });
   });
 
   it('a file edited and every digest resealed, the manifest too, fails both verifiers, naming the signature', async () => {
@@ -137,12 +145,16 @@ describe('a report signed with the operator key', () => {
     const files = { ...renderReportFiles(resealed), 'signature.jws': folder['signature.jws'], 'statement.jws': folder['statement.jws'], 'manifest.json': manifestText(manifestOf(resealed, renderReportFiles(resealed))) };
     await expect(joseVerifies(files['signature.jws'], files['manifest.json'], createLocalJWKSet(PUBLISHED as never))).rejects.toThrow('signature verification failed');
     expect(verifyReport(files, keys)).toMatchObject({
-      intact: false,
-      problems: [
-        "signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's",
-        "statement.jws: the signature of kid 2026-q4 does not match: statement.json was changed after signing, or the signature is not its own",
-      ],
+      intact: true,
+      problems: [],
+      signature: { valid: false, kid: '2026-q4', problems: ["signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's"] },
     });
+    // The statement edited and resealed alone: its own signature fails.
+    const statement = { ...folder, 'statement.json': folder['statement.json'].replace('"b-1187"', '"b-9999"') };
+    statement['manifest.json'] = folder['manifest.json'].replace(JSON.parse(folder['manifest.json']).files['statement.json'], createHash('sha256').update(statement['statement.json']).digest('hex'));
+    expect(verifyReport(statement, keys).signature!.problems).toEqual(["signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's"]);
+    const manifestKept = { ...folder, 'statement.json': statement['statement.json'] };
+    expect(verifyReport(manifestKept, keys)).toMatchObject({ signature: { valid: false, problems: ["statement.jws: the signature of kid 2026-q4 does not match: statement.json was changed after signing, or the signature is not its own"] } });
   });
 
   it('a file edited without touching the manifest fails, naming the file', () => {
@@ -152,7 +164,7 @@ describe('a report signed with the operator key', () => {
 
   it('a signature replaced by another report\'s fails, and so does one that names alg none or HS256', () => {
     const elsewhere = signedFolderFiles({ ...hosted, runId: 'run-8' }, ROTATED.signer);
-    expect(verifyReport({ ...folder, 'signature.jws': elsewhere['signature.jws'] }, keys).problems).toEqual([
+    expect(verifyReport({ ...folder, 'signature.jws': elsewhere['signature.jws'] }, keys).signature!.problems).toEqual([
       "signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's",
     ]);
     const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -180,13 +192,13 @@ describe('a self-signed report', () => {
   });
 
   it("fails against a deployment's keys: the kid is not in them", () => {
-    expect(verifyReport(files, keys).problems[0]).toBe(`signature.jws: kid ${TEST_KEYS.signer.kid} is not in the key set given (2026-q3, 2026-q4): manifest.json was changed after signing, or the signature is not this folder's`);
+    expect(verifyReport(files, keys).signature!.problems).toEqual([`signature.jws: kid ${TEST_KEYS.signer.kid} is not in the key set given (2026-q3, 2026-q4): no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)`]);
   });
 
   it('cannot pass for an operator report: report.json claiming the operator is named', () => {
     const claimed = sealReport({ ...laptop, signer: { kind: 'operator', deployment: 'hosted-eu', kid: TEST_KEYS.signer.kid } });
     const forged = signedFolderFiles(claimed, { ...TEST_KEYS.signer, kind: 'self-signed' });
-    expect(verifyReport(forged).problems).toContain(`report.json names signer operator kid ${TEST_KEYS.signer.kid}, but signature.jws was made by self-signed kid ${TEST_KEYS.signer.kid}`);
+    expect(verifyReport(forged).signature!.problems).toContain(`report.json names signer operator kid ${TEST_KEYS.signer.kid}, but signature.jws was made by self-signed kid ${TEST_KEYS.signer.kid}`);
   });
 });
 

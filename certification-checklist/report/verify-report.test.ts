@@ -83,7 +83,7 @@ describe('canonicalJson', () => {
 describe('verifyReport', () => {
   it('finds a report as it was written intact, with its six files, the manifest and two signatures', () => {
     expect(Object.keys(files).sort()).toEqual(['evidence.har', 'junit.xml', 'manifest.json', 'report.html', 'report.json', 'report.md', 'signature.jws', 'statement.json', 'statement.jws']);
-    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [], signature: { valid: true, kind: 'self-signed', kid: TEST_SIGNER.kid, checkedWith: 'its own key' } });
+    expect(verifyReport(files)).toMatchObject({ intact: true, problems: [], signature: { valid: true, kind: 'self-signed', kid: TEST_SIGNER.kid, checkedWith: 'its own key', problems: [] } });
   });
 
   it('detects a one-character edit of report.json, naming the evidence, the report digest and every rendering it changes', () => {
@@ -115,7 +115,10 @@ describe('verifyReport', () => {
       'evidence.har is missing',
       'statement.json is missing',
     ]);
-    expect(verifyReport({ ...files, 'signature.jws': undefined }).problems).toEqual(['signature.jws is missing: the folder is not signed as the sandbox wrote it']);
+    expect(verifyReport({ ...files, 'signature.jws': undefined })).toMatchObject({
+      intact: true,
+      signature: { valid: false, checkedWith: 'nothing', problems: ['signature.jws is missing: the folder is not signed as the sandbox wrote it'] },
+    });
   });
 
   it('names a report of the earlier format instead of calling it edited', () => {

@@ -6,19 +6,24 @@
 import { sha256Of } from './canonical-json.js';
 import { REPORT_FORMAT, REPORT_FORMAT_VERSION, sealReport, type Report } from './report-model.js';
 import { renderReportFiles, REPORT_FILES, type ReportFile } from './render-report-files.js';
-import { checkDetached, manifestOf, manifestText, sha256Hex, type Manifest, type SignatureCheck } from './report-signature.js';
-import type { VerificationKey } from './signing-keys.js';
+import { checkDetached, manifestOf, manifestText, sha256Hex, type Manifest } from './report-signature.js';
+import type { SignerKind, VerificationKey } from './signing-keys.js';
 
 export interface ReportCheck {
+  /** Every file is as written: against the manifest, the digests and report.json's renderings. */
   intact: boolean;
+  /** What was edited, file by file; the signature's own problems are in `signature`. */
   problems: string[];
   /** The report, when report.json could be read as one (it may still have been edited). */
   report?: Report;
   /** Set when the folder holds a report this pos-sandbox cannot check (another format): why, and what can. */
   unsupported?: string;
-  /** The signature over manifest.json; absent when the folder has none to check. */
-  signature?: SignatureCheck & { checkedWith: 'keys' | 'its own key' | 'nothing' };
+  /** The signatures (manifest.json's and statement.json's); absent when report.json cannot be read. */
+  signature?: SignatureVerdict;
 }
+
+/** Whether the folder is signed as it says, by whom, checked with what; `problems` says why not. */
+export type SignatureVerdict = { checkedWith: 'keys' | 'its own key' | 'nothing'; valid: boolean; kid?: string; kind?: SignerKind; retired?: boolean; problems: string[] };
 
 /**
  * `files` holds the texts of the folder's files by name; `keys`, the set to check the signature with (the
@@ -40,7 +45,7 @@ export function verifyReport(files: Partial<Record<string, string>>, keys?: read
     return { intact: false, problems: [unsupported], unsupported };
   }
   const problems: string[] = [];
-  const signature = signatureProblems(report, files, keys, problems);
+  const signature = checkSignatures(report, files, keys, problems);
   if (`${JSON.stringify(report, null, 2)}\n` !== text) problems.push('report.json is not laid out as the runner wrote it: spaces or line breaks were changed');
   for (const piece of report.evidence ?? []) {
     if (sha256Of(piece.entry) !== piece.sha256) problems.push(`evidence ${piece.journalId} does not match its sha256: the entry was edited`);
@@ -51,30 +56,32 @@ export function verifyReport(files: Partial<Record<string, string>>, keys?: read
   try {
     rendered = renderReportFiles(report);
   } catch (error) {
-    return { intact: false, problems: [...problems, `report.json cannot be rendered (${(error as Error).message}): it was edited`], report, ...(signature ? { signature } : {}) };
+    return { intact: false, problems: [...problems, `report.json cannot be rendered (${(error as Error).message}): it was edited`], report, signature };
   }
   for (const name of REPORT_FILES.filter((file) => file !== 'report.json')) {
     if (files[name] === undefined) problems.push(`${name} is missing`);
     else if (files[name] !== rendered[name]) problems.push(`${name} does not match what report.json renders to: one of the two was edited`);
   }
-  return { intact: problems.length === 0, problems, report, ...(signature ? { signature } : {}) };
+  return { intact: problems.length === 0, problems, report, signature };
 }
 
-/** Checks the signatures and the manifest, pushing what fails onto `problems`; answers the manifest's signature. */
-function signatureProblems(report: Report, files: Partial<Record<string, string>>, keys: readonly VerificationKey[] | undefined, problems: string[]): ReportCheck['signature'] {
+/**
+ * Checks the signatures (answered) and the files against the manifest (what differs pushed onto `problems`): a
+ * signature that fails is not an edit of a file, and a key not in the set given is neither.
+ */
+function checkSignatures(report: Report, files: Partial<Record<string, string>>, keys: readonly VerificationKey[] | undefined, problems: string[]): SignatureVerdict {
   const manifest = files['manifest.json'];
   const jws = files['signature.jws'];
   if (manifest === undefined || jws === undefined) {
-    problems.push(`${manifest === undefined ? 'manifest.json' : 'signature.jws'} is missing: the folder is not signed as the sandbox wrote it`);
-    return undefined;
+    return { checkedWith: 'nothing', valid: false, problems: [`${manifest === undefined ? 'manifest.json' : 'signature.jws'} is missing: the folder is not signed as the sandbox wrote it`] };
   }
+  const own: string[] = [];
   const checked = checkDetached(jws, manifest, keys);
   const checkedWith = keys !== undefined ? 'keys' : checked.kind === 'self-signed' ? 'its own key' : 'nothing';
-  // An operator's signature with no keys given is not checked, and not a failure: the output says what to give.
-  if (!checked.valid && checkedWith !== 'nothing') problems.push(`signature.jws: ${checked.problem}: manifest.json was changed after signing, or the signature is not this folder's`);
+  if (!checked.valid && checkedWith !== 'nothing') own.push(`signature.jws: ${checked.problem}${checked.kid !== undefined && /is not in the key set given/.test(checked.problem) ? ": no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)" : ": manifest.json was changed after signing, or the signature is not this folder's"}`);
   const signer = report.signer;
   if (checked.kid !== undefined && (signer?.kid !== checked.kid || signer.kind !== checked.kind)) {
-    problems.push(`report.json names signer ${signer ? `${signer.kind} kid ${signer.kid}` : '(none)'}, but signature.jws was made by ${checked.kind} kid ${checked.kid}`);
+    own.push(`report.json names signer ${signer ? `${signer.kind} kid ${signer.kid}` : '(none)'}, but signature.jws was made by ${checked.kind} kid ${checked.kid}`);
   }
   let stated: Manifest | undefined;
   try {
@@ -94,13 +101,18 @@ function signatureProblems(report: Report, files: Partial<Record<string, string>
   }
   const statement = files['statement.json'];
   const statementJws = files['statement.jws'];
-  if (statement !== undefined) {
-    if (statementJws === undefined) problems.push('statement.jws is missing: statement.json is not signed on its own');
-    else if (checkedWith !== 'nothing') {
-      const own = checkDetached(statementJws, statement, keys);
-      if (!own.valid) problems.push(`statement.jws: ${own.problem}: statement.json was changed after signing, or the signature is not its own`);
-      else if (own.kid !== checked.kid) problems.push(`statement.jws was made by kid ${own.kid}, signature.jws by kid ${checked.kid ?? '(none)'}`);
-    }
+  if (statement !== undefined && statementJws === undefined) own.push('statement.jws is missing: statement.json is not signed on its own');
+  if (statement !== undefined && statementJws !== undefined && checkedWith !== 'nothing' && checked.valid) {
+    const alone = checkDetached(statementJws, statement, keys);
+    if (!alone.valid) own.push(`statement.jws: ${alone.problem}: statement.json was changed after signing, or the signature is not its own`);
+    else if (alone.kid !== checked.kid) own.push(`statement.jws was made by kid ${alone.kid}, signature.jws by kid ${checked.kid ?? '(none)'}`);
   }
-  return { ...checked, checkedWith };
+  return {
+    checkedWith,
+    valid: checked.valid && own.length === 0,
+    ...(checked.kid === undefined ? {} : { kid: checked.kid }),
+    ...(checked.kind === undefined ? {} : { kind: checked.kind }),
+    ...(checked.valid ? { retired: checked.retired } : {}),
+    problems: checkedWith === 'nothing' && !checked.valid ? [...own, `not checked: ${checked.problem}`] : own,
+  };
 }

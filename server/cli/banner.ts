@@ -125,6 +125,8 @@ export interface HostedBannerInput {
   partnersFile: string;
   instanceId: string;
   operator: boolean;
+  /** Who signs the reports: the deployment and its signing kid, or undefined for a key of this process's own. */
+  reportSigning: { deployment: string; kid: string; keys: number } | undefined;
   partners: Array<{ name: string; locations: number; posOrderUrl: string | undefined }>;
 }
 
@@ -140,6 +142,9 @@ export function hostedBanner(input: HostedBannerInput): string {
     `  control API:    each partner with its admin token (Authorization: Bearer …)${input.operator ? "; the operator's token with x-sandbox-partner: NAME" : ''}`,
     `  readiness:      ${input.baseUrl}/_sandbox/ready (no token; 503 while stopping)`,
     `  dashboard:      ${input.baseUrl}/  (asks for the partner's admin token)`,
+    input.reportSigning === undefined
+      ? `  reports:        self-signed with a key of this process (no reportSigning in the partners file); keys at ${input.baseUrl}/.well-known/jwks.json`
+      : `  reports:        signed for deployment ${input.reportSigning.deployment} with kid ${input.reportSigning.kid} (${input.reportSigning.keys} key${input.reportSigning.keys === 1 ? '' : 's'} published at ${input.baseUrl}/.well-known/jwks.json)`,
     '  partners:',
     ...input.partners.map((partner) => `    ${partner.name.padEnd(width)}  ${partner.locations} location${partner.locations === 1 ? '' : 's'}  orders to ${partner.posOrderUrl ?? '(nowhere yet)'}`),
     '',

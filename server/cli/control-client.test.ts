@@ -67,6 +67,15 @@ describe('an error answer', () => {
     await expect(controlClient(url, {}).call('POST', '/_sandbox/faults', {})).rejects.toThrow(`POST ${url}/_sandbox/faults answered 400: INVALID_REQUEST: bad id "x\\u000aPASS ORDER-02 forged"`);
   });
 
+  it('says on a 401 where the commands take the token, for a call and for a file fetched whole', async () => {
+    const url = await answering(401, JSON.stringify({ errors: [{ code: 'UNAUTHORIZED', message: 'needs Authorization: Bearer <token>' }] }));
+    const said = `answered 401: UNAUTHORIZED: needs Authorization: Bearer <token>`;
+    await expect(controlClient(url, {}).call('GET', '/_sandbox/reports')).rejects.toThrow(`GET ${url}/_sandbox/reports ${said} (the commands send the token set in SANDBOX_ADMIN_TOKEN; none is set)`);
+    await expect(controlClient(url, { SANDBOX_ADMIN_TOKEN: 'wrong-token-0000001' }).open('/_sandbox/reports/x/report.json')).rejects.toThrow(
+      `GET ${url}/_sandbox/reports/x/report.json ${said} (the commands sent the token set in SANDBOX_ADMIN_TOKEN)`,
+    );
+  });
+
   it.each([
     ['an errors list of nulls', '{"errors":[null, 7]}', 'ERROR: ; ERROR: '],
     ['codes that are not strings', '{"errors":[{"code":{"a":1},"message":["m"]}]}', 'ERROR: '],

@@ -67,7 +67,7 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
       throw notTheSandbox(method, path, response);
     }
     if (response.ok) return { value: parsed as T, next };
-    throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${errorsSaid(parsed, text)}`);
+    throw new ControlError(`${method} ${baseUrl}${path} answered ${response.status}: ${errorsSaid(parsed, text)}${tokenHint(response.status, admin)}`);
   };
   return {
     baseUrl,
@@ -90,10 +90,25 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
     async open(path: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
       // An event stream is quiet between events: no limit on silence.
       const response = await send('GET', path, headers, undefined, true);
-      if (!response.ok) throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${printable(await read('GET', path, response))}`);
+      if (!response.ok) {
+        const text = await read('GET', path, response);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        throw new ControlError(`GET ${baseUrl}${path} answered ${response.status}: ${errorsSaid(parsed, text)}${tokenHint(response.status, admin)}`);
+      }
       return response;
     },
   };
+}
+
+/** A 401 to a command: where the commands take the token from. */
+function tokenHint(status: number, admin: Record<string, string>): string {
+  if (status !== 401) return '';
+  return admin.authorization === undefined ? ' (the commands send the token set in SANDBOX_ADMIN_TOKEN; none is set)' : ' (the commands sent the token set in SANDBOX_ADMIN_TOKEN)';
 }
 
 /**

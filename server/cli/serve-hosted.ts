@@ -84,6 +84,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
       partnersFile: config.partnersFile!,
       instanceId: hosted.instanceId,
       operator: setup.operatorToken !== undefined,
+      reportSigning: setup.reportKeys === undefined ? undefined : { deployment: setup.reportKeys.signer.deployment ?? '', kid: setup.reportKeys.signer.kid, keys: setup.reportKeys.keys.length },
       partners: setup.partners.map((partner) => ({ name: partner.identity.name, locations: partner.fixtures.locations.length, posOrderUrl: partner.posOrderUrl ?? config.posOrderUrl })),
     }) + '\n',
   );

@@ -19,7 +19,11 @@ export function verifyReportCommand(): Command {
     .option('--rejudge', "also judge every item again from the report's own evidence, with this checklist, and compare the verdicts")
     .addHelpText(
       'after',
-      '\nExit codes: 0 signed, intact (and, with --rejudge, every verdict follows from the evidence); 1 a signature fails, a file was edited or a verdict differs; 2 not a report folder, a report of another checklist version, or keys that cannot be read.',
+      [
+        '',
+        "Without --keys, a self-signed folder is checked with the key it carries (integrity only), and an operator's signature is NOT CHECKED: give the deployment's keys.",
+        'Exit codes: 0 signed and checked, intact (and, with --rejudge, every verdict follows from the evidence); 1 a signature fails or was not checked, a file was edited, or a verdict differs; 2 not a report folder, a report of another checklist version, or keys that cannot be read.',
+      ].join('\n'),
     )
     .action(async (dir: string, flags: { rejudge?: boolean; keys?: string }) => {
       let keys: VerificationKey[] | undefined;
@@ -49,8 +53,9 @@ export function verifyReportCommand(): Command {
         process.stdout.write(`POS build: ${printable([name, version ?? '(no version)', build === undefined ? undefined : `build ${build}`].filter(Boolean).join(' '))}, partner ${printable(report.sandbox.partner)}\n`);
       }
       if (check.intact) process.stdout.write(`intact: ${dir}\n  ${printable(report!.title)}\n  run ${printable(report!.runId)}, ${printable(report!.outcome.verdict)}, sha256 ${printable(report!.digest!.value)}\n`);
-      else process.stdout.write(`EDITED: ${dir} is not as the sandbox wrote and signed it\n${check.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
-      if (!check.intact) process.exitCode = 1;
+      else process.stdout.write(`EDITED: ${dir} is not as the sandbox wrote it\n${check.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
+      // Not signed as it says, or signed by a key not checked, is no verified report: exit 1 as for an edit.
+      if (!check.intact || check.signature?.valid !== true) process.exitCode = 1;
       if (!flags.rejudge) return;
       if (!report) {
         process.stderr.write('pos-sandbox verify-report: report.json cannot be read, so there is nothing to judge again\n');
@@ -73,21 +78,21 @@ export function verifyReportCommand(): Command {
 /** The first lines: whose key signed, whether it verifies and with what, and what it proves. */
 function signatureLines(check: ReportCheck, keysGiven: string | undefined): string {
   const signature = check.signature;
-  if (signature === undefined) return 'signature: NONE: the folder has no manifest.json or signature.jws\n';
+  if (signature === undefined) return '';
   const signer = check.report?.signer;
-  const who = signer !== undefined && signer.kid === signature.kid && signer.kind === signature.kind ? signerWords(signer).who : `kid ${signature.kid ?? '(none)'}`;
+  const who = signer !== undefined && signer.kid === signature.kid && signer.kind === signature.kind ? signerWords(signer).who : signature.kid === undefined ? 'no key named' : `kid ${signature.kid}`;
   if (signature.valid) {
-    const with_ = signature.checkedWith === 'keys' ? `a key of ${keysGiven}` : 'the key it carries';
+    const with_ = signature.checkedWith === 'keys' ? `a key of ${keysGiven ?? ''}` : 'the key it carries';
     return [
-      `signature: valid, kid ${printable(signature.kid)}, checked with ${printable(with_)}`,
-      `  signed by ${printable(who)}`,
-      ...(signature.retired ? ['  the key is retired: it still verifies what it signed, and signs nothing new'] : []),
+      `signature: valid, kid ${printable(signature.kid ?? '')}, checked with ${printable(with_)}`,
+      `  signer: ${printable(who)}`,
+      ...(signature.retired === true ? ['  the key is retired: it still verifies what it signed, and signs nothing new'] : []),
       `  it proves ${printable(signerWords(signer).proves)}`,
       '',
     ].join('\n');
   }
-  if (signature.checkedWith === 'nothing') {
+  if (signature.checkedWith === 'nothing' && signature.kind === 'operator') {
     return `signature: NOT CHECKED: signed by ${printable(who)}; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)\n`;
   }
-  return `signature: FAILS: ${printable(signature.problem)}\n`;
+  return `signature: FAILS\n${signature.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`;
 }

@@ -77,7 +77,8 @@ export function checklistRoutes(deps: ControlDeps): Router {
     const type = FILE_TYPES[file];
     if (type === undefined) throw new ApiError('NOT_FOUND', `a report folder has no file '${file}': it holds ${FOLDER_FILES.join(', ')}`);
     const text = await checklist.reportFile(id, file);
-    if (text === undefined) throw new ApiError('NOT_FOUND', `no report '${id}' with ${file} in ${checklist.options.reportDir}; GET /_sandbox/reports lists them`);
+    // The folder is not named: on a hosted sandbox, a partner sees nothing of the host.
+    if (text === undefined) throw new ApiError('NOT_FOUND', `no report '${id}' with ${file} in this sandbox's report folder; GET /_sandbox/reports lists them`);
     res.set({ 'content-type': type, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
     if (file === 'report.html') res.set({ 'content-security-policy': REPORT_POLICY, 'x-frame-options': 'DENY' });
     else res.set('content-disposition', `attachment; filename="${file}"`);

@@ -197,7 +197,7 @@ describe('reports', () => {
     const statement = await request(app).get(`/_sandbox/reports/${id}/statement.json`);
     expect([statement.status, statement.headers['content-type'], statement.body]).toEqual([200, 'application/json; charset=utf-8', { verdict: 'passed' }]);
     const missing = await request(app).get(`/_sandbox/reports/${id}/manifest.json`);
-    expect([missing.status, missing.body]).toEqual([404, orderEnvelope('NOT_FOUND', `no report '${id}' with manifest.json in ${dir}; GET /_sandbox/reports lists them`)]);
+    expect([missing.status, missing.body]).toEqual([404, orderEnvelope('NOT_FOUND', `no report '${id}' with manifest.json in this sandbox's report folder; GET /_sandbox/reports lists them`)]);
     const other = await request(app).get(`/_sandbox/reports/${id}/..%2F..%2Fpackage.json`);
     expect([other.status, other.body]).toEqual([
       404,

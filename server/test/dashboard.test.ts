@@ -198,6 +198,9 @@ suite('the dashboard, in Chromium', () => {
     // The report folder is listed for later, each opening its report.html, with the run's verdict (not a refund's word).
     await page.locator('#reports a', { hasText: 'not a certification' }).waitFor();
     await expect(page.locator('#reports tr').first().locator('.badge').textContent()).resolves.toBe('passed');
+    // Who signed it: this laptop sandbox, with its own key.
+    await expect(page.locator('#reports tr').first().locator('td').last().textContent()).resolves.toBe('self-signed');
+    await expect(report.locator('table.statement').textContent()).resolves.toMatch(/Signed byself-signed \(kid [^)]+\): signed on the partner's machine/);
     expect(problemsOf(page)).toEqual([]);
     await page.close();
   }, 40_000);

@@ -134,10 +134,11 @@ afterAll(() => {
 describe('a report of the hosted sandbox', () => {
   it('verifies in jose with the JWKS it fetches from the sandbox, and with verify-report --keys URL, naming the kid, the deployment and the POS build', async () => {
     expect(await joseVerifies(hostedFolder())).toBe('2026-q4');
+    expect(hosted.output()).toContain(`  reports:        signed for deployment ${DEPLOYMENT} with kid 2026-q4 (2 keys published at ${hosted.baseUrl}/.well-known/jwks.json)\n`);
     const checked = await verify(hostedFolder(), jwksUrl());
     expect(checked.code).toBe(0);
     expect(checked.stdout).toContain('signature: valid, kid 2026-q4, checked with a key of');
-    expect(checked.stdout).toContain(`signed by deployment ${DEPLOYMENT} (kid 2026-q4), with the operator's key`);
+    expect(checked.stdout).toContain(`  signer: deployment ${DEPLOYMENT} (kid 2026-q4), with the operator's key\n`);
     expect(checked.stdout).toContain('POS build: acme-pos 4.2.0 build b-1187, partner signed-pos');
     expect(checked.stdout).toContain('rejudged: ');
     const statement = JSON.parse(readFileSync(join(hostedFolder(), 'statement.json'), 'utf8'));
@@ -165,8 +166,7 @@ describe('a report of the hosted sandbox', () => {
     await expect(joseVerifies(folder)).rejects.toThrow('signature verification failed');
     const checked = await verify(folder, jwksUrl());
     expect(checked.code).toBe(1);
-    expect(checked.stdout).toContain("signature: FAILS: the signature of kid 2026-q4 does not match");
-    expect(checked.stdout).toContain("  - signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's");
+    expect(checked.stdout).toContain("signature: FAILS\n  - signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's\n");
   });
 
   it("is refused by both when its signature is replaced by another folder's", async () => {
@@ -177,7 +177,7 @@ describe('a report of the hosted sandbox', () => {
     const folder = writeFolder(join(dir, 'swapped'), { 'signature.jws': elsewhere['signature.jws'] });
     await expect(joseVerifies(folder)).rejects.toThrow('signature verification failed');
     const checked = await verify(folder, jwksUrl());
-    expect([checked.code, checked.stdout.split('\n')[0]]).toEqual([1, 'signature: FAILS: the signature of kid 2026-q4 does not match']);
+    expect([checked.code, checked.stdout.split('\n').slice(0, 2)]).toEqual([1, ['signature: FAILS', "  - signature.jws: the signature of kid 2026-q4 does not match: manifest.json was changed after signing, or the signature is not this folder's"]]);
   });
 
   it('signed by the retired key before the rotation still verifies, and says the key is retired; a key not in the set fails', async () => {
@@ -194,11 +194,17 @@ describe('a report of the hosted sandbox', () => {
     const foreign = writeFolder(join(dir, 'foreign'), signedFolderFiles(sealReport({ ...original, signer: { kind: 'operator', deployment: DEPLOYMENT, kid: '2027-q1' } }), stranger));
     await expect(joseVerifies(foreign)).rejects.toThrow();
     const refused = await verify(foreign, jwksUrl());
-    expect([refused.code, refused.stdout.split('\n')[0]]).toEqual([1, 'signature: FAILS: kid 2027-q1 is not in the key set given (2026-q3, 2026-q4)']);
+    // Not an edit: its files are as that key signed them. Not verified either: exit 1.
+    expect([refused.code, refused.stdout.split('\n').slice(0, 2)]).toEqual([
+      1,
+      ['signature: FAILS', '  - signature.jws: kid 2027-q1 is not in the key set given (2026-q3, 2026-q4): no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)'],
+    ]);
+    expect(refused.stdout).toContain(`intact: ${foreign}`);
   });
 
-  it('without --keys, says the signature was not checked and what to give', async () => {
+  it('without --keys, says the signature was not checked and what to give, and exits 1', async () => {
     const checked = await verify(hostedFolder());
+    expect(checked.code).toBe(1);
     expect(checked.stdout.split('\n')[0]).toBe(
       `signature: NOT CHECKED: signed by deployment ${DEPLOYMENT} (kid 2026-q4), with the operator's key; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)`,
     );
@@ -214,13 +220,13 @@ describe('a report of a laptop sandbox', () => {
     }
     const alone = await verify(folder());
     expect(alone.code).toBe(0);
-    expect(alone.stdout).toMatch(/^signature: valid, kid \S+, checked with the key it carries\n {2}signed by self-signed \(kid \S+\): signed on the partner's machine by the sandbox's own key\n {2}it proves integrity only/);
+    expect(alone.stdout).toMatch(/^signature: valid, kid \S+, checked with the key it carries\n {2}signer: self-signed \(kid \S+\): signed on the partner's machine by the sandbox's own key\n {2}it proves integrity only/);
     const withKeys = await verify(folder(), join(dir, 'laptop-jwks.json'));
     expect(withKeys.code).toBe(0);
-    expect(withKeys.stdout).toContain("signed by self-signed");
+    expect(withKeys.stdout).toContain('  signer: self-signed');
     const against = await verify(folder(), jwksUrl());
     expect(against.code).toBe(1);
-    expect(against.stdout).toMatch(/^signature: FAILS: kid \S+ is not in the key set given \(2026-q3, 2026-q4\)/);
+    expect(against.stdout).toMatch(/^signature: FAILS\n {2}- signature\.jws: kid \S+ is not in the key set given \(2026-q3, 2026-q4\)/);
   });
 
   it('keeps its key in the data folder, readable by its owner only', () => {
