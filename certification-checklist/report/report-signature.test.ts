@@ -175,6 +175,50 @@ describe('a report signed with the operator key', () => {
   });
 });
 
+describe('a retired key', () => {
+  const retiredOn = (at: string) => operatorKeys([{ kid: '2026-q3', text: OLD, retired: true, retiredAt: at } as never, { kid: '2026-q4', text: NOW, retired: false }]);
+
+  it('verifies what it signed before its retiredAt, publishes the date, and refuses a run that finished after it', () => {
+    const old = signedFolderFiles(reportSignedBy(BEFORE.signer), BEFORE.signer);
+    const before = retiredOn('2026-11-27T10:00:05.000Z');
+    expect(jwksOf(before.keys).keys[0]).toMatchObject({ kid: '2026-q3', retired: true, retiredAt: '2026-11-27T10:00:05.000Z' });
+    expect(verifyReport(old, (keysFromJwks(jwksOf(before.keys)) as { keys: never }).keys)).toMatchObject({ intact: true, signature: { valid: true, retired: true, problems: [] } });
+    const after = retiredOn('2026-11-27T10:00:04.999Z');
+    expect(verifyReport(old, (keysFromJwks(jwksOf(after.keys)) as { keys: never }).keys).signature).toMatchObject({
+      valid: false,
+      problems: ['signature.jws: kid 2026-q3 was retired at 2026-11-27T10:00:04.999Z, but this run finished at 2026-11-27T10:00:05.000Z: a retired key signs nothing new'],
+    });
+  });
+
+  it('given as its private key, is taken with a warning to keep its public key alone', () => {
+    const problems: string[] = [];
+    const warnings: string[] = [];
+    operatorReportKeys('d', [{ kid: 'a', text: OLD, retired: true }, { kid: 'b', text: NOW, retired: false }], problems, warnings);
+    expect([problems, warnings]).toEqual([
+      [],
+      ['reportSigning.keys[0] (kid a) is retired but given as its private key: nothing needs it to sign any more, and whoever holds it can still sign reports that verify; give its public key alone (openssl pkey -pubout) and destroy the private one'],
+    ]);
+  });
+});
+
+describe('a folder that is not as the sandbox wrote it', () => {
+  it('names a kid that only looks like one, escaped, and an alg it does not take without a signer of no kind', () => {
+    const header = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    expect(checkDetached(`${header({ alg: 'EdDSA', kid: '2026-q4\u200b' })}..AAAA`, folder['manifest.json'], keys)).toMatchObject({ valid: false, problem: 'kid "2026-q4\\u200b" is not in the key set given (2026-q3, 2026-q4)' });
+    const none = verifyReport({ ...folder, 'signature.jws': `${header({ alg: 'none', kid: '2026-q4' })}..` }, keys).signature!;
+    expect(none.problems).toEqual(['signature.jws: its alg is "none"; a report is signed with EdDSA (Ed25519) only: manifest.json was changed after signing, or the signature is not this folder\'s']);
+  });
+
+  it('refuses a self-signed folder that names a deployment, and lists files no signature covers', () => {
+    const claimed = sealReport({ ...reportSignedBy(TEST_KEYS.signer), signer: { kind: 'self-signed', deployment: 'hosted-eu', kid: TEST_KEYS.signer.kid } });
+    expect(verifyReport(signedFolderFiles(claimed, TEST_KEYS.signer)).signature!.problems).toEqual(['report.json names deployment "hosted-eu" for a self-signed report: a self-signed key speaks for no deployment']);
+    expect(verifyReport(folder, keys, { unreadable: [], others: ['report.htm', 'sub'] })).toMatchObject({
+      intact: false,
+      problems: ['the folder holds files the sandbox did not write and no signature covers: "report.htm", "sub"'],
+    });
+  });
+});
+
 describe('a self-signed report', () => {
   const laptop = reportSignedBy(TEST_KEYS.signer);
   const files = signedFolderFiles(laptop, TEST_KEYS.signer);

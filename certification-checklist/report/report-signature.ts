@@ -6,7 +6,9 @@
 import { createHash, createPublicKey, sign, verify, type JsonWebKey } from 'node:crypto';
 import type { Report } from './report-model.js';
 import { REPORT_FILES, type ReportFile } from './render-report-files.js';
-import { publicJwkOf, thumbprintOf, type ReportSigner, type SignerKind, type VerificationKey } from './signing-keys.js';
+import { KID_PATTERN, publicJwkOf, thumbprintOf, type ReportSigner, type SignerKind, type VerificationKey } from './signing-keys.js';
+
+const KID = new RegExp(KID_PATTERN);
 
 /** The files that sign a report folder, beside REPORT_FILES. */
 export const SIGNATURE_FILES = ['manifest.json', 'signature.jws', 'statement.jws'] as const;
@@ -67,10 +69,13 @@ export function signDetached(text: string, signer: ReportSigner): string {
 }
 
 export type SignatureCheck =
-  | { valid: true; kid: string; kind: SignerKind; retired: boolean }
+  | { valid: true; kid: string; kind: SignerKind; retired: boolean; retiredAt?: string }
   | { valid: false; kid?: string; kind?: SignerKind; problem: string };
 
 const MAX_HEADER = 4096;
+
+/** A value of a header as JSON, with everything outside printable ASCII escaped: a kid that only looks like one shows. */
+const shown = (value: unknown): string => (JSON.stringify(value) ?? 'nothing').replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
 /**
@@ -91,19 +96,20 @@ export function checkDetached(jws: string, text: string, keys: readonly Verifica
   }
   if (header === null || typeof header !== 'object') return { valid: false, problem: 'its header is not a JSON object' };
   const kid = typeof header.kid === 'string' ? header.kid.slice(0, 100) : undefined;
-  if (header.alg !== 'EdDSA') return { valid: false, ...(kid ? { kid } : {}), problem: `its alg is ${JSON.stringify(header.alg)}; a report is signed with EdDSA (Ed25519) only` };
+  if (header.alg !== 'EdDSA') return { valid: false, ...(kid ? { kid } : {}), problem: `its alg is ${shown(header.alg)}; a report is signed with EdDSA (Ed25519) only` };
   if (kid === undefined) return { valid: false, problem: 'its header names no kid' };
+  const named = KID.test(kid) ? kid : shown(kid);
   const kind: SignerKind = header.jwk === undefined ? 'operator' : 'self-signed';
   let key: VerificationKey | undefined;
   if (keys !== undefined) {
     key = keys.find((candidate) => candidate.kid === kid);
-    if (!key) return { valid: false, kid, kind, problem: `kid ${kid} is not in the key set given (${keys.map((candidate) => candidate.kid).join(', ')})` };
+    if (!key) return { valid: false, kid, kind, problem: `kid ${named} is not in the key set given (${keys.map((candidate) => candidate.kid).join(', ')})` };
   } else if (kind === 'operator') {
-    return { valid: false, kid, kind, problem: `it was signed by kid ${kid}, an operator's key: give the deployment's keys (--keys) to check it` };
+    return { valid: false, kid, kind, problem: `it was signed by kid ${named}, an operator's key: give the deployment's keys (--keys) to check it` };
   } else {
     try {
       const publicKey = createPublicKey({ key: header.jwk as JsonWebKey, format: 'jwk' });
-      if (thumbprintOf(publicKey) !== kid) return { valid: false, kid, kind, problem: `the key in its header is not kid ${kid} (a self-signed kid is its key's RFC 7638 thumbprint)` };
+      if (thumbprintOf(publicKey) !== kid) return { valid: false, kid, kind, problem: `the key in its header is not kid ${named} (a self-signed kid is its key's RFC 7638 thumbprint)` };
       key = { kid, publicKey, retired: false };
     } catch (error) {
       return { valid: false, kid, kind, problem: `the key in its header cannot be read (${(error as Error).message})` };
@@ -116,6 +122,6 @@ export function checkDetached(jws: string, text: string, keys: readonly Verifica
   } catch {
     good = false;
   }
-  if (!good) return { valid: false, kid, kind, problem: `the signature of kid ${kid} does not match` };
-  return { valid: true, kid, kind, retired: key.retired };
+  if (!good) return { valid: false, kid, kind, problem: `the signature of kid ${named} does not match` };
+  return { valid: true, kid, kind, retired: key.retired, ...(key.retiredAt === undefined ? {} : { retiredAt: key.retiredAt }) };
 }

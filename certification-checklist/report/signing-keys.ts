@@ -13,6 +13,8 @@ export interface VerificationKey {
   kid: string;
   publicKey: KeyObject;
   retired: boolean;
+  /** When it stopped signing (ISO 8601), if the operator said: a report it signed after that is refused. */
+  retiredAt?: string;
 }
 
 /** What signs a sandbox's reports. A `deployment` names an operator's sandbox; a self-signed key has none. */
@@ -40,6 +42,8 @@ export interface PublicJwk {
   use: 'sig';
   /** Not of RFC 7517 (whose readers ignore members they do not know): the key verifies reports, and signs none any more. */
   retired?: true;
+  /** Not of RFC 7517 either: since when, if the operator said. */
+  retiredAt?: string;
 }
 
 /** Where a sandbox publishes its keys (RFC 8615's well-known place, the name OpenID Connect gave the set). */
@@ -62,8 +66,17 @@ export function thumbprintOf(publicKey: KeyObject): string {
   return createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest('base64url');
 }
 
-export function publicJwkOf(key: Pick<VerificationKey, 'kid' | 'publicKey'> & { retired?: boolean }): PublicJwk {
-  return { kty: 'OKP', crv: 'Ed25519', x: ed25519X(key.publicKey)!, kid: key.kid, alg: 'EdDSA', use: 'sig', ...(key.retired ? { retired: true as const } : {}) };
+export function publicJwkOf(key: Pick<VerificationKey, 'kid' | 'publicKey'> & { retired?: boolean; retiredAt?: string }): PublicJwk {
+  return {
+    kty: 'OKP',
+    crv: 'Ed25519',
+    x: ed25519X(key.publicKey)!,
+    kid: key.kid,
+    alg: 'EdDSA',
+    use: 'sig',
+    ...(key.retired ? { retired: true as const } : {}),
+    ...(key.retired && key.retiredAt !== undefined ? { retiredAt: key.retiredAt } : {}),
+  };
 }
 
 /** The set a sandbox publishes at /.well-known/jwks.json: public members only, whatever the keys were read from. */
@@ -93,14 +106,15 @@ export function keysFromJwks(value: unknown): { keys: VerificationKey[] } | { pr
   const keys: VerificationKey[] = [];
   const problems: string[] = [];
   list.forEach((jwk, at) => {
-    const { kty, crv, x, kid, d, retired } = (jwk ?? {}) as Record<string, unknown>;
+    const { kty, crv, x, kid, d, retired, retiredAt } = (jwk ?? {}) as Record<string, unknown>;
     const where = `keys[${at}]${typeof kid === 'string' ? ` (kid ${JSON.stringify(kid.slice(0, 100))})` : ''}`;
     if (d !== undefined) return problems.push(`${where} holds a private key ("d"): a key set to verify with holds public keys only; give the JWKS the sandbox publishes`);
     if (kty !== 'OKP' || crv !== 'Ed25519' || typeof x !== 'string') return problems.push(`${where} is not an Ed25519 public key (kty OKP, crv Ed25519, x)`);
     if (typeof kid !== 'string' || !KID.test(kid)) return problems.push(`${where} has no kid of letters, digits and . _ : -`);
     try {
       const publicKey = createPublicKey({ key: { kty, crv, x }, format: 'jwk' });
-      keys.push({ kid, publicKey, retired: retired === true });
+      const since = typeof retiredAt === 'string' && !Number.isNaN(Date.parse(retiredAt)) ? { retiredAt } : {};
+      keys.push({ kid, publicKey, retired: retired === true, ...(retired === true ? since : {}) });
     } catch (error) {
       problems.push(`${where} cannot be read as a key (${(error as Error).message})`);
     }

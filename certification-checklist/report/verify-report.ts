@@ -30,9 +30,9 @@ export type SignatureVerdict = { checkedWith: 'keys' | 'its own key' | 'nothing'
  * deployment's JWKS): without it a self-signed folder is checked with the key it carries, and an operator's
  * signature is left unchecked (said, not failed).
  */
-export function verifyReport(files: Partial<Record<string, string>>, keys?: readonly VerificationKey[]): ReportCheck {
+export function verifyReport(files: Partial<Record<string, string>>, keys?: readonly VerificationKey[], folder: { unreadable: string[]; others: string[] } = { unreadable: [], others: [] }): ReportCheck {
   const text = files['report.json'];
-  if (text === undefined) return { intact: false, problems: ['report.json is missing'] };
+  if (text === undefined) return { intact: false, problems: [...folder.unreadable, 'report.json is missing'] };
   let report: Report;
   try {
     report = JSON.parse(text) as Report;
@@ -44,7 +44,8 @@ export function verifyReport(files: Partial<Record<string, string>>, keys?: read
     const unsupported = `report.json is report format ${String(report.formatVersion)}; this pos-sandbox reads format ${REPORT_FORMAT_VERSION}: verify it with the pos-sandbox ${String((report as { sandboxVersion?: unknown }).sandboxVersion ?? '')} that wrote it`;
     return { intact: false, problems: [unsupported], unsupported };
   }
-  const problems: string[] = [];
+  const problems: string[] = [...folder.unreadable];
+  if (folder.others.length > 0) problems.push(`the folder holds files the sandbox did not write and no signature covers: ${folder.others.map((name) => JSON.stringify(name)).join(', ')}`);
   const signature = checkSignatures(report, files, keys, problems);
   if (`${JSON.stringify(report, null, 2)}\n` !== text) problems.push('report.json is not laid out as the runner wrote it: spaces or line breaks were changed');
   for (const piece of report.evidence ?? []) {
@@ -80,14 +81,21 @@ function checkSignatures(report: Report, files: Partial<Record<string, string>>,
   const checkedWith = keys !== undefined ? 'keys' : checked.kind === 'self-signed' ? 'its own key' : 'nothing';
   if (!checked.valid && checkedWith !== 'nothing') own.push(`signature.jws: ${checked.problem}${checked.kid !== undefined && /is not in the key set given/.test(checked.problem) ? ": no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)" : ": manifest.json was changed after signing, or the signature is not this folder's"}`);
   const signer = report.signer;
-  if (checked.kid !== undefined && (signer?.kid !== checked.kid || signer.kind !== checked.kind)) {
+  if (checked.kid !== undefined && checked.kind !== undefined && (signer?.kid !== checked.kid || signer.kind !== checked.kind)) {
     own.push(`report.json names signer ${signer ? `${signer.kind} kid ${signer.kid}` : '(none)'}, but signature.jws was made by ${checked.kind} kid ${checked.kid}`);
   }
+  // A key of the partner's machine speaks for no deployment, whatever its folder says.
+  if (signer?.kind === 'self-signed' && signer.deployment !== undefined) own.push(`report.json names deployment ${JSON.stringify(signer.deployment)} for a self-signed report: a self-signed key speaks for no deployment`);
   let stated: Manifest | undefined;
   try {
     stated = JSON.parse(manifest) as Manifest;
   } catch {
     problems.push('manifest.json is not valid JSON: it was edited or cut');
+  }
+  // A retired key signs nothing after the date its operator gave; what it signed before still verifies.
+  const signedAt = typeof stated?.finishedAt === 'string' ? Date.parse(stated.finishedAt) : Number.NaN;
+  if (checked.valid && checked.retiredAt !== undefined && !(signedAt <= Date.parse(checked.retiredAt))) {
+    own.push(`signature.jws: kid ${checked.kid} was retired at ${checked.retiredAt}, but this run finished ${typeof stated?.finishedAt === 'string' ? `at ${stated.finishedAt}` : 'at no time the manifest states'}: a retired key signs nothing new`);
   }
   const digests = (stated?.files ?? {}) as Partial<Record<ReportFile, unknown>>;
   for (const name of REPORT_FILES) {

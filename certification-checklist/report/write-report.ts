@@ -2,7 +2,9 @@
  * I/O: writes a report folder (--report-dir/<run-id>/, or --report-dir itself for certify), signed, and reads one
  * back for verify-report.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { readPlainFile } from '../../server/files/read-plain-file.js';
 import { join } from 'node:path';
 import type { Report } from './report-model.js';
 import { renderReportFiles, REPORT_FILES } from './render-report-files.js';
@@ -33,15 +35,31 @@ export async function writeReport(reportDir: string, report: Report, signer: Rep
   return folder;
 }
 
-/** The texts of a report folder's files; a missing file is left out. */
-export async function readReportFiles(folder: string): Promise<Partial<Record<string, string>>> {
-  const files: Partial<Record<string, string>> = {};
-  for (const name of FOLDER_FILES) {
-    try {
-      files[name] = await readFile(join(folder, name), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+/** The most of one file of a report folder that is read: a whole run's evidence is megabytes, not hundreds. */
+export const MAX_REPORT_FILE_BYTES = 256 * 1024 * 1024;
+
+export interface ReportFolder {
+  /** The texts of its files by name; a missing file is left out. */
+  files: Partial<Record<string, string>>;
+  /** Why a file of the folder could not be read (not a regular file, too large). */
+  unreadable: string[];
+  /** Names in the folder that are none of its files: nothing signs them. */
+  others: string[];
+}
+
+/** A report folder read for verify-report; undefined when `folder` is no folder. */
+export function readReportFolder(folder: string): ReportFolder | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
   }
-  return files;
+  const result: ReportFolder = { files: {}, unreadable: [], others: names.filter((name) => !(FOLDER_FILES as readonly string[]).includes(name)).sort() };
+  for (const name of FOLDER_FILES) {
+    const read = readPlainFile(join(folder, name), MAX_REPORT_FILE_BYTES, 'a report file');
+    if ('text' in read) result.files[name] = read.text;
+    else if (read.missing !== true) result.unreadable.push(read.problem);
+  }
+  return result;
 }

@@ -58,7 +58,7 @@ describe('pos-sandbox checklist', () => {
     [[], 'choose exactly one of --driver URL, --interactive, --passive'],
     [['--passive', '--capabilities', 'refund,hubs'], "unknown capability 'hubs'; the capabilities are refund, hub, kiosk, menu-form-b"],
     [['--passive', '--only', 'AUTH-99'], "unknown item 'AUTH-99'; the items are AUTH-01,"],
-    [['--passive', '--pos-version', '4.2\n0'], '--pos-version must be 1 to 100 printable characters, starting with a non-space, got "4.2\\n0"'],
+    [['--passive', '--pos-version', '4.2\n0'], '--pos-version must be 1 to 100 printable characters (no control, bidirectional or invisible one), starting with a non-space, got "4.2\\n0"'],
   ])('refuses the command line %j with exit 2', async (args, message) => {
     const run = await cli(['checklist', ...args]);
     expect(run.code).toBe(2);
@@ -184,6 +184,6 @@ describe('npm run demo and verify-report', () => {
   it('exits 2 for a folder that holds no report', async () => {
     const run = await cli(['verify-report', tempDir()]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/holds no report files/);
+    expect(run.stderr).toMatch(/holds no report.json, so it is no report folder/);
   });
 });

@@ -3,6 +3,7 @@
  * items (--only), the waits, the names a report prints, and the URLs of the POS. Every problem is a UsageError: the
  * command says it on stderr and exits 2.
  */
+import { isLabel } from '../domain/printable-text.js';
 import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { parseList } from '../../certification-checklist/scope.js';
@@ -38,7 +39,7 @@ export function runFlagValues(flags: RunFlags): RunFlagValues {
   const windowMs = Number(flags.windowMs ?? '3000');
   if (!Number.isInteger(windowMs) || windowMs < 0) throw new UsageError(`--window-ms must be a whole number, got '${flags.windowMs}'`);
   for (const [name, value] of [['--pos-name', flags.posName], ['--pos-version', flags.posVersion], ['--pos-build', flags.posBuild]] as const) {
-    if (value !== undefined && !isLabel(value)) throw new UsageError(`${name} must be 1 to 100 printable characters, starting with a non-space, got ${JSON.stringify(value)}`);
+    if (value !== undefined && !isLabel(value)) throw new UsageError(`${name} must be 1 to 100 printable characters (no control, bidirectional or invisible one), starting with a non-space, got ${JSON.stringify(value)}`);
   }
   const pos = { ...(flags.posName ? { name: flags.posName } : {}), ...(flags.posVersion ? { version: flags.posVersion } : {}), ...(flags.posBuild ? { build: flags.posBuild } : {}) };
   return { capabilities: capabilities.values, ...(only?.ok ? { only: only.values } : {}), ...(waitS ? { waitMs: waitS * 1000 } : {}), windowMs, pos };
@@ -52,4 +53,3 @@ export function checkUrls(urls: ReadonlyArray<readonly [name: string, url: strin
 }
 
 /** A name, version or build id a report can print: 1–100 characters, no control characters, no leading space. */
-export const isLabel = (value: string) => value.length > 0 && value.length <= 100 && value.trimStart() === value && [...value].every((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);

@@ -33,6 +33,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   // The log hides every partner's key.
   const redactor = new Redactor(setup.partners.map((partner) => partner.identity.nonProdKey));
   const logger = createLogger({ level: config.logLevel, pretty, colour: pretty && pc.isColorSupported, redactor });
+  for (const warning of setup.warnings) logger.warn(`partners file: ${warning}`);
   const instanceId = defaultInstanceId();
   // On a database, each partner is led by one instance at a time: this one, or the one it sends the partner's
   // requests to (docs/hosting.md).

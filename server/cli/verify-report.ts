@@ -3,7 +3,7 @@
  * and renderings, then, asked to, its verdicts.
  */
 import { Command } from 'commander';
-import { FOLDER_FILES, readReportFiles } from '../../certification-checklist/report/write-report.js';
+import { FOLDER_FILES, readReportFolder } from '../../certification-checklist/report/write-report.js';
 import { verifyReport, type ReportCheck } from '../../certification-checklist/report/verify-report.js';
 import { rejudgeReport } from '../../certification-checklist/report/rejudge.js';
 import { signerWords } from '../../certification-checklist/report/render-statement.js';
@@ -35,12 +35,17 @@ export function verifyReportCommand(): Command {
         }
         keys = read.keys;
       }
-      const files = await readReportFiles(dir);
-      if (files['report.json'] === undefined && Object.keys(files).length === 0) {
-        process.stderr.write(`pos-sandbox verify-report: ${dir} holds no report files (${FOLDER_FILES.join(', ')})\n`);
+      const folder = readReportFolder(dir);
+      if (folder === undefined) {
+        process.stderr.write(`pos-sandbox verify-report: ${printable(dir)} is no folder: give a report folder (certification-reports/<run-id>)\n`);
         process.exit(2);
       }
-      const check = verifyReport(files, keys);
+      if (folder.files['report.json'] === undefined && folder.unreadable.length === 0) {
+        const held = Object.keys(folder.files);
+        process.stderr.write(`pos-sandbox verify-report: ${printable(dir)} holds no report.json, so it is no report folder${held.length > 0 ? ` (it holds ${held.join(', ')})` : ` (a report folder holds ${FOLDER_FILES.join(', ')})`}\n`);
+        process.exit(2);
+      }
+      const check = verifyReport(folder.files, keys, folder);
       if (check.unsupported) {
         process.stderr.write(`pos-sandbox verify-report: ${check.unsupported}\n`);
         process.exit(2);
@@ -48,10 +53,9 @@ export function verifyReportCommand(): Command {
       const report = check.report;
       // What a report holds is data, and an edited one may hold anything: shown, never sent to the terminal as it is.
       process.stdout.write(signatureLines(check, flags.keys));
-      if (report) {
-        const { name, version, build } = report.pos;
-        process.stdout.write(`POS build: ${printable([name, version ?? '(no version)', build === undefined ? undefined : `build ${build}`].filter(Boolean).join(' '))}, partner ${printable(report.sandbox.partner)}\n`);
-      }
+      // The POS build as the signed manifest says it; report.json's only when the folder has no manifest to read.
+      const said = signedPos(folder.files['manifest.json']) ?? (report ? { ...report.pos, partner: report.sandbox.partner } : undefined);
+      if (said) process.stdout.write(`POS build: ${printable([said.name, said.version ?? '(no version)', said.build === undefined ? undefined : `build ${said.build}`].filter(Boolean).join(' '))}, partner ${printable(said.partner)}\n`);
       if (check.intact) process.stdout.write(`intact: ${dir}\n  ${printable(report!.title)}\n  run ${printable(report!.runId)}, ${printable(report!.outcome.verdict)}, sha256 ${printable(report!.digest!.value)}\n`);
       else process.stdout.write(`EDITED: ${dir} is not as the sandbox wrote it\n${check.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`);
       // Not signed as it says, or signed by a key not checked, is no verified report: exit 1 as for an edit.
@@ -75,6 +79,18 @@ export function verifyReportCommand(): Command {
     });
 }
 
+/** The POS and partner manifest.json names, when it is one. */
+function signedPos(text: string | undefined): { name: string; version?: string; build?: string; partner: string } | undefined {
+  try {
+    const manifest = JSON.parse(text ?? '') as { pos?: { name?: unknown; version?: unknown; build?: unknown }; partner?: unknown };
+    const { name, version, build } = manifest.pos ?? {};
+    if (typeof name !== 'string' || typeof manifest.partner !== 'string') return undefined;
+    return { name, ...(typeof version === 'string' ? { version } : {}), ...(typeof build === 'string' ? { build } : {}), partner: manifest.partner };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The first lines: whose key signed, whether it verifies and with what, and what it proves. */
 function signatureLines(check: ReportCheck, keysGiven: string | undefined): string {
   const signature = check.signature;
@@ -92,7 +108,7 @@ function signatureLines(check: ReportCheck, keysGiven: string | undefined): stri
     ].join('\n');
   }
   if (signature.checkedWith === 'nothing' && signature.kind === 'operator') {
-    return `signature: NOT CHECKED: signed by ${printable(who)}; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)\n`;
+    return `signature: NOT CHECKED: it claims to be signed by ${printable(who)}; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)\n`;
   }
   return `signature: FAILS\n${signature.problems.map((problem) => `  - ${printable(problem)}\n`).join('')}`;
 }

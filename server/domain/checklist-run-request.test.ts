@@ -32,10 +32,18 @@ describe('checkChecklistRunRequest', () => {
         "capabilities: unknown 'teleport'; known are refund, hub, kiosk, menu-form-b",
         'only must name at least one item, or be left out for the whole checklist',
         'windowMs must be a whole number of milliseconds from 0 to 60000, got number 1.5',
-        'posName must be 1 to 100 printable characters, starting with a non-space, got string " x"',
+        'posName must be 1 to 100 printable characters (no control, bidirectional or invisible one), starting with a non-space, got string " x"',
       ],
     ],
     [{ referencePos: 'yes', bugs: 'all' }, ['referencePos must be true, got string "yes"', 'bugs must be a list of strings, got string "all"']],
+    // A right-to-left override turned the rest of a report's title around; a zero-width space makes one build read as another.
+    [
+      { referencePos: true, posBuild: '\u202eSOP ecnerefer', posVersion: '4.2\u200b.0' },
+      [
+        'posBuild must be 1 to 100 printable characters (no control, bidirectional or invisible one), starting with a non-space, got string "\u202eSOP ecnerefer"',
+        'posVersion must be 1 to 100 printable characters (no control, bidirectional or invisible one), starting with a non-space, got string "4.2\u200b.0"',
+      ],
+    ],
     [{ referencePos: true, posOrderUrl: 'http://x/order' }, ["posOrderUrl goes with driverUrl: the reference POS's order endpoint is its own"]],
   ])('refuses %j, naming every problem', (body, problems) => {
     const check = checkChecklistRunRequest(body);

@@ -1,4 +1,5 @@
 /** Pure: the body of POST /_sandbox/checklist/runs, checked with every problem listed. */
+import { isLabel } from './printable-text.js';
 import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
 import { BUGS, type Bug } from '../../reference-pos/bugs.js';
 import { describeValue } from './describe-value.js';
@@ -42,7 +43,7 @@ export function checkChecklistRunRequest(body: unknown, itemIds: readonly string
   const pos: Record<string, string> = {};
   for (const [field, value, key] of [['posName', posName, 'name'], ['posVersion', posVersion, 'version'], ['posBuild', posBuild, 'build']] as const) {
     if (value === undefined) continue;
-    if (typeof value !== 'string' || !isLabel(value)) problems.push(`${field} must be 1 to 100 printable characters, starting with a non-space, got ${describeValue(value)}`);
+    if (typeof value !== 'string' || !isLabel(value)) problems.push(`${field} must be 1 to 100 printable characters (no control, bidirectional or invisible one), starting with a non-space, got ${describeValue(value)}`);
     else pos[key] = value;
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -69,4 +70,4 @@ function stringList(value: unknown, field: string, known: readonly string[], pro
 }
 
 /** A name, version or build id a report can print: 1–100 characters, no control characters, no leading space. */
-const isLabel = (value: string) => value.length > 0 && value.length <= 100 && value.trimStart() === value && [...value].every((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) !== 127);
+

@@ -13,6 +13,16 @@ const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const TERMINAL_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/g;
 
+/** Characters that show nothing: a label holding one reads as another label. */
+const INVISIBLE = /[\u200b-\u200d\u2060]/;
+
+/**
+ * Whether a value given to name something (a POS name, version or build; a label in a report) is 1 to 100
+ * characters that print as they read: no control, bidirectional or invisible character (a right-to-left override in
+ * a build id turned the rest of a report's title around), not starting with a space.
+ */
+export const isLabel = (value: string): boolean => value.length > 0 && value.length <= 100 && value.trimStart() === value && !UNPRINTABLE.test(value) && !INVISIBLE.test(value);
+
 const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** `text` with every control and bidirectional character shown as its escape: one line, in the order it was written. */

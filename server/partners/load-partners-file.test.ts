@@ -59,7 +59,7 @@ describe('loadPartnersFile', () => {
       { value: '', problem: `${join(dir, 'zero-link')} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` },
       { value: '', problem: `${join(dir, 'fifo')} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` },
       { value: '', problem: `${dir} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` },
-      { value: '', problem: `the file ${join(dir, 'huge')} is 70000 bytes; a secret file holds at most 65536` },
+      { value: '', problem: `the file ${join(dir, 'huge')} is 70000 bytes; a secret holds at most 65536` },
     ]);
   });
 

@@ -3,7 +3,8 @@
  * environment variable, or a file), its fixture folder loaded and cut to its locations. Every problem of the file is
  * reported at once, each naming its place (`partners[1].adminToken`), and stops the start (exit code 2).
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readPlainFile } from '../files/read-plain-file.js';
 import { checklistCapabilities } from './partner-capabilities.js';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type PartnerIdentity } from '../config.js';
@@ -38,6 +39,8 @@ export interface PartnersSetup {
   harExportsInAll: number | undefined;
   /** The operator's report keys (reportSigning), if the file sets them. */
   reportKeys: ReportKeys | undefined;
+  /** What the operator should change, though the sandbox starts: said at start. */
+  warnings: string[];
 }
 
 /** The shortest admin or operator token taken, as for --admin-token. */
@@ -113,20 +116,21 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
       quotas: { ...fileQuotas, ...entry.quotas },
     });
   });
-  const reportKeys = value.reportSigning === undefined ? undefined : readReportKeys(value.reportSigning, base, options.env, problems);
+  const warnings: string[] = [];
+  const reportKeys = value.reportSigning === undefined ? undefined : readReportKeys(value.reportSigning, base, options.env, problems, warnings);
   if (problems.length > 0) throw partnersError(file, problems);
-  return { partners, operatorToken, harExportsInAll, reportKeys };
+  return { partners, operatorToken, harExportsInAll, reportKeys, warnings };
 }
 
-function readReportKeys(settings: NonNullable<PartnersFile['reportSigning']>, base: string, env: Record<string, string | undefined>, problems: string[]): ReportKeys | undefined {
+function readReportKeys(settings: NonNullable<PartnersFile['reportSigning']>, base: string, env: Record<string, string | undefined>, problems: string[], warnings: string[]): ReportKeys | undefined {
   const before = problems.length;
   const entries = settings.keys.map((entry, at) => {
     const read = readSecret(entry.key, base, env);
     if (read.problem !== undefined) problems.push(`reportSigning.keys[${at}].key: ${read.problem}`);
-    return { kid: entry.kid, text: read.value, retired: entry.retired === true };
+    return { kid: entry.kid, text: read.value, retired: entry.retired === true, ...(entry.retiredAt === undefined ? {} : { retiredAt: entry.retiredAt }) };
   });
   if (problems.length > before) return undefined;
-  return operatorReportKeys(settings.deployment, entries, problems);
+  return operatorReportKeys(settings.deployment, entries, problems, warnings);
 }
 
 /** Pure: a fixture set cut to `locations` (all when undefined), with `partner` in place of its own. */
@@ -161,37 +165,10 @@ export function readSecret(secret: Secret, base: string, env: Record<string, str
 /** The most a secret file may hold: a key or a token is a line; anything larger is not a secret file. */
 export const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
-/**
- * A secret file's text, or why it cannot be one. Only a regular file is read (a link to one is followed), and only
- * up to the limit: `/dev/zero` or a FIFO named by mistake would otherwise fill the memory or hang the start. Opened
- * without blocking (a FIFO's open waits for a writer), then judged by what was opened, so nothing can be swapped in
- * between the check and the read.
- */
+/** A secret file's text, or why it cannot be one: a regular file of at most MAX_SECRET_FILE_BYTES. */
 function readSecretFile(path: string): string | { problem: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return { problem: `the file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return { problem: `${path} is not a regular file (a folder, FIFO, device or socket): a secret is read from a plain file` };
-    if (info.size > MAX_SECRET_FILE_BYTES) return { problem: `the file ${path} is ${info.size} bytes; a secret file holds at most ${MAX_SECRET_FILE_BYTES}` };
-    const buffer = Buffer.alloc(MAX_SECRET_FILE_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > MAX_SECRET_FILE_BYTES) return { problem: `the file ${path} grew past ${MAX_SECRET_FILE_BYTES} bytes while it was read; a secret file holds at most that` };
-    return buffer.toString('utf8', 0, length);
-  } catch (error) {
-    return { problem: `the file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  } finally {
-    closeSync(fd);
-  }
+  const read = readPlainFile(path, MAX_SECRET_FILE_BYTES, 'a secret');
+  return 'text' in read ? read.text : { problem: read.problem };
 }
 
 function partnersError(file: string, problems: string[]): ConfigError {

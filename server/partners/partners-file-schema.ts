@@ -61,7 +61,7 @@ export const partnersFileSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['kid', 'key'],
-            properties: { kid: { type: 'string', pattern: KID_PATTERN }, key: secretSchema, retired: { type: 'boolean' } },
+            properties: { kid: { type: 'string', pattern: KID_PATTERN }, key: secretSchema, retired: { type: 'boolean' }, retiredAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z$' } },
           },
         },
       },

@@ -5,7 +5,8 @@
  * process: its reports carry their key and still prove their integrity.
  */
 import { generateKeyPairSync, createPrivateKey, type KeyObject } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readPlainFile } from '../files/read-plain-file.js';
 import { dirname, join } from 'node:path';
 import { selfSigner, type ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { ConfigError } from '../config.js';
@@ -60,19 +61,22 @@ function saveKey(file: string, key: KeyObject): KeyObject {
   }
 }
 
+/** A key file is a line or two of PEM. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
 function readKey(file: string): KeyObject | undefined {
-  let pem: string;
-  try {
-    pem = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`the signing key ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  const read = readPlainFile(file, MAX_KEY_FILE_BYTES, 'a signing key');
+  if ('problem' in read) {
+    if (read.missing === true) return undefined;
+    throw new ConfigError(`the signing key cannot be used: ${read.problem}`);
   }
   try {
-    const key = createPrivateKey(pem);
+    const key = createPrivateKey(read.text);
     if (key.asymmetricKeyType === 'ed25519') return key;
   } catch {
     // Said below, without the file's text.
   }
-  throw new ConfigError(`${file} is not an Ed25519 private key in PEM; move it away and a new key is made at the next start (reports signed with the old one then verify only with its exported key)`);
+  throw new ConfigError(
+    `${file} is not an Ed25519 private key in PEM. If it is this sandbox's signing key and was damaged, move it away and a new one is made at the next start (reports signed with the old one then verify only with its exported key); otherwise name the key with --signing-key`,
+  );
 }

@@ -5,9 +5,10 @@
  * HTTP) and by `verify-report --keys URL`; edited, re-signed or signed by a key not in the set, both refuse it. A
  * laptop sandbox's report says self-signed everywhere. And no private key shows in any output.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -20,6 +21,7 @@ import { signedFolderFiles } from '../../certification-checklist/report/write-re
 import { operatorReportKeys } from '../signing/operator-keys.js';
 import { cli, serve, serveHosted, stopServers } from './processes.js';
 import { allPageTexts } from './all-pages.js';
+import { closeServers, listen } from './loopback.js';
 
 const PARTNER = { name: 'signed-pos', key: 'signed-pos-nonprod-key-'.padEnd(40, 's'), admin: 'signed-pos-admin-token-01' };
 const DEPLOYMENT = 'sandbox-eu-test';
@@ -126,8 +128,9 @@ beforeAll(async () => {
   outputs['keys export laptop'] = own.stdout + own.stderr + readFileSync(join(dir, 'laptop-jwks.json'), 'utf8');
 }, 90_000);
 
-afterAll(() => {
+afterAll(async () => {
   stopServers();
+  await closeServers();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -206,7 +209,7 @@ describe('a report of the hosted sandbox', () => {
     const checked = await verify(hostedFolder());
     expect(checked.code).toBe(1);
     expect(checked.stdout.split('\n')[0]).toBe(
-      `signature: NOT CHECKED: signed by deployment ${DEPLOYMENT} (kid 2026-q4), with the operator's key; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)`,
+      `signature: NOT CHECKED: it claims to be signed by deployment ${DEPLOYMENT} (kid 2026-q4), with the operator's key; give the deployment's keys with --keys (its https://…/.well-known/jwks.json, or the file \`pos-sandbox keys export\` wrote)`,
     );
   });
 });
@@ -231,6 +234,46 @@ describe('a report of a laptop sandbox', () => {
 
   it('keeps its key in the data folder, readable by its owner only', () => {
     expect(statSync(join(dir, 'laptop', 'signing-key.pem')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('hostile folders and key sets', () => {
+  /** A copy of the genuine folder with `name` made by `make`. */
+  function spoiled(label: string, name: string, make: (path: string) => void): string {
+    const folder = join(dir, `hostile-${label}`);
+    rmSync(folder, { recursive: true, force: true });
+    cpSync(hostedFolder(), folder, { recursive: true });
+    rmSync(join(folder, name));
+    make(join(folder, name));
+    return folder;
+  }
+
+  it.each([
+    ['a folder for manifest.json', 'manifest.json', (path: string) => mkdirSync(path)],
+    ['/dev/zero for signature.jws', 'signature.jws', (path: string) => symlinkSync('/dev/zero', path)],
+    ['a FIFO for signature.jws', 'signature.jws', (path: string) => execFileSync('mkfifo', [path])],
+  ])('answers %s with exit 1 and the reason, no stack and no hang', async (label, name, make) => {
+    const folder = spoiled(label.replace(/\W+/g, '-'), name, make);
+    const checked = await verify(folder, jwksUrl());
+    expect([checked.code, checked.stderr]).toEqual([1, '']);
+    expect(checked.stdout).toContain(`${join(folder, name)} is not a regular file (a folder, FIFO, device or socket): a report file is read from a plain file`);
+  });
+
+  it('refuses, with exit 2 and the reason, key sets that are a FIFO, a PEM, a redirect, and a folder that is none', async () => {
+    const fifo = join(dir, 'keys-fifo');
+    execFileSync('mkfifo', [fifo]);
+    const pem = join(dir, 'retired.pem');
+    const moved = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(302, { location: 'http://attacker.example/jwks.json' }).end());
+    const answers = await Promise.all([fifo, pem, `${moved}/.well-known/jwks.json`].map((keys) => cli(['verify-report', '--keys', keys, hostedFolder()])));
+    expect(answers.map(({ code, stderr }) => [code, stderr])).toEqual([
+      [2, `pos-sandbox verify-report: --keys ${fifo}: ${fifo} is not a regular file (a folder, FIFO, device or socket): a key set is read from a plain file\n`],
+      [2, `pos-sandbox verify-report: --keys ${pem}: is a PEM file, not a key set: give a JWKS (JSON), as \`pos-sandbox keys export\` writes it or a deployment serves at /.well-known/jwks.json\n`],
+      [2, `pos-sandbox verify-report: --keys ${moved}/.well-known/jwks.json: answered 302, a redirect to http://attacker.example/jwks.json: give the URL of the key set itself\n`],
+    ]);
+    const none = await cli(['verify-report', join(dir, 'no-such-folder')]);
+    expect([none.code, none.stderr]).toEqual([2, `pos-sandbox verify-report: ${join(dir, 'no-such-folder')} is no folder: give a report folder (certification-reports/<run-id>)\n`]);
+    const zero = await cli(['keys', 'export', '--signing-key', '/dev/zero']);
+    expect([zero.code, zero.stderr]).toEqual([2, 'pos-sandbox keys export: the signing key cannot be used: /dev/zero is not a regular file (a folder, FIFO, device or socket): a signing key is read from a plain file\n']);
   });
 });
 
