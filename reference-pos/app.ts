@@ -2,6 +2,7 @@
  * The reference POS: the order endpoint a correct POS exposes, and the driver contract that lets the
  * checklist make it act. In memory; `bugs` break it on purpose.
  */
+import { orderShapeFault } from './order-shape-bugs.js';
 import { failureCause } from '../server/cli/failure-cause.js';
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
@@ -25,6 +26,8 @@ export interface ReferencePosOptions {
   /** Answer with Status in the order reply instead of a POST /order/status afterwards. */
   statusInReply?: boolean;
   slowAckMs?: number;
+  /** --bug slow-big-order: how long an order of many items waits for its reply (default 4000 ms). */
+  bigOrderMs?: number;
   /**
    * What its ExternalIds start with (default `REF-`, then 00001, 00002 …). A second reference POS on the same sandbox
    * (the dashboard's checklist runs beside `npm run reference-pos`) needs its own, or both number orders REF-00001.
@@ -94,6 +97,11 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
       return fail(res, 400, 'INVALID_ORDER', 'OrderId and LocationId are required, and LocationId must be the x-service-locationid');
     }
     if (bugs.has('refuse-kiosk') && order.Channel === 'kiosk') return fail(res, 400, 'INVALID_ORDER', 'unknown channel kiosk');
+    const shape = orderShapeFault(req.body as Parameters<typeof orderShapeFault>[0], bugs, options.bigOrderMs ?? 4000);
+    if (shape !== undefined && 'status' in shape) {
+      log(`order ${order.OrderId} failed: ${shape.reason}`);
+      return fail(res, 500, 'INTERNAL_ERROR', shape.reason);
+    }
     const known = orders.get(order.OrderId);
     const requestId = typeof order.RequestId === 'string' ? order.RequestId : '';
     const duplicate = known !== undefined && known.RequestId === requestId;
@@ -117,6 +125,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     log(`order ${order.OrderId} ${duplicate ? 'again (duplicate)' : known ? 'resent' : 'received'}: ExternalId ${externalId}, ${decided.decision}`);
 
     if (bugs.has('slow-ack')) await new Promise((resolve) => setTimeout(resolve, options.slowAckMs ?? 12_000));
+    if (shape !== undefined && 'delayMs' in shape) await new Promise((resolve) => setTimeout(resolve, shape.delayMs));
     if (bugs.has('no-external-id')) return res.status(200).json({ Received: true });
     if (options.statusInReply && !bugs.has('no-status-call')) {
       return res.status(200).json({ ExternalId: externalId, Status: decided.decision, ...(decided.reason ? { Reason: decided.reason } : {}) });

@@ -1,3 +1,5 @@
+import { ORDER_SHAPE_BUGS } from './order-shape-bugs.js';
+
 /**
  * The --bug switches that break the reference POS on purpose. Each one makes at least one
  * certification checklist item fail or warn, which proves that item can tell a broken POS from a correct one.
@@ -41,6 +43,8 @@ export const BUGS = {
   'no-external-id': 'order replies carry no ExternalId',
   'slow-ack': 'order replies come after --slow-ack-ms (default 12 s, past the sandbox’s 10 s timeout)',
   'refuse-kiosk': 'kiosk orders are refused with 400 (the POS does not know the kiosk channel)',
+  // Only some orders trigger these: the checklist's orders never do, `pos-sandbox stress` finds them.
+  ...ORDER_SHAPE_BUGS,
 } as const;
 
 export type Bug = keyof typeof BUGS;

@@ -17,6 +17,7 @@ interface Flags {
   bug?: string;
   statusInReply?: boolean;
   slowAckMs?: string;
+  bigOrderMs?: string;
 }
 
 // The longest bug name and two spaces: a fixed width ran the longest name into its description.
@@ -31,6 +32,7 @@ const program = new Command('reference-pos')
   .option('--bug <list>', `break it on purpose, comma-separated: ${Object.keys(BUGS).join(', ')}`)
   .option('--status-in-reply', 'answer orders with Status in the reply instead of a POST /order/status afterwards')
   .option('--slow-ack-ms <ms>', 'with --bug slow-ack, how long an order reply is held (default: 12000)')
+  .option('--big-order-ms <ms>', 'with --bug slow-big-order, how long the reply to an order of many items is held (default: 4000)')
   .addHelpText('after', `\nBugs:\n${Object.entries(BUGS).map(([name, does]) => `  ${name.padEnd(BUG_NAME_WIDTH)}${does}`).join('\n')}\n\nEnvironment: SANDBOX_PARTNER, SANDBOX_NONPROD_KEY (as for the sandbox), REFERENCE_POS_PORT, SANDBOX_URL.`)
   .action(async (flags: Flags) => {
     try {
@@ -42,6 +44,8 @@ const program = new Command('reference-pos')
       const slowAckMs = Number(flags.slowAckMs ?? 12000);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got '${portFlag}'`);
       if (!Number.isInteger(slowAckMs) || slowAckMs < 0) throw new Error(`--slow-ack-ms must be a whole number, got '${flags.slowAckMs}'`);
+      const bigOrderMs = Number(flags.bigOrderMs ?? 4000);
+      if (!Number.isInteger(bigOrderMs) || bigOrderMs < 0) throw new Error(`--big-order-ms must be a whole number, got '${flags.bigOrderMs}'`);
       // Imported only to run: `--help` need not load Express and the fixtures' validators.
       const [{ loadFixtures }, { createReferencePos }] = [await import('../server/fixtures/load-fixtures.js'), await import('./app.js')];
       const fixtures = loadFixtures(flags.fixtures);
@@ -54,6 +58,7 @@ const program = new Command('reference-pos')
         bugs,
         statusInReply: flags.statusInReply ?? false,
         slowAckMs,
+        bigOrderMs,
         log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
       });
       const server = app.listen(port, flags.host);

@@ -3,6 +3,7 @@
  * client of the control API of a running sandbox (docs/cli.md); `faults` and `journal` have files of their own.
  * People get aligned lines, coloured on a terminal; `--json` prints the API's JSON for scripts.
  */
+import { replayCommand } from './replay-command.js';
 import { Command, Option } from 'commander';
 import { REFUND_STATUSES } from '../domain/refund-outcome.js';
 import { ControlError } from './control-client.js';
@@ -125,6 +126,8 @@ export function ordersCommand(): Command {
         print(orderLines([order], paint));
       }),
     );
+  // Loaded with the orders command: the stress run's judge, without fast-check.
+  orders.addCommand(replayCommand());
   return orders;
 }
 

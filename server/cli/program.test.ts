@@ -35,7 +35,7 @@ describe('the pos-sandbox program', () => {
   it('builds the named subcommand whole and the others as stand-ins', async () => {
     const program = await buildProgram(argv('token', '--help'));
     const options = Object.fromEntries(program.commands.map((command) => [command.name(), command.options.length > 0]));
-    expect(options).toEqual({ serve: false, token: true, 'validate-menu': false, checklist: false, certify: false, 'verify-report': false, keys: false, reports: false, demo: false, export: false, status: false, orders: false, refunds: false, faults: false, journal: false, migration: false, reset: false });
+    expect(options).toEqual({ serve: false, token: true, 'validate-menu': false, checklist: false, certify: false, 'verify-report': false, stress: false, keys: false, reports: false, demo: false, export: false, status: false, orders: false, refunds: false, faults: false, journal: false, migration: false, reset: false });
   });
 
   it('shows no number default as a quoted string in any --help (commander quotes string defaults)', async () => {

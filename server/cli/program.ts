@@ -53,6 +53,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: async () => (await import('./verify-report.js')).verifyReportCommand(),
   },
   {
+    name: 'stress',
+    term: 'stress [options]',
+    summary: 'hunt for the orders that break the POS: generated orders through the running sandbox, each failure shrunk and saved; --rush for a lunch rush',
+    load: async () => (await import('./stress-command.js')).stressCommand(),
+  },
+  {
     name: 'keys',
     term: 'keys',
     summary: 'the keys reports are signed with: export the public ones (a JWKS)',

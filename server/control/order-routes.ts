@@ -5,6 +5,7 @@
 import { Router, type Request } from 'express';
 import { ApiError } from '../errors.js';
 import { checkNewOrderBody } from '../domain/new-order-request.js';
+import { orderSchema } from '../fixtures/order-schema.js';
 import { ORDER_STATUSES } from '../domain/order-states.js';
 import { readJsonBody } from '../pipeline/json-body.js';
 import { egressProblem } from '../egress/egress-fetch.js';
@@ -42,7 +43,7 @@ export function orderRoutes(deps: ControlDeps): Router {
     const wait = waitFlag(req);
     const body = res.locals.body;
     if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
-    const check = checkNewOrderBody(body.value, fixtures);
+    const check = checkNewOrderBody(body.value, fixtures, orderSchema().validate);
     if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
     // Refused before the order exists: nothing is stored, nothing is sent.
     const refused = check.request.posOrderUrl === undefined ? undefined : await egressProblem(deps.egress, check.request.posOrderUrl, 'posOrderUrl');

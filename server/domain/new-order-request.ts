@@ -1,7 +1,11 @@
-/** Pure: the body of POST /_sandbox/orders, {template, locationId?, orderId?, eatIn?, pagerNumber?, posOrderUrl?}; every problem listed. */
+/**
+ * Pure: the body of POST /_sandbox/orders, {template, locationId?, orderId?, eatIn?, pagerNumber?, posOrderUrl?} or
+ * {order, orderId?, posOrderUrl?} (an order given whole: given-order.ts); every problem listed.
+ */
 import type { Location, OrderTemplate } from '../fixtures/fixture-schemas.js';
 import { describeValue as describe } from './describe-value.js';
 import type { OrderOptions } from './build-order.js';
+import { checkGivenOrder, type GivenOrder, type OrderValidator } from './given-order.js';
 
 export interface NewOrderRequest {
   template: OrderTemplate;
@@ -10,20 +14,26 @@ export interface NewOrderRequest {
   orderId?: string;
   options: OrderOptions;
   posOrderUrl?: string;
+  /** The order given whole, sent as it is (with the sandbox's OrderId, RequestId and CreatedAt). */
+  given?: GivenOrder;
 }
 
-const FIELDS = ['template', 'locationId', 'orderId', 'eatIn', 'pagerNumber', 'posOrderUrl'];
+const FIELDS = ['template', 'locationId', 'orderId', 'eatIn', 'pagerNumber', 'posOrderUrl', 'order'];
+/** What goes with an order given whole: its location, kind and options are in the order. */
+const GIVEN_FIELDS = ['order', 'orderId', 'posOrderUrl'];
 const ORDER_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export function checkNewOrderBody(
   body: unknown,
   fixtures: { locations: readonly Location[]; templates: Record<string, OrderTemplate> },
+  validate?: OrderValidator,
 ): { ok: true; request: NewOrderRequest } | { ok: false; problems: string[] } {
   const names = Object.keys(fixtures.templates).sort();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, problems: [`body must be a JSON object such as {"template":"standard"}, got ${describe(body)}`] };
   }
   const input = body as Record<string, unknown>;
+  if (input.order !== undefined && validate !== undefined) return checkGivenOrderBody(input, fixtures, validate);
   const problems = Object.keys(input)
     .filter((field) => !FIELDS.includes(field))
     .map((field) => `unknown field '${field}'; the fields are ${FIELDS.join(', ')}`);
@@ -65,6 +75,32 @@ export function checkNewOrderBody(
         ...(input.pagerNumber === undefined ? {} : { pagerNumber: input.pagerNumber as string }),
       },
       ...(input.posOrderUrl === undefined ? {} : { posOrderUrl: input.posOrderUrl as string }),
+    },
+  };
+}
+
+function checkGivenOrderBody(
+  input: Record<string, unknown>,
+  fixtures: { locations: readonly Location[]; templates: Record<string, OrderTemplate> },
+  validate: OrderValidator,
+): { ok: true; request: NewOrderRequest } | { ok: false; problems: string[] } {
+  const problems = Object.keys(input)
+    .filter((field) => !GIVEN_FIELDS.includes(field))
+    .map((field) => (FIELDS.includes(field) ? `${field} does not go with order: an order given whole names its location, and its kind and options, itself` : `unknown field '${field}'; with order, the fields are ${GIVEN_FIELDS.join(', ')}`));
+  if (input.orderId !== undefined && (typeof input.orderId !== 'string' || !ORDER_ID.test(input.orderId))) problems.push(`orderId must be 1 to 64 of A-Z a-z 0-9 . _ : -, got ${describe(input.orderId)}`);
+  if (input.posOrderUrl !== undefined && !isHttpUrl(input.posOrderUrl)) problems.push(`posOrderUrl must be an absolute http(s) URL, got ${describe(input.posOrderUrl)}`);
+  const given = checkGivenOrder(input.order, fixtures, validate);
+  if (!given.ok) problems.push(...given.problems);
+  if (problems.length > 0 || !given.ok) return { ok: false, problems };
+  return {
+    ok: true,
+    request: {
+      template: given.template,
+      location: given.location,
+      ...(input.orderId === undefined ? {} : { orderId: input.orderId as string }),
+      options: {},
+      ...(input.posOrderUrl === undefined ? {} : { posOrderUrl: input.posOrderUrl as string }),
+      given: given.order,
     },
   };
 }

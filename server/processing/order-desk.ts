@@ -106,7 +106,10 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     const orderId = request.orderId ?? `ord-${this.deps.newId()}`;
     if (this.get(orderId)) throw new ApiError('ALREADY_EXISTS', `order ${orderId} already exists; GET /_sandbox/orders/${orderId} shows it`);
     const at = this.now();
-    const order = buildOrder({ template: request.template, location: request.location, orderId, requestId: '', createdAt: at, options: request.options });
+    const order: SandboxOrder =
+      request.given === undefined
+        ? buildOrder({ template: request.template, location: request.location, orderId, requestId: '', createdAt: at, options: request.options })
+        : ({ OrderId: orderId, RequestId: '', CreatedAt: at, ...request.given } as SandboxOrder);
     const record: OrderRecord = {
       OrderId: orderId,
       LocationId: request.location.id,

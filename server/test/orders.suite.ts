@@ -156,7 +156,7 @@ describe('POST /_sandbox/orders', () => {
   it.each([
     [{ template: 'pizza' }, ['template must be one of hub, kiosk, standard, got string "pizza"']],
     [{ template: 'kiosk', locationId: 'loc-std-001' }, ["template 'kiosk' is for kiosk locations and 'loc-std-001' is standard; use loc-kiosk-001"]],
-    [{ template: 'standard', eatIn: true, colour: 'red' }, ["unknown field 'colour'; the fields are template, locationId, orderId, eatIn, pagerNumber, posOrderUrl", 'eatIn apply to kiosk orders only']],
+    [{ template: 'standard', eatIn: true, colour: 'red' }, ["unknown field 'colour'; the fields are template, locationId, orderId, eatIn, pagerNumber, posOrderUrl, order", 'eatIn apply to kiosk orders only']],
     [{ template: 'standard', posOrderUrl: 'ftp://pos' }, ['posOrderUrl must be an absolute http(s) URL, got string "ftp://pos"']],
     [{ template: 'standard', orderId: 'has space' }, ['orderId must be 1 to 64 of A-Z a-z 0-9 . _ : -, got string "has space"']],
   ])('answers 400 INVALID_REQUEST listing every problem of %j', async (body, messages) => {

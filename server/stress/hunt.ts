@@ -1,0 +1,132 @@
+/**
+ * The hunt: generated orders sent one after another until one fails, that one shrunk by fast-check to the smallest
+ * order that still fails the same way (the same kind of failure: a shrink that fails otherwise, or not at all, is
+ * not taken), then the hunt goes on for a failure of another kind, until the run's orders are spent. A seed gives
+ * the same orders, the same shrinks and the same findings again against a POS that answers the same.
+ */
+import fc from 'fast-check';
+import type { Location, Menu } from '../fixtures/fixture-schemas.js';
+import { orderArbitrary } from './order-arbitrary.js';
+import type { StressCase } from './deliver-case.js';
+import type { FailureKind, Verdict } from './delivery-verdict.js';
+import { withPartsLess } from './one-part-less.js';
+
+/**
+ * How many orders fast-check's shrinking may send for one failure; past it, the parts are taken out one at a time.
+ * A failure that costs time (a slow POS) would otherwise make every shrink cost it, hundreds of times.
+ */
+export const SHRINK_BUDGET = 30;
+/**
+ * And at most this long (ms) in all, the part-by-part pass included, by default: a failing order costs the POS's
+ * retries (3 tries, 3 s apart by default) or its timeout each time it is sent.
+ */
+export const SHRINK_MS = 30_000;
+
+export interface Finding {
+  kind: FailureKind;
+  message: string;
+  /** The smallest order found that fails this way. */
+  minimal: StressCase;
+  /** The order that first failed this way, before shrinking. */
+  first: StressCase;
+  /** Which order of the run it was (1-based), and how many shrinks were taken. */
+  atOrder: number;
+  shrinks: number;
+  /** Whether shrinking ended before its time ran out: then removing any one part of `minimal` makes the failure go away. */
+  minimalCertain: boolean;
+}
+
+export interface HuntOptions {
+  seed: number;
+  orders: number;
+  locations: readonly Location[];
+  menus: Readonly<Record<string, Menu>>;
+  /** Sends one case and judges it. */
+  run: (testCase: StressCase) => Promise<Verdict>;
+  /** How long fast-check's shrinking may take for one failure (default SHRINK_MS); the part-by-part pass follows. */
+  shrinkMs?: number;
+  /** Told of every order sent and its verdict, shrinks included (a live view). */
+  onOrder?: (testCase: StressCase, verdict: Verdict, shrinking: boolean) => void;
+}
+
+export interface HuntResult {
+  seed: number;
+  /** Orders generated (each sent once); shrinking sends more, counted apart. */
+  generated: number;
+  sentWhileShrinking: number;
+  passed: number;
+  findings: Finding[];
+}
+
+/** One order in ten is delivered twice: the ExternalId must not change. */
+export function caseArbitrary(locations: readonly Location[], menus: Readonly<Record<string, Menu>>): fc.Arbitrary<StressCase> {
+  return fc.record({ order: orderArbitrary(locations, menus), duplicate: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) });
+}
+
+export async function hunt(options: HuntOptions): Promise<HuntResult> {
+  const arbitrary = caseArbitrary(options.locations, options.menus);
+  const findings: Finding[] = [];
+  let generated = 0;
+  let sentWhileShrinking = 0;
+  let passed = 0;
+  for (let round = 0; generated < options.orders; round++) {
+    let target: { kind: FailureKind; message: string; first: StressCase; atOrder: number } | undefined;
+    let smallest: { testCase: StressCase; message: string } | undefined;
+    // The sandbox out of reach is no failure of the POS: the hunt stops and says so.
+    let broken: Error | undefined;
+    let shrinkSends = 0;
+    let shrinkUntil = Number.POSITIVE_INFINITY;
+    const property = fc.asyncProperty(arbitrary, async (testCase) => {
+      const shrinking = target !== undefined;
+      // Past the budget, every further shrink is declined without being sent.
+      if (shrinking && (shrinkSends >= SHRINK_BUDGET || performance.now() > shrinkUntil)) return true;
+      if (shrinking) {
+        sentWhileShrinking++;
+        shrinkSends++;
+      }
+      else generated++;
+      let verdict: Verdict;
+      try {
+        verdict = await options.run(testCase);
+      } catch (error) {
+        broken = error as Error;
+        throw error;
+      }
+      options.onOrder?.(testCase, verdict, shrinking);
+      if (verdict.ok) {
+        if (!shrinking) passed++;
+        return true;
+      }
+      // A kind found already is not hunted again; while shrinking, only the kind being shrunk counts.
+      if (!shrinking && findings.some((finding) => finding.kind === verdict.kind)) return true;
+      if (!shrinking) {
+        target = { kind: verdict.kind, message: verdict.message, first: testCase, atOrder: generated };
+        shrinkUntil = performance.now() + (options.shrinkMs ?? SHRINK_MS);
+      }
+      if (verdict.kind !== target!.kind) return true;
+      smallest = { testCase, message: verdict.message };
+      return false;
+    });
+    const details = await fc.check(property, { seed: options.seed + round, numRuns: options.orders - generated });
+    if (broken !== undefined) throw broken;
+    if (!details.failed || target === undefined || smallest === undefined) break;
+    // Then part by part: any part whose removal keeps the same failure goes, until none does.
+    let current = smallest;
+    for (let taken = true; taken && performance.now() < shrinkUntil; ) {
+      taken = false;
+      for (const { testCase } of withPartsLess(current.testCase)) {
+        if (performance.now() >= shrinkUntil) break;
+        sentWhileShrinking++;
+        const verdict = await options.run(testCase);
+        options.onOrder?.(testCase, verdict, true);
+        if (!verdict.ok && verdict.kind === target.kind) {
+          current = { testCase, message: verdict.message };
+          taken = true;
+          break;
+        }
+      }
+    }
+    findings.push({ kind: target.kind, message: current.message, minimal: current.testCase, first: target.first, atOrder: target.atOrder, shrinks: details.numShrinks, minimalCertain: performance.now() < shrinkUntil });
+  }
+  return { seed: options.seed, generated, sentWhileShrinking, passed, findings };
+}

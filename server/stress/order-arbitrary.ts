@@ -1,0 +1,121 @@
+/**
+ * Pure: the orders `pos-sandbox stress` sends, as fast-check arbitraries over the order model (order-model/) and the
+ * partner's locations and menus. The model allows far more than the templates show, and the edge cases a POS meets
+ * first in production are weighted up: names in other scripts, emoji and long names; empty optional lists; many
+ * modifiers; quantities up to 40; zero and large amounts; fees, promotions and taxes on every order. The totals are
+ * worked out from the parts, as the sandbox works out a template's, so every order is one the service could send,
+ * and shrinking a part (fewer items, a shorter name, a smaller price) gives another such order.
+ */
+import fc from 'fast-check';
+import type { Location, Menu } from '../fixtures/fixture-schemas.js';
+import { lineAmount } from '../domain/build-order.js';
+import type { GivenOrder } from '../domain/given-order.js';
+import type { Fee, OrderItem, Promotion } from '../domain/sandbox-order-types.js';
+
+/** The most of each list an order gets: enough to find a POS that breaks past a size. */
+export const LIMITS = { items: 40, variations: 3, modifiers: 30, quantity: 40, fees: 3, promotions: 2, taxes: 2, largeAmount: 99_999_999 } as const;
+
+const NON_LATIN = ['拉麺', 'Шаурма', 'شاورما', 'ราดหน้า', 'Ελληνική σαλάτα', '비빔밥', 'חומוס', 'दाल मखनी'];
+const EMOJI = ['🍕 Pizza', '🌶️🌶️ Hot wings', '👨‍👩‍👧 Family box', '🍔', 'Cola 🥤 0.33 l'];
+
+/** Names: the menu's own mostly, then other scripts, emoji, any text, and long ones; each shrinks within its kind. */
+function nameArbitrary(menuNames: readonly string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...(menuNames.length > 0 ? menuNames : ['Margherita'])) },
+    { weight: 2, arbitrary: fc.constantFrom(...NON_LATIN) },
+    { weight: 1, arbitrary: fc.constantFrom(...EMOJI) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }).filter((name) => name.trim() !== '') },
+    { weight: 1, arbitrary: fc.string({ minLength: 120, maxLength: 300, unit: 'grapheme-ascii' }).filter((name) => name.trim() !== '') },
+  );
+}
+
+/** Money in minor units: ordinary prices mostly, zero and the largest now and then. */
+const money = (typical: number): fc.Arbitrary<number> =>
+  fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: typical }) }, { weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: LIMITS.largeAmount }) });
+
+const quantity = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: LIMITS.quantity }) });
+
+const id = (prefix: string, known: readonly string[]): fc.Arbitrary<string> =>
+  known.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.nat({ max: 9999 }).map((n) => `${prefix}-${n}`) }) : fc.nat({ max: 9999 }).map((n) => `${prefix}-${n}`);
+
+function itemArbitrary(menu: Menu | undefined): fc.Arbitrary<OrderItem> {
+  const items = menu?.Items ?? [];
+  const names = items.map((item) => item.Name);
+  const ids = items.map((item) => item.Id);
+  const variationIds = items.flatMap((item) => (item.Variations ?? []).map((variation) => variation.Id));
+  const modifierIds = items.flatMap((item) => (item.Modifiers ?? []).map((modifier) => modifier.Id));
+  const variation = fc.record({ Id: id('var', variationIds), Name: nameArbitrary(items.flatMap((item) => (item.Variations ?? []).map((v) => v.Name))), Price: money(500) });
+  const modifier = fc.record({ Id: id('mod', modifierIds), Name: nameArbitrary(items.flatMap((item) => (item.Modifiers ?? []).map((m) => m.Name))), Quantity: fc.integer({ min: 1, max: 3 }), Price: money(300) });
+  return fc.record({
+    Id: id('itm', ids),
+    Name: nameArbitrary(names),
+    Quantity: quantity,
+    UnitPrice: money(2000),
+    Variations: fc.array(variation, { maxLength: LIMITS.variations }),
+    Modifiers: fc.array(modifier, { maxLength: LIMITS.modifiers, size: 'medium' }),
+  });
+}
+
+const TAX_RATES = [0, 7, 10, 19, 20.5];
+
+/**
+ * Every order the model allows for `locations`, their menus' items weighted up. The location is drawn beside the
+ * parts, not before them (no `chain`): fast-check then shrinks every part on its own, to the smallest order.
+ */
+export function orderArbitrary(locations: readonly Location[], menus: Readonly<Record<string, Menu>>): fc.Arbitrary<GivenOrder> {
+  if (locations.length === 0) throw new Error('no location to send orders to');
+  const all: Menu = { LocationId: '', Currency: '', Items: locations.flatMap((location) => (Object.hasOwn(menus, location.id) ? menus[location.id]!.Items : [])) } as unknown as Menu;
+  return fc
+    .record({
+      location: fc.constantFrom(...locations),
+      items: fc.array(itemArbitrary(all), { minLength: 1, maxLength: LIMITS.items, size: 'small' }),
+      fees: fc.array(fc.record({ Type: fc.constantFrom('Delivery', 'Service', 'Packaging', 'Bag'), Name: nameArbitrary(['Delivery fee', 'Service fee', 'Bag']), Amount: money(500) }), { maxLength: LIMITS.fees }),
+      promotions: fc.array(fc.record({ Id: id('promo', []), Name: nameArbitrary(['10% off', 'Free drink']), Amount: money(1500) }), { maxLength: LIMITS.promotions }),
+      taxes: fc.array(fc.record({ Name: fc.constantFrom('VAT', 'City tax', 'Bottle deposit'), Rate: fc.constantFrom(...TAX_RATES), Included: fc.boolean() }), { maxLength: LIMITS.taxes }),
+      channel: fc.constantFrom('marketplace', 'web', 'phone'),
+      serviceType: fc.constantFrom('Delivery', 'Takeout'),
+      customer: fc.option(fc.record({ Name: nameArbitrary(['Alex', 'Sam']) }), { nil: undefined }),
+      method: fc.constantFrom('card', 'cash', 'online'),
+      prepaid: fc.boolean(),
+      pager: fc.integer({ min: 1, max: 999 }),
+      eatIn: fc.boolean(),
+    })
+    .map((parts): GivenOrder => {
+      const { location } = parts;
+      const kiosk = location.kind === 'kiosk';
+      const fees: Fee[] = parts.fees;
+      return settle({
+        LocationId: location.id,
+        Channel: kiosk ? 'kiosk' : parts.channel,
+        ServiceType: kiosk ? (parts.eatIn ? 'EatIn' : 'Takeout') : parts.serviceType,
+        Currency: location.currency,
+        ...(parts.customer === undefined ? {} : { Customer: parts.customer }),
+        Items: parts.items,
+        Fees: fees,
+        Promotions: parts.promotions,
+        Taxes: parts.taxes.map((tax) => ({ ...tax, Amount: 0 })),
+        Payment: { Prepaid: kiosk ? true : parts.prepaid, Method: parts.method, Amount: 0 },
+        Total: 0,
+        ...(location.hub ? { Hub: { HubId: location.hub.id, HubName: location.hub.name, Brand: location.hub.brand } } : {}),
+        ...(kiosk ? { Kiosk: { PagerNumber: String(parts.pager), EatIn: parts.eatIn } } : {}),
+      } as GivenOrder);
+    });
+}
+
+/**
+ * The order with its amounts worked out from its parts, as the sandbox works out a template's: each promotion takes
+ * off at most what is left (a total is never below zero), taxes on what remains, the payment is the total. Run
+ * again whenever a part is taken out.
+ */
+export function settle(order: GivenOrder): GivenOrder {
+  const itemsAmount = order.Items.reduce((sum, item) => sum + lineAmount(item), 0);
+  let left = itemsAmount + order.Fees.reduce((sum, fee) => sum + fee.Amount, 0);
+  const promotions: Promotion[] = order.Promotions.map((promotion) => {
+    const amount = Math.min(promotion.Amount, left);
+    left -= amount;
+    return { ...promotion, Amount: amount };
+  });
+  const taxes = order.Taxes.map((tax) => ({ ...tax, Amount: tax.Included ? Math.round((left * tax.Rate) / (100 + tax.Rate)) : Math.round((left * tax.Rate) / 100) }));
+  const total = left + taxes.filter((tax) => !tax.Included).reduce((sum, tax) => sum + tax.Amount, 0);
+  return { ...order, Promotions: promotions, Taxes: taxes, Payment: { ...order.Payment, Amount: total }, Total: total };
+}

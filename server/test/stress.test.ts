@@ -1,0 +1,155 @@
+/**
+ * `pos-sandbox stress`'s hunt and lunch rush against POSes over real HTTP: the reference POS, correct and with each
+ * bug that only some orders trigger (the hunt is not told which), and a second POS written here apart from it, with
+ * a bug of its own. Each failure is shrunk to an order from which removing any one part makes the failure go away.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { createReferencePos } from '../../reference-pos/app.js';
+import type { Bug } from '../../reference-pos/bugs.js';
+import { controlClient } from '../cli/control-client.js';
+import { createSandbox } from '../sandbox.js';
+import { memoryStorage } from '../store/segment-storage.js';
+import { silentLogger } from '../logger.js';
+import { hunt } from '../stress/hunt.js';
+import { CaseRunner } from '../stress/stress-run.js';
+import { withOnePartLess } from '../stress/one-part-less.js';
+import type { Deadlines } from '../stress/delivery-verdict.js';
+import { lunchRush } from '../stress/lunch-rush.js';
+import { SHAPE_LIMITS } from '../../reference-pos/order-shape-bugs.js';
+import { fixtures, PARTNER } from './helpers.js';
+import { cli } from './processes.js';
+import { closeServers, listen } from './loopback.js';
+
+afterAll(closeServers);
+
+/**
+ * `npm test` runs it small (200 orders for the correct POS; the slow path's hunt, whose every failing try costs its
+ * delay, left out); `npm run test:stress` at the full size the acceptance names (500 orders, every bug):
+ * POS_SANDBOX_STRESS_FULL=1, run by CI.
+ */
+const FULL = process.env.POS_SANDBOX_STRESS_FULL === '1';
+const CLEAN_ORDERS = FULL ? 500 : 200;
+
+/** Wide: on a loaded machine an ordinary order must never read as slow, or it would shrink as another kind. */
+const DEADLINES: Deadlines = { kioskMs: 10_000, deliveryMs: 10_000 };
+const BIG_ORDER_MS = 1300;
+/** For the slow path: well below its delay, well above an ordinary order's time. */
+const SLOW_TIMING = { deadlines: { kioskMs: 1000, deliveryMs: 1000 }, bigOrderMs: BIG_ORDER_MS, attemptTimeoutMs: 4000, statusWindowMs: 2000 };
+
+async function pair(posHandler?: (sandboxUrl: string) => Parameters<typeof listen>[0], bugs: Bug[] = [], timing = { deadlines: DEADLINES, bigOrderMs: BIG_ORDER_MS, attemptTimeoutMs: 2000, statusWindowMs: 1000 }) {
+  const sandbox = await createSandbox({ fixtures, partner: PARTNER, storage: memoryStorage(), logger: silentLogger(), refundDelayMs: 20, dispatch: { attemptTimeoutMs: timing.attemptTimeoutMs, retryDelaysMs: [20, 20] } });
+  const sandboxUrl = await listen(sandbox.app);
+  const pos =
+    posHandler?.(sandboxUrl) ??
+    createReferencePos({ identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey }, sandboxUrl, menus: fixtures.menus, locations: fixtures.locations, bugs: new Set(bugs), bigOrderMs: timing.bigOrderMs });
+  const posUrl = await listen(pos);
+  const client = controlClient(sandboxUrl, {});
+  return { sandbox, sandboxUrl, posUrl: `${posUrl}/order`, client, runner: () => new CaseRunner(client, timing.statusWindowMs, timing.deadlines, `${posUrl}/order`) };
+}
+
+describe('the hunt', () => {
+  it(`finds nothing in ${CLEAN_ORDERS} orders against the correct reference POS, and says so`, async () => {
+    const { client, runner } = await pair();
+    const cases = runner();
+    const result = await hunt({ seed: 7, orders: CLEAN_ORDERS, locations: fixtures.locations, menus: fixtures.menus, run: (testCase) => cases.run(testCase) });
+    expect({ generated: result.generated, passed: result.passed, findings: result.findings.map((finding) => `${finding.kind}: ${finding.message}`) }).toEqual({ generated: CLEAN_ORDERS, passed: CLEAN_ORDERS, findings: [] });
+    expect((await client.call<unknown[]>('GET', '/_sandbox/orders?limit=1000')).length).toBeGreaterThanOrEqual(CLEAN_ORDERS);
+  }, 60_000);
+
+  it.each<[Bug, string, number]>([
+    ['non-latin-name', '5xx', 80],
+    ['many-modifiers', '5xx', 80],
+    ['zero-total', '5xx', 300],
+    ...(FULL ? [['slow-big-order', 'slow', 80] as [Bug, string, number]] : []),
+  ])('finds --bug %s (a %s) and shrinks it to an order from which removing any part makes it pass', async (bug, kind, orders) => {
+    const { runner } = await pair(undefined, [bug], bug === 'slow-big-order' ? SLOW_TIMING : undefined);
+    const cases = runner();
+    const result = await hunt({ seed: 11, orders, shrinkMs: 60_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase) => cases.run(testCase) });
+    expect(result.findings.map((finding) => finding.kind)).toEqual([kind]);
+    const [finding] = result.findings;
+    expect(finding!.minimalCertain).toBe(true);
+    // Fails the same way again, and each order with one part less passes.
+    const check = runner();
+    await expect(check.run(finding!.minimal)).resolves.toMatchObject({ ok: false, kind });
+    // (The zero total's smallest order is one free item: it has no part to take out.)
+    const lesser = withOnePartLess(finding!.minimal);
+    const verdicts = await Promise.all(lesser.map(async ({ part, testCase }) => ({ part, ok: (await runner().run(testCase)).ok })));
+    expect(verdicts.filter(({ ok }) => !ok)).toEqual([]);
+  }, 120_000);
+});
+
+describe('a POS written apart from the reference POS', () => {
+  /** Its bug, unknown to the generator: it makes its ExternalId from the order's total, so two orders of one total share it. */
+  const keyedByTotal = () => (req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const order = JSON.parse(body) as { Total: number };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ExternalId: `EXT-${order.Total}`, Status: 'ACCEPTED' }));
+    });
+  };
+
+  it('has its bug found: an ExternalId given to two orders, shrunk to an order whose every part is needed', async () => {
+    const { runner } = await pair(keyedByTotal);
+    const cases = runner();
+    const result = await hunt({ seed: 3, orders: 200, shrinkMs: 15_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase) => cases.run(testCase) });
+    expect(result.findings.map((finding) => finding.kind)).toEqual(['external-id-reused']);
+    expect(result.findings[0]!.message).toMatch(/^the POS answered ExternalId EXT-\d+, which it gave order ord-\S+ of this run already: the ExternalId identifies one order the POS created \(§2\.1\)$/);
+  }, 60_000);
+});
+
+describe('the lunch rush', () => {
+  it('reports decision times, and against a slow path for big orders names every order that missed the deadline', async () => {
+    // Twenty orders a second on a shared machine: the deadline is wide, and the slow path well past it. A status call
+    // for a location with deliveries under way waits for them (up to 2 s), so the window is wide too.
+    const timing = { deadlines: { kioskMs: 2500, deliveryMs: 2500 }, bigOrderMs: 4000, attemptTimeoutMs: 8000, statusWindowMs: 4000 };
+    const { runner } = await pair(undefined, ['slow-big-order'], timing);
+    const cases = runner();
+    const rush = await lunchRush({
+      seed: 4,
+      ratePerSecond: 20,
+      durationS: 3,
+      locations: fixtures.locations,
+      menus: fixtures.menus,
+      deadlines: timing.deadlines,
+      run: (testCase) => cases.send(testCase),
+    });
+    expect(rush.sent).toBe(60);
+    expect(new Set(rush.orders.map((order) => order.locationId)).size).toBe(fixtures.locations.length);
+    const big = rush.orders.filter((order) => order.items > SHAPE_LIMITS.items).map((order) => order.orderId).sort();
+    expect(big.length).toBeGreaterThan(0);
+    // Every big order is named. A small one may be too: a status call waits for the deliveries under way at its
+    // location (up to 2 s), and on a loaded machine that can take it past the deadline.
+    expect(rush.missed.map((order) => order.orderId)).toEqual(expect.arrayContaining(big));
+    expect(rush.missed.filter((order) => order.items > SHAPE_LIMITS.items).length).toBe(big.length);
+    expect(rush.failed).toEqual([]);
+    expect(rush.p50).toBeLessThanOrEqual(rush.p99);
+    expect(rush.slowest).toBeGreaterThanOrEqual(timing.bigOrderMs);
+  }, 60_000);
+});
+
+describe('pos-sandbox stress and orders replay, as commands', () => {
+  it('saves what it finds, replays it failing against the broken POS and passing against a correct one', async () => {
+    const broken = await pair(undefined, ['zero-total']);
+    const correct = await pair();
+    const dir = mkdtempSync(join(tmpdir(), 'stress-cli-'));
+    try {
+      const run = await cli(['stress', '--sandbox', broken.sandboxUrl, '--pos-order-url', broken.posUrl, '--orders', '300', '--seed', '11', '--shrink-s', '10', '--report-dir', dir]);
+      expect(run.code).toBe(1);
+      const file = /saved as (\S+)/.exec(run.stdout)![1]!;
+      expect(run.stdout).toContain('FOUND 5xx: the POS answered 500 to try 1');
+      expect(readdirSync(join(file, '..', '..')).sort()).toEqual(['failures', 'junit.xml', 'stress.html', 'stress.json', 'stress.md']);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'pos-sandbox/stress-failure', kind: '5xx', seed: 11, order: { Total: 0 } });
+      const again = await cli(['orders', 'replay', file, '--sandbox', broken.sandboxUrl, '--pos-order-url', broken.posUrl]);
+      expect([again.code, again.stdout.split('\n')[0]]).toEqual([1, expect.stringMatching(/^still fails: 5xx: the POS answered 500/)]);
+      const fixed = await cli(['orders', 'replay', file, '--sandbox', correct.sandboxUrl, '--pos-order-url', correct.posUrl]);
+      expect([fixed.code, fixed.stdout]).toEqual([0, expect.stringMatching(/^passes now: order ord-\S+ was taken \((ACCEPTED|AWAITING_STATUS)\)/)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
