@@ -35,14 +35,13 @@ export function replayCommand(): Command {
       const windowMs = Number(flags.statusWindowMs ?? 2000);
       return withSandbox(flags, async (client) => {
         const runner = new CaseRunner(client, windowMs, DEFAULT_DEADLINES, flags.posOrderUrl);
-        let verdict;
+        let verdict, sent;
         try {
-          ({ verdict } = await runner.send({ order: saved.order, duplicate: saved.duplicate === true }));
+          ({ verdict, record: sent } = await runner.send({ order: saved.order, duplicate: saved.duplicate === true }));
         } catch (error) {
           if (error instanceof ControlError && / answered 400/.test(error.message)) throw new ControlError(`the sandbox does not take the saved order: ${error.message}`);
           throw error;
         }
-        const sent = runner.orders.at(-1)!.record;
         if (verdict.ok) {
           print([`passes now: order ${sent.OrderId} was taken (${sent.Status}) in ${Math.round(verdict.decidedMs)} ms; it failed with ${saved.kind} when saved`]);
           return;

@@ -12,6 +12,13 @@ export interface PartLess {
   testCase: StressCase;
 }
 
+/** `testCase` with `change` made to a copy of its order, the amounts worked out again. */
+function variant(testCase: StressCase, part: string, change: (copy: StressCase['order']) => void): PartLess {
+  const copy = structuredClone(testCase.order);
+  change(copy);
+  return { part, testCase: { order: settle(copy), duplicate: testCase.duplicate } };
+}
+
 /**
  * What the hunt tries, in order: whole groups first (every modifier of an item, every fee, half the items …), then
  * each part alone. A failure that costs time per try (a slow POS) is shrunk in a few tries, not one per part.
@@ -19,11 +26,7 @@ export interface PartLess {
 export function withPartsLess(testCase: StressCase): PartLess[] {
   const { order } = testCase;
   const groups: PartLess[] = [];
-  const without = (part: string, change: (copy: StressCase['order']) => void) => {
-    const copy = structuredClone(order);
-    change(copy);
-    groups.push({ part, testCase: { order: settle(copy), duplicate: testCase.duplicate } });
-  };
+  const without = (part: string, change: (copy: StressCase['order']) => void) => groups.push(variant(testCase, part, change));
   const half = Math.floor(order.Items.length / 2);
   if (half > 0) {
     without('the second half of the items', (copy) => copy.Items.splice(order.Items.length - half, half));
@@ -43,11 +46,7 @@ export function withPartsLess(testCase: StressCase): PartLess[] {
 export function withOnePartLess(testCase: StressCase): PartLess[] {
   const { order } = testCase;
   const variants: PartLess[] = [];
-  const without = (part: string, change: (copy: StressCase['order']) => void) => {
-    const copy = structuredClone(order);
-    change(copy);
-    variants.push({ part, testCase: { order: settle(copy), duplicate: testCase.duplicate } });
-  };
+  const without = (part: string, change: (copy: StressCase['order']) => void) => variants.push(variant(testCase, part, change));
   // An order has one item at least: the last is not taken out.
   if (order.Items.length > 1) order.Items.forEach((_, at) => without(`item ${at}`, (copy) => copy.Items.splice(at, 1)));
   order.Items.forEach((item, at) => {

@@ -45,7 +45,6 @@ export async function readTarget(client: ControlClient): Promise<Target> {
 export class CaseRunner {
   /** Every ExternalId the POS gave an order of this run, with the order. */
   readonly seen = new Map<string, string>();
-  readonly orders: Array<{ record: OrderRecord; verdict: Verdict; decidedMs: number }> = [];
 
   constructor(
     private readonly client: ControlClient,
@@ -59,15 +58,14 @@ export class CaseRunner {
   }
 
   /** Sends and judges one case; what it answers is this case's own, however many run at once (a rush). */
-  async send(testCase: StressCase): Promise<{ verdict: Verdict; orderId: string; decidedMs: number }> {
+  async send(testCase: StressCase): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
     const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl);
-    return { verdict: this.judge(delivered), orderId: delivered.record.OrderId, decidedMs: delivered.decidedMs };
+    return { verdict: this.judge(delivered), orderId: delivered.record.OrderId, decidedMs: delivered.decidedMs, record: delivered.record };
   }
 
   judge(delivered: DeliveredOrder): Verdict {
     const verdict = judgeDelivery(delivered, this.seen, this.deadlines);
     for (const attempt of delivered.record.Deliveries ?? []) if (attempt.externalId !== undefined && !this.seen.has(attempt.externalId)) this.seen.set(attempt.externalId, delivered.record.OrderId);
-    this.orders.push({ record: delivered.record, verdict, decidedMs: delivered.decidedMs });
     return verdict;
   }
 }
