@@ -95,7 +95,7 @@ export function stressCommand(): Command {
             shrinkMs: flags.shrinkS * 1000,
             locations: target.locations,
             menus: target.menus,
-            run: (testCase) => runner.run(testCase),
+            run: (testCase, tries) => runner.run(testCase, tries),
             onOrder: (_testCase, verdict, shrinking) => {
               if (!shrinking && !verdict.ok && process.stdout.isTTY) process.stdout.write(`  found ${verdict.kind}: ${printable(verdict.message)}; shrinking…\n`);
               shown++;

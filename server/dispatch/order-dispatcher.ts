@@ -59,7 +59,9 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
     // Fixture orders carry no URL: they go to --pos-order-url (dispatch refuses an order with neither).
     const url = (order.PosOrderUrl ?? desk.defaultPosOrderUrl)!;
     let lastProblem = '';
-    for (let attempt = 1; attempt <= policy.attempts; attempt++) {
+    // An order may ask for fewer tries than the sandbox makes (a stress run shrinking a failure), never more.
+    const tries = Math.min(policy.attempts, order.Tries ?? policy.attempts);
+    for (let attempt = 1; attempt <= tries; attempt++) {
       const startedAt = deps.clock();
       const fault = deps.faults?.pick({ direction: 'outbound', method: 'POST', path: new URL(url).pathname, locationId: order.LocationId });
       // A fresh token per send: a retry after a long timeout must not carry a token close to expiry.
@@ -71,7 +73,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
           'x-service-locationid': order.LocationId,
           'x-request-id': requestId,
           'user-agent': `pos-sandbox/${deps.version}`,
-          'x-sandbox-attempt': `${attempt} of ${policy.attempts}`,
+          'x-sandbox-attempt': `${attempt} of ${tries}`,
         };
       };
       const sends = await sendThroughFault(fault, { url, headers, body, timeoutMs: policy.attemptTimeoutMs, sleep, egress: deps.egress });
@@ -107,7 +109,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
               orderId,
               locationId: order.LocationId,
               partner: partner.name,
-              delivery: { dispatch, attempt, of: policy.attempts, verdict: outcome, ...copy },
+              delivery: { dispatch, attempt, of: tries, verdict: outcome, ...copy },
               findings: send === deciding ? findings : [],
               ...(fault ? { fault: { rule: fault.rule, kind: fault.kind, source: fault.source, ...(fault.description ? { description: fault.description } : {}) } } : {}),
             },
@@ -135,9 +137,9 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
         return desk.settleDelivery(orderId, { externalId: verdict.externalId, status, reason: verdict.reason, journalId: deciding.journalId }, findings);
       }
       lastProblem = deciding.verdict.problem;
-      if (attempt < policy.attempts) await sleep(retryWaitMs(policy, attempt, deciding.result));
+      if (attempt < tries) await sleep(retryWaitMs(policy, attempt, deciding.result));
     }
-    return desk.settleDelivery(orderId, { status: 'DELIVERY_FAILED', reason: `${policy.attempts} tries failed; the last: ${lastProblem}` });
+    return desk.settleDelivery(orderId, { status: 'DELIVERY_FAILED', reason: `${tries} ${tries === 1 ? 'try' : 'tries'} failed; the last: ${lastProblem}` });
   };
 }
 

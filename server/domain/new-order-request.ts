@@ -1,6 +1,6 @@
 /**
  * Pure: the body of POST /_sandbox/orders, {template, locationId?, orderId?, eatIn?, pagerNumber?, posOrderUrl?} or
- * {order, orderId?, posOrderUrl?} (an order given whole: given-order.ts); every problem listed.
+ * {order, orderId?, posOrderUrl?, tries?} (an order given whole: given-order.ts); every problem listed.
  */
 import type { Location, OrderTemplate } from '../fixtures/fixture-schemas.js';
 import { describeValue as describe } from './describe-value.js';
@@ -16,11 +16,15 @@ export interface NewOrderRequest {
   posOrderUrl?: string;
   /** The order given whole, sent as it is (with the sandbox's OrderId, RequestId and CreatedAt). */
   given?: GivenOrder;
+  /** At most this many tries per dispatch, fewer than the sandbox's own (a stress run's shrinking sends 1). */
+  tries?: number;
 }
 
 const FIELDS = ['template', 'locationId', 'orderId', 'eatIn', 'pagerNumber', 'posOrderUrl', 'order'];
 /** What goes with an order given whole: its location, kind and options are in the order. */
-const GIVEN_FIELDS = ['order', 'orderId', 'posOrderUrl'];
+const GIVEN_FIELDS = ['order', 'orderId', 'posOrderUrl', 'tries'];
+/** A given order's `tries`: never more than the sandbox's own count, which is at most this. */
+export const MAX_TRIES = 10;
 const ORDER_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export function checkNewOrderBody(
@@ -89,6 +93,9 @@ function checkGivenOrderBody(
     .map((field) => (FIELDS.includes(field) ? `${field} does not go with order: an order given whole names its location, and its kind and options, itself` : `unknown field '${field}'; with order, the fields are ${GIVEN_FIELDS.join(', ')}`));
   if (input.orderId !== undefined && (typeof input.orderId !== 'string' || !ORDER_ID.test(input.orderId))) problems.push(`orderId must be 1 to 64 of A-Z a-z 0-9 . _ : -, got ${describe(input.orderId)}`);
   if (input.posOrderUrl !== undefined && !isHttpUrl(input.posOrderUrl)) problems.push(`posOrderUrl must be an absolute http(s) URL, got ${describe(input.posOrderUrl)}`);
+  if (input.tries !== undefined && !(Number.isInteger(input.tries) && (input.tries as number) >= 1 && (input.tries as number) <= MAX_TRIES)) {
+    problems.push(`tries must be a whole number from 1 to ${MAX_TRIES} (more than the sandbox's own tries makes no more), got ${describe(input.tries)}`);
+  }
   const given = checkGivenOrder(input.order, fixtures, validate);
   if (!given.ok) problems.push(...given.problems);
   if (problems.length > 0 || !given.ok) return { ok: false, problems };
@@ -101,6 +108,7 @@ function checkGivenOrderBody(
       options: {},
       ...(input.posOrderUrl === undefined ? {} : { posOrderUrl: input.posOrderUrl as string }),
       given: given.order,
+      ...(input.tries === undefined ? {} : { tries: input.tries as number }),
     },
   };
 }

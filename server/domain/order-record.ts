@@ -38,6 +38,8 @@ export interface OrderRecord extends Omit<FixtureOrder, 'Status'> {
   UpdatedAt?: string;
   /** Where it is delivered; kept so a resend goes to the same POS. */
   PosOrderUrl?: string;
+  /** At most this many tries per dispatch, when fewer than the sandbox's own were asked for (POST /_sandbox/orders `tries`). */
+  Tries?: number;
   /** The body last sent to the POS (absent for the fixture orders, which were never sent). */
   Order?: SandboxOrder;
   Deliveries?: DeliveryAttempt[];

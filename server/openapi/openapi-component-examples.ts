@@ -150,6 +150,8 @@ export function componentExamples(payloads: ExamplePayloads): Record<string, unk
     'SandboxOrder.Payment': [{ Prepaid: true, Method: 'Card', Amount: 3689 }],
     OrderStatusRequest: [{ ExternalId: 'POS-7781', Status: 'ACCEPTED' }, { ExternalId: 'POS-7782', Status: 'REJECTED', Reason: 'Kitchen closed' }],
     NewOrder: [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }],
+    NewOrderFromTemplate: [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }],
+    NewOrderGiven: [{ order: Object.fromEntries(Object.entries(order).filter(([field]) => !['OrderId', 'RequestId', 'CreatedAt'].includes(field))), tries: 1 }],
     OrderRecord: [record],
     FaultRule: [FAULT_RULE],
     'FaultRule.FaultMatch': [FAULT_RULE.match],

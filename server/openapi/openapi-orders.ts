@@ -121,7 +121,20 @@ export function orderModelSchemas(orderSchema: object): Record<string, object> {
       required: ['ExternalId', 'Status'],
       properties: { ExternalId: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S' }, Status: { enum: ['ACCEPTED', 'REJECTED'] }, Reason: { type: 'string' } },
     },
-    NewOrder: {
+    NewOrder: { oneOf: [ref('NewOrderFromTemplate'), ref('NewOrderGiven')] },
+    NewOrderGiven: {
+      type: 'object',
+      required: ['order'],
+      additionalProperties: false,
+      description: 'An order given whole (what pos-sandbox stress sends and orders replay sends again), sent as it is with the sandbox\'s OrderId, RequestId and CreatedAt.',
+      properties: {
+        order: { type: 'object', description: 'An order of SandboxOrder, without OrderId, RequestId and CreatedAt; for a location of the fixtures, with Hub for a Hub brand and Kiosk for a kiosk' },
+        orderId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$', description: 'Default: generated' },
+        posOrderUrl: { type: 'string', format: 'uri', description: 'Default: --pos-order-url' },
+        tries: { type: 'integer', minimum: 1, maximum: 10, description: "At most this many tries per dispatch (never more than the sandbox's own)" },
+      },
+    },
+    NewOrderFromTemplate: {
       type: 'object',
       required: ['template'],
       additionalProperties: false,

@@ -118,6 +118,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
       CreatedAt: at,
       UpdatedAt: at,
       PosOrderUrl: url,
+      ...(request.tries === undefined ? {} : { Tries: request.tries }),
       Order: order,
       Deliveries: [],
       History: [{ status: 'NEW', at, by: 'dispatch' }],

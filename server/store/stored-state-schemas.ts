@@ -91,6 +91,7 @@ export const orderRecordSchema = {
     CreatedAt: time,
     UpdatedAt: time,
     PosOrderUrl: text,
+    Tries: { type: 'integer', minimum: 1, maximum: 100 },
     // The body as it was sent, checked against order-model/ then; it is only shown and resent.
     Order: { type: 'object' },
     Deliveries: { type: 'array', items: deliveryAttemptSchema },

@@ -18,12 +18,19 @@ export interface StressCase {
 const DECIDED_POLL_MS = [3, 5, 10, 20, 40];
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `posOrderUrl`: where the order goes, when not the sandbox's own --pos-order-url. */
-export async function deliverCase(client: ControlClient, testCase: StressCase, statusWindowMs: number, posOrderUrl?: string): Promise<DeliveredOrder> {
+/**
+ * `posOrderUrl`: where the order goes, when not the sandbox's own --pos-order-url; `tries`: at most this many tries
+ * (the sandbox's own when absent).
+ */
+export async function deliverCase(client: ControlClient, testCase: StressCase, statusWindowMs: number, posOrderUrl?: string, tries?: number): Promise<DeliveredOrder> {
   // One try of the next delivery is sent twice: the rule is spent by this order's first try.
   if (testCase.duplicate) await client.call('POST', '/_sandbox/faults', { description: 'pos-sandbox stress: this order is delivered twice', match: { direction: 'outbound' }, action: { kind: 'duplicate' }, times: 1 });
   const started = performance.now();
-  let record = await client.call<OrderRecord>('POST', '/_sandbox/orders?wait=true', { order: testCase.order, ...(posOrderUrl === undefined ? {} : { posOrderUrl }) });
+  let record = await client.call<OrderRecord>('POST', '/_sandbox/orders?wait=true', {
+    order: testCase.order,
+    ...(posOrderUrl === undefined ? {} : { posOrderUrl }),
+    ...(tries === undefined ? {} : { tries }),
+  });
   // The window opens with the POS's reply: a slow reply is judged slow, not undecided.
   const replied = performance.now();
   for (let asked = 0; record.Status === 'AWAITING_STATUS' && performance.now() - replied < statusWindowMs; asked++) {

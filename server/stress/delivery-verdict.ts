@@ -8,7 +8,12 @@ import type { OrderRecord } from '../domain/order-record.js';
 
 export type FailureKind = '5xx' | '4xx' | 'timeout' | 'no-answer' | 'bad-reply' | 'external-id-reused' | 'duplicate-new-external-id' | 'no-decision' | 'slow';
 
-export type Verdict = { ok: true; decidedMs: number } | { ok: false; kind: FailureKind; message: string; decidedMs?: number };
+/**
+ * A failure's `signature` tells two failures of one kind apart: for an answer that refused the order, its status and
+ * what the POS said (numbers and ids left out), so two bugs that both answer 500 are two findings, and a shrink must
+ * keep the very failure it was shrunk from.
+ */
+export type Verdict = { ok: true; decidedMs: number } | { ok: false; kind: FailureKind; signature: string; message: string; decidedMs?: number };
 
 export interface Deadlines {
   /** A kiosk order must be decided this soon after it was sent: a guest waits at the screen. */
@@ -25,6 +30,8 @@ export interface DeliveredOrder {
   decidedMs: number;
   /** Whether the run asked the sandbox to deliver it twice (an outbound duplicate fault). */
   duplicate: boolean;
+  /** What the POS answered to a try that did not deliver the order, by the try's journal id (its body, as the journal holds it). */
+  answers?: Readonly<Record<string, unknown>>;
 }
 
 /** `seen`: the ExternalIds of the run's other orders, by ExternalId → OrderId. */
@@ -34,9 +41,13 @@ export function judgeDelivery(delivered: DeliveredOrder, seen: ReadonlyMap<strin
   for (const attempt of attempts) {
     if (attempt.problem === undefined) continue;
     const where = `try ${attempt.attempt}${attempt.copy ? ` (copy ${attempt.copy})` : ''} (${attempt.journalId})`;
-    if (attempt.httpStatus !== undefined && attempt.httpStatus >= 500) return failure('5xx', `the POS answered ${attempt.httpStatus} to ${where}: ${attempt.problem}`);
-    if (attempt.httpStatus !== undefined && attempt.httpStatus >= 400) return failure('4xx', `the POS refused ${where} with ${attempt.httpStatus}: ${attempt.problem}`);
-    if (attempt.httpStatus !== undefined) return failure('bad-reply', `the POS's reply to ${where} did not deliver the order: ${attempt.problem}`);
+    const status = attempt.httpStatus;
+    const said = answerText(delivered.answers?.[attempt.journalId]);
+    const saying = said === undefined ? '' : `; it said ${said}`;
+    const answered = (kind: FailureKind, message: string) => failure(kind, message + saying, `${kind} ${status} ${said === undefined ? '' : signatureOf(said)}`.trim());
+    if (status !== undefined && status >= 500) return answered('5xx', `the POS answered ${status} to ${where}: ${attempt.problem}`);
+    if (status !== undefined && status >= 400) return answered('4xx', `the POS refused ${where} with ${status}: ${attempt.problem}`);
+    if (status !== undefined) return answered('bad-reply', `the POS's reply to ${where} did not deliver the order: ${attempt.problem}`);
     if (/time/i.test(attempt.problem)) return failure('timeout', `the POS did not answer ${where} within the delivery timeout: ${attempt.problem}`);
     return failure('no-answer', `no answer from the POS to ${where}: ${attempt.problem}`);
   }
@@ -47,8 +58,26 @@ export function judgeDelivery(delivered: DeliveredOrder, seen: ReadonlyMap<strin
   if (record.Status === 'AWAITING_STATUS') return failure('no-decision', `neither the POS's reply nor a status call decided the order within ${Math.round(decidedMs)} ms (a status call refused by the sandbox decides nothing: pos-sandbox journal tail --path /order/status)`);
   const kiosk = record.Order?.Kiosk !== undefined;
   const deadline = kiosk ? deadlines.kioskMs : deadlines.deliveryMs;
-  if (decidedMs > deadline) return { ok: false, kind: 'slow', message: `the order was decided ${Math.round(decidedMs)} ms after it was sent, past the ${deadline} ms ${kiosk ? 'a kiosk guest waits' : 'of the delivery deadline'}`, decidedMs };
+  if (decidedMs > deadline) return { ok: false, kind: 'slow', signature: 'slow', message: `the order was decided ${Math.round(decidedMs)} ms after it was sent, past the ${deadline} ms ${kiosk ? 'a kiosk guest waits' : 'of the delivery deadline'}`, decidedMs };
   return { ok: true, decidedMs };
 }
 
-const failure = (kind: FailureKind, message: string): Verdict => ({ ok: false, kind, message });
+const failure = (kind: FailureKind, message: string, signature: string = kind): Verdict => ({ ok: false, kind, signature, message });
+
+/** How much of the POS's answer a message quotes. */
+const ANSWER_CHARS = 160;
+
+/** The POS's answer to a try, quoted short: JSON as JSON, text as text; nothing for an empty one. */
+export function answerText(body: unknown): string | undefined {
+  if (body === undefined || body === null || body === '') return undefined;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return text.length > ANSWER_CHARS ? `${text.slice(0, ANSWER_CHARS)}…` : text;
+}
+
+/**
+ * What of an answer tells one failure from another: its words, without anything holding a digit (an order id, a
+ * request id, a time, an amount), which differ from order to order for the one bug.
+ */
+export function signatureOf(said: string): string {
+  return said.toLowerCase().replace(/[^\s"',:{}[\]]*\d[^\s"',:{}[\]]*/g, '#').replace(/#(?::#)+/g, '#').replace(/\s+/g, ' ').trim();
+}

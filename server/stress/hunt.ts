@@ -1,7 +1,8 @@
 /**
  * The hunt: generated orders sent one after another until one fails, that one shrunk by fast-check to the smallest
- * order that still fails the same way (the same kind of failure: a shrink that fails otherwise, or not at all, is
- * not taken), then the hunt goes on for a failure of another kind, until the run's orders are spent. A seed gives
+ * order that still fails the same way (the same kind, and for an answer that refused it, the same answer: a shrink
+ * that fails otherwise, or not at all, is not taken), then the hunt goes on for another failure, until the run's
+ * orders are spent. A seed gives
  * the same orders, the same shrinks and the same findings again against a POS that answers the same.
  */
 import fc from 'fast-check';
@@ -21,9 +22,16 @@ export const SHRINK_BUDGET = 30;
  * retries (3 tries, 3 s apart by default) or its timeout each time it is sent.
  */
 export const SHRINK_MS = 30_000;
+/**
+ * A POS whose every answer says something new (a stack trace with a line number is cut by the digits, a random word
+ * is not) would make every order a finding of its own: past this many of one kind, the kind is not hunted again.
+ */
+export const MAX_PER_KIND = 3;
 
 export interface Finding {
   kind: FailureKind;
+  /** What tells it from another failure of its kind (delivery-verdict.ts). */
+  signature: string;
   message: string;
   /** The smallest order found that fails this way. */
   minimal: StressCase;
@@ -41,8 +49,8 @@ export interface HuntOptions {
   orders: number;
   locations: readonly Location[];
   menus: Readonly<Record<string, Menu>>;
-  /** Sends one case and judges it. */
-  run: (testCase: StressCase) => Promise<Verdict>;
+  /** Sends one case and judges it; `tries` 1 while shrinking (the failure is known: the first try shows it again). */
+  run: (testCase: StressCase, tries?: number) => Promise<Verdict>;
   /** How long fast-check's shrinking may take for one failure (default SHRINK_MS); the part-by-part pass follows. */
   shrinkMs?: number;
   /** Told of every order sent and its verdict, shrinks included (a live view). */
@@ -70,7 +78,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
   let sentWhileShrinking = 0;
   let passed = 0;
   for (let round = 0; generated < options.orders; round++) {
-    let target: { kind: FailureKind; message: string; first: StressCase; atOrder: number } | undefined;
+    let target: { kind: FailureKind; signature: string; message: string; first: StressCase; atOrder: number } | undefined;
     let smallest: { testCase: StressCase; message: string } | undefined;
     // The sandbox out of reach is no failure of the POS: the hunt stops and says so.
     let broken: Error | undefined;
@@ -87,7 +95,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       else generated++;
       let verdict: Verdict;
       try {
-        verdict = await options.run(testCase);
+        verdict = await options.run(testCase, shrinking ? 1 : undefined);
       } catch (error) {
         broken = error as Error;
         throw error;
@@ -97,13 +105,14 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         if (!shrinking) passed++;
         return true;
       }
-      // A kind found already is not hunted again; while shrinking, only the kind being shrunk counts.
-      if (!shrinking && findings.some((finding) => finding.kind === verdict.kind)) return true;
+      // A failure found already is not hunted again, nor a kind found MAX_PER_KIND times; while shrinking, only the
+      // failure being shrunk counts.
+      if (!shrinking && (findings.some((finding) => finding.signature === verdict.signature) || findings.filter((finding) => finding.kind === verdict.kind).length >= MAX_PER_KIND)) return true;
       if (!shrinking) {
-        target = { kind: verdict.kind, message: verdict.message, first: testCase, atOrder: generated };
+        target = { kind: verdict.kind, signature: verdict.signature, message: verdict.message, first: testCase, atOrder: generated };
         shrinkUntil = performance.now() + (options.shrinkMs ?? SHRINK_MS);
       }
-      if (verdict.kind !== target!.kind) return true;
+      if (verdict.signature !== target!.signature) return true;
       smallest = { testCase, message: verdict.message };
       return false;
     });
@@ -117,16 +126,16 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       for (const { testCase } of withPartsLess(current.testCase)) {
         if (performance.now() >= shrinkUntil) break;
         sentWhileShrinking++;
-        const verdict = await options.run(testCase);
+        const verdict = await options.run(testCase, 1);
         options.onOrder?.(testCase, verdict, true);
-        if (!verdict.ok && verdict.kind === target.kind) {
+        if (!verdict.ok && verdict.signature === target.signature) {
           current = { testCase, message: verdict.message };
           taken = true;
           break;
         }
       }
     }
-    findings.push({ kind: target.kind, message: current.message, minimal: current.testCase, first: target.first, atOrder: target.atOrder, shrinks: details.numShrinks, minimalCertain: performance.now() < shrinkUntil });
+    findings.push({ kind: target.kind, signature: target.signature, message: current.message, minimal: current.testCase, first: target.first, atOrder: target.atOrder, shrinks: details.numShrinks, minimalCertain: performance.now() < shrinkUntil });
   }
   return { seed: options.seed, generated, sentWhileShrinking, passed, findings };
 }

@@ -41,8 +41,10 @@ export function reportLines(report: StressReport): { title: string; verdict: str
   if (report.hunt) {
     const { hunt } = report;
     facts.push(['Orders', `${hunt.generated} generated, ${hunt.passed} passed; ${hunt.sentWhileShrinking} more sent while shrinking`]);
-    const verdict = hunt.findings.length === 0 ? `NOTHING FOUND: the POS took all ${hunt.generated} orders as it should.` : `FOUND ${hunt.findings.length} kind${hunt.findings.length === 1 ? '' : 's'} of failure in ${hunt.generated} orders.`;
-    const rows = hunt.findings.map((finding, at): [string, string, string] => [finding.kind, `${finding.message} (first at order ${finding.atOrder}; the smallest order has ${finding.minimal.order.Items.length} item(s))`, hunt.files[at] ?? '']);
+    const verdict = hunt.findings.length === 0 ? `NOTHING FOUND: the POS took all ${hunt.generated} orders as it should.` : `FOUND ${hunt.findings.length} failure${hunt.findings.length === 1 ? '' : 's'} in ${hunt.generated} orders.`;
+    // Two failures of one kind (two bugs answering 500) are 5xx and 5xx-2, as their files are named.
+    const nth = (at: number) => hunt.findings.slice(0, at + 1).filter((one) => one.kind === hunt.findings[at]!.kind).length;
+    const rows = hunt.findings.map((finding, at): [string, string, string] => [nth(at) === 1 ? finding.kind : `${finding.kind}-${nth(at)}`, `${finding.message} (first at order ${finding.atOrder}; the smallest order has ${finding.minimal.order.Items.length} item(s))`, hunt.files[at] ?? '']);
     return { title: `Stress run ${report.runId}: the hunt`, verdict, facts, rows };
   }
   const rush = report.rush!;

@@ -19,6 +19,8 @@ export interface FailureFile {
   format: typeof FAILURE_FORMAT;
   formatVersion: 1;
   kind: Finding['kind'];
+  /** What tells it from another failure of its kind (absent in files of the first runs: the kind alone then). */
+  signature?: string;
   message: string;
   seed: number;
   /** The smallest order found that fails this way (without OrderId, RequestId and CreatedAt, which each delivery sets). */
@@ -53,13 +55,20 @@ export class CaseRunner {
     private readonly posOrderUrl?: string,
   ) {}
 
-  async run(testCase: StressCase): Promise<Verdict> {
-    return (await this.send(testCase)).verdict;
+  /** `tries`: at most this many tries (the sandbox's own when absent): 1 while a failure is shrunk. */
+  async run(testCase: StressCase, tries?: number): Promise<Verdict> {
+    return (await this.send(testCase, tries)).verdict;
   }
 
   /** Sends and judges one case; what it answers is this case's own, however many run at once (a rush). */
-  async send(testCase: StressCase): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
-    const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl);
+  async send(testCase: StressCase, tries?: number): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
+    const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl, tries);
+    // What the POS said to the first try that did not deliver it tells this failure from another of its kind.
+    const refused = delivered.record.Deliveries?.find((attempt) => attempt.problem !== undefined && attempt.httpStatus !== undefined);
+    if (refused !== undefined) {
+      const entry = await this.client.call<{ response?: { body?: unknown } }>('GET', `/_sandbox/journal/${encodeURIComponent(refused.journalId)}`);
+      delivered.answers = { [refused.journalId]: entry.response?.body };
+    }
     return { verdict: this.judge(delivered), orderId: delivered.record.OrderId, decidedMs: delivered.decidedMs, record: delivered.record };
   }
 
@@ -70,14 +79,17 @@ export class CaseRunner {
   }
 }
 
-/** Writes each finding's smallest order as <folder>/failures/<kind>.json; answers the files. */
+/** Writes each finding's smallest order as <folder>/failures/<kind>.json (the second of a kind <kind>-2.json …); answers the files. */
 export async function saveFailures(folder: string, seed: number, findings: readonly Finding[]): Promise<string[]> {
   if (findings.length === 0) return [];
   await mkdir(join(folder, 'failures'), { recursive: true });
   const files: string[] = [];
+  const ofKind = new Map<string, number>();
   for (const finding of findings) {
-    const file = join(folder, 'failures', `${finding.kind}.json`);
-    const saved: FailureFile = { format: FAILURE_FORMAT, formatVersion: 1, kind: finding.kind, message: finding.message, seed, order: finding.minimal.order, duplicate: finding.minimal.duplicate };
+    const nth = (ofKind.get(finding.kind) ?? 0) + 1;
+    ofKind.set(finding.kind, nth);
+    const file = join(folder, 'failures', `${finding.kind}${nth === 1 ? '' : `-${nth}`}.json`);
+    const saved: FailureFile = { format: FAILURE_FORMAT, formatVersion: 1, kind: finding.kind, signature: finding.signature, message: finding.message, seed, order: finding.minimal.order, duplicate: finding.minimal.duplicate };
     await writeFile(file, `${JSON.stringify(saved, null, 2)}\n`, 'utf8');
     files.push(file);
   }

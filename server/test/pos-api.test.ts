@@ -10,6 +10,7 @@ await import('./refund.suite.js');
 await import('./refunds.suite.js');
 await import('./menu.suite.js');
 await import('./orders.suite.js');
+await import('./given-orders.suite.js');
 await import('./order-status.suite.js');
 await import('./auth.suite.js');
 await import('./menu-findings.suite.js');
