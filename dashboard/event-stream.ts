@@ -5,10 +5,12 @@
  */
 import { createParser } from 'eventsource-parser';
 import { authHeaders } from './control-api.js';
+import type { SandboxEventType } from '../server/events/sandbox-events.js';
 
 export interface SandboxEvent {
   id: number;
-  type: 'order' | 'refund' | 'menu' | 'journal' | 'checklist';
+  /** The server's own list, as a type only: a type added there is known here. */
+  type: SandboxEventType;
   time: string;
   data: unknown;
 }

@@ -13,6 +13,7 @@ import { MenusPage } from './pages/menus.js';
 import { MigrationPage } from './pages/migration.js';
 import { OrdersPage } from './pages/orders.js';
 import { RefundsPage } from './pages/refunds.js';
+import { StressPage } from './pages/stress.js';
 import { TokenPage } from './pages/token-debugger.js';
 import { TrafficPage } from './pages/traffic.js';
 
@@ -25,6 +26,7 @@ const PAGES = [
   ['tokens', 'Token debugger'],
   ['checklist', 'Checklist'],
   ['migration', 'Migration'],
+  ['stress', 'Stress'],
 ] as const;
 type PageName = (typeof PAGES)[number][0];
 
@@ -89,6 +91,7 @@ function App() {
         {route.page === 'tokens' ? <TokenPage /> : null}
         {route.page === 'checklist' ? <ChecklistPage /> : null}
         {route.page === 'migration' ? <MigrationPage /> : null}
+        {route.page === 'stress' ? <StressPage selected={route.item} select={(id) => go('stress', id)} /> : null}
       </main>
     </div>
   );

@@ -16,3 +16,4 @@ export type { MigrationReport } from '../../server/domain/migration-report.js';
 export type { TokenExplanation } from '../../server/domain/explain-pos-token.js';
 /** A journal summary: what a `journal` event carries, and what Traffic lists. */
 export type { JournalSummary as TrafficRow } from '../../server/journal/journal-summary.js';
+export type { StressRun } from '../../server/domain/stress-run-view.js';

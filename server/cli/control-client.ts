@@ -20,7 +20,7 @@ export class ControlError extends Error {}
 
 export interface ControlClient {
   readonly baseUrl: string;
-  call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T>;
   /**
    * Up to `count` items of a list, following its Link rel="next" pages: a page may hold fewer items than its limit
    * (a page of large journal entries stops at a size, or at a time when the sandbox is busy).
@@ -53,7 +53,7 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
   };
   const notTheSandbox = (method: string, path: string, response: HttpAnswer) =>
     new ControlError(`${method} ${baseUrl}${path} answered ${response.status} with ${response.contentType ?? 'no content type'}, not the sandbox's JSON: is ${baseUrl} the sandbox?`);
-  const exchange = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ value: T; next: string | undefined }> => {
+  const exchange = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ value: T; next: string | undefined }> => {
     const response = body === undefined ? await send(method, path, {}) : await send(method, path, { 'content-type': 'application/json' }, JSON.stringify(body));
     const text = await read(method, path, response);
     const link = response.body.headers.link;
@@ -71,7 +71,7 @@ export function controlClient(baseUrl: string, env: Readonly<Record<string, stri
   };
   return {
     baseUrl,
-    async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
       return (await exchange<T>(method, path, body)).value;
     },
     async list<T>(path: string, count: number): Promise<T[]> {

@@ -11,7 +11,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { printable } from '../domain/printable-text.js';
 import { type Deadlines, DEFAULT_DEADLINES } from '../stress/delivery-verdict.js';
 import { CaseRunner, readTarget, saveFailures } from '../stress/stress-run.js';
-import { renderStressReport, type StressReport } from '../stress/stress-report.js';
+import { renderStressReport, reportLines, type StressReport } from '../stress/stress-report.js';
+import { LiveView } from '../stress/live-view.js';
 import { sandboxOption, withSandbox, type Common } from './control-command-kit.js';
 
 interface StressFlags extends Common {
@@ -64,7 +65,12 @@ export function stressCommand(): Command {
         const runner = new CaseRunner(client, flags.statusWindowMs, deadlines, flags.posOrderUrl);
         const common = `--seed ${seed} --shrink-s ${flags.shrinkS}${flags.posOrderUrl ? ` --pos-order-url ${flags.posOrderUrl}` : ''} --status-window-ms ${flags.statusWindowMs} --kiosk-deadline-ms ${flags.kioskDeadlineMs} --delivery-deadline-ms ${flags.deliveryDeadlineMs}`;
         process.stdout.write(`Stress run ${runId} against ${client.baseUrl} (seed ${seed}), ${target.locations.length} locations\n`);
+        const live = new LiveView(client, { mode: flags.rush ? 'rush' : 'hunt', seed, planned: flags.rush ? Math.max(1, Math.round(flags.rate * flags.durationS)) : flags.orders }, (line) => process.stderr.write(`pos-sandbox stress: ${line}\n`));
+        const liveId = await live.begin();
+        if (liveId !== undefined) process.stdout.write(`live on the dashboard: ${client.baseUrl}/_sandbox/ui/#/stress/${liveId}\n`);
+        runner.onSent = ({ testCase, verdict, orderId, decidedMs, shrinking }) => live.sent({ orderId, locationId: testCase.order.LocationId, verdict, decidedMs, shrinking });
         let report: StressReport;
+        let finish: Parameters<LiveView['end']>[0];
         if (flags.rush) {
           const { lunchRush } = await import('../stress/lunch-rush.js');
           process.stdout.write(`lunch rush: ${flags.rate} orders/s for ${flags.durationS} s\n`);
@@ -86,6 +92,7 @@ export function stressCommand(): Command {
           if (rush.missed.length > 20) process.stdout.write(`  … and ${rush.missed.length - 20} more in the report\n`);
           for (const order of rush.failed.slice(0, 20)) process.stdout.write(`  FAILED ${order.orderId}: ${order.verdict.ok ? '' : printable(`${order.verdict.kind}: ${order.verdict.message}`)}\n`);
           if (rush.missed.length > 0 || rush.failed.length > 0) process.exitCode = 1;
+          finish = { rush: { p50: Math.round(rush.p50), p99: Math.round(rush.p99), slowest: Math.round(rush.slowest), missed: rush.missed.length, failed: rush.failed.length } };
         } else {
           const { hunt } = await import('../stress/hunt.js');
           let shown = 0;
@@ -95,11 +102,12 @@ export function stressCommand(): Command {
             shrinkMs: flags.shrinkS * 1000,
             locations: target.locations,
             menus: target.menus,
-            run: (testCase, tries) => runner.run(testCase, tries),
+            run: (testCase, shrinking) => runner.run(testCase, shrinking),
             onOrder: (_testCase, verdict, shrinking) => {
               if (!shrinking && !verdict.ok && process.stdout.isTTY) process.stdout.write(`  found ${verdict.kind}: ${printable(verdict.message)}; shrinking…\n`);
               shown++;
             },
+            onFinding: (finding) => live.found(finding),
           });
           const files = await saveFailures(folder, seed, result.findings);
           report = base(runId, 'hunt', seed, client.baseUrl, health.version ?? '', startedAt, deadlines, `pos-sandbox stress --orders ${flags.orders} ${common}`);
@@ -110,10 +118,12 @@ export function stressCommand(): Command {
             process.stdout.write(`FOUND ${finding.kind}: ${printable(finding.message)}\n  ${smallest}: ${finding.minimal.order.Items.length} item(s)${finding.minimal.duplicate ? ', delivered twice' : ''}; saved as ${files[at]}\n  send it again: pos-sandbox orders replay ${files[at]}\n`);
           });
           if (result.findings.length > 0) process.exitCode = 1;
+          finish = { files };
         }
         report.finishedAt = new Date().toISOString();
         await mkdir(folder, { recursive: true });
         for (const [name, text] of Object.entries(renderStressReport(report))) await writeFile(join(folder, name), text, 'utf8');
+        await live.end({ ...finish, verdict: reportLines(report).verdict, reportDir: folder });
         process.stdout.write(`report: ${folder}  (stress.json, stress.md, stress.html, junit.xml)\nrun it again: ${report.reproduce}\n`);
       }),
     );

@@ -27,6 +27,7 @@ import { faultRoutes } from './fault-routes.js';
 import { checklistRoutes } from './checklist-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { migrationRoutes } from './migration-routes.js';
+import { stressRoutes } from './stress-routes.js';
 import type { ChecklistRuns } from '../processing/checklist-runs.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import type { QuotaBook } from '../processing/quota-book.js';
@@ -112,7 +113,7 @@ export function controlRouter(deps: ControlDeps): Router {
   router.use(crossSiteGuard({ listenHost: deps.listenHost, adminToken: deps.adminToken !== undefined }));
   router.use(adminGuard(deps.adminToken, deps.forwardKey));
   router.use(redactAnswers(deps.journal.redactor));
-  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), secretRoutes(deps), eventRoutes(deps), faultRoutes(deps), checklistRoutes(deps), migrationRoutes(deps));
+  router.use(stateRoutes(deps), orderRoutes(deps), journalRoutes(deps), tokenRoutes(deps), secretRoutes(deps), eventRoutes(deps), faultRoutes(deps), checklistRoutes(deps), migrationRoutes(deps), stressRoutes(deps));
   router.get('/openapi.json', (req, res) => {
     // The Host passed the guard: a loopback name or the --host address (or anything, behind --admin-token).
     const serverUrl = req.headers.host === undefined ? undefined : `${req.protocol}://${req.headers.host}`;

@@ -68,6 +68,8 @@ function schemaMessage(error: ErrorObject, root: string): string {
       return `${path} must be at most ${String(params.limit)} characters long`;
     case 'minItems':
       return params.limit === 1 ? `${path} must not be empty` : `${path} must have at least ${String(params.limit)} items`;
+    case 'maxItems':
+      return `${path} must have at most ${String(params.limit)} items${Array.isArray(error.data) ? `, got ${error.data.length}` : ''}`;
     case 'pattern':
       return `${path} must match ${String(params.pattern)}${got}`;
     default:

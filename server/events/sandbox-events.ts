@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Redactor } from '../journal/redactor.js';
 import { EventStreams } from './stream-backlog.js';
 
-export const EVENT_TYPES = ['order', 'refund', 'menu', 'journal', 'checklist'] as const;
+export const EVENT_TYPES = ['order', 'refund', 'menu', 'journal', 'checklist', 'stress'] as const;
 export type SandboxEventType = (typeof EVENT_TYPES)[number];
 
 export interface SandboxEvent {

@@ -79,6 +79,19 @@ const HEALTH = {
 };
 
 /** Examples of the component schemas that do not come from a payload file. */
+/** A hunt as `pos-sandbox stress` tells it, part way: one failure found and shrunk. */
+const STRESS_VIEW = {
+  mode: 'hunt',
+  seed: 1234567,
+  state: 'running',
+  planned: 500,
+  sent: 212,
+  passed: 211,
+  shrinkSends: 9,
+  findings: [{ kind: '5xx', message: 'the POS answered 500 to try 1 (j-000431): the POS answered 500; it said {"code":"INTERNAL_ERROR","message":"modifier table overflow"}', items: 1 }],
+  recent: [{ orderId: 'ord-7f3a9c', locationId: 'loc-kiosk-001', ok: true, decidedMs: 41, shrinking: false }],
+};
+
 export const CHECKLIST_RUN = {
   id: 'run-1',
   status: 'finished',
@@ -130,6 +143,8 @@ export function componentExamples(payloads: ExamplePayloads): Record<string, unk
   };
   return {
     ChecklistRun: [CHECKLIST_RUN],
+    StressRunView: [STRESS_VIEW],
+    StressRun: [{ ...STRESS_VIEW, id: 'stress-1', startedAt: AT, updatedAt: AT }],
     MigrationReport: [MIGRATION_REPORT],
     RefundRequest: [{ ExternalId: 'POS-STD-1001' }],
     MenuUpdateFormA: [menuFormA],

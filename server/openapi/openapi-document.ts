@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 description of the whole sandbox: the POS → service API and the control API. */
 
 import { checklistPaths, checklistSchemas } from './openapi-checklist.js';
+import { stressPaths, stressSchemas } from './openapi-stress.js';
 import { controlOk, controlResponses, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 import { orderModelSchemas, orderPaths, orderStatusOperation } from './openapi-orders.js';
 import { faultPaths, faultSchemas } from './openapi-faults.js';
@@ -109,6 +110,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
       },
       ...journalPaths(),
       ...checklistPaths(),
+      ...stressPaths(),
       '/_sandbox/tokens': {
         post: {
           operationId: 'mintToken',
@@ -224,6 +226,7 @@ export function openApiDocument(version: string, menuSchemas: { A: object; B: ob
         ...orderModelSchemas(orderSchema),
         ...faultSchemas(faultRuleSchema),
         ...checklistSchemas(),
+        ...stressSchemas(),
         MenuErrorEnvelope: {
           type: 'object',
           required: ['errors'],

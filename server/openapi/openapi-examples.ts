@@ -34,6 +34,7 @@ const ID_EXAMPLES: Array<[string, string]> = [
   ['/_sandbox/locations', 'loc-std-001'],
   ['/_sandbox/checklist/runs', 'run-1'],
   ['/_sandbox/reports', '2026-11-21T10-00-00-000Z-1a2b3c'],
+  ['/_sandbox/stress-runs', 'stress-1'],
 ];
 /** Parameters whose example depends on the list: a status of a refund is not one of an order. */
 const LIST_PARAMETER_EXAMPLES: Record<string, Record<string, unknown>> = {

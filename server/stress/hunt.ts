@@ -49,12 +49,14 @@ export interface HuntOptions {
   orders: number;
   locations: readonly Location[];
   menus: Readonly<Record<string, Menu>>;
-  /** Sends one case and judges it; `tries` 1 while shrinking (the failure is known: the first try shows it again). */
-  run: (testCase: StressCase, tries?: number) => Promise<Verdict>;
+  /** Sends one case and judges it; `shrinking` while a failure is shrunk (one try is then enough: the first shows it). */
+  run: (testCase: StressCase, shrinking: boolean) => Promise<Verdict>;
   /** How long fast-check's shrinking may take for one failure (default SHRINK_MS); the part-by-part pass follows. */
   shrinkMs?: number;
   /** Told of every order sent and its verdict, shrinks included (a live view). */
   onOrder?: (testCase: StressCase, verdict: Verdict, shrinking: boolean) => void;
+  /** Told of each finding once it is shrunk. */
+  onFinding?: (finding: Finding) => void;
 }
 
 export interface HuntResult {
@@ -95,7 +97,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       else generated++;
       let verdict: Verdict;
       try {
-        verdict = await options.run(testCase, shrinking ? 1 : undefined);
+        verdict = await options.run(testCase, shrinking);
       } catch (error) {
         broken = error as Error;
         throw error;
@@ -126,7 +128,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       for (const { testCase } of withPartsLess(current.testCase)) {
         if (performance.now() >= shrinkUntil) break;
         sentWhileShrinking++;
-        const verdict = await options.run(testCase, 1);
+        const verdict = await options.run(testCase, true);
         options.onOrder?.(testCase, verdict, true);
         if (!verdict.ok && verdict.signature === target.signature) {
           current = { testCase, message: verdict.message };
@@ -135,7 +137,9 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         }
       }
     }
-    findings.push({ kind: target.kind, signature: target.signature, message: current.message, minimal: current.testCase, first: target.first, atOrder: target.atOrder, shrinks: details.numShrinks, minimalCertain: performance.now() < shrinkUntil });
+    const finding: Finding = { kind: target.kind, signature: target.signature, message: current.message, minimal: current.testCase, first: target.first, atOrder: target.atOrder, shrinks: details.numShrinks, minimalCertain: performance.now() < shrinkUntil };
+    findings.push(finding);
+    options.onFinding?.(finding);
   }
   return { seed: options.seed, generated, sentWhileShrinking, passed, findings };
 }

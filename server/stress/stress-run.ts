@@ -55,21 +55,26 @@ export class CaseRunner {
     private readonly posOrderUrl?: string,
   ) {}
 
-  /** `tries`: at most this many tries (the sandbox's own when absent): 1 while a failure is shrunk. */
-  async run(testCase: StressCase, tries?: number): Promise<Verdict> {
-    return (await this.send(testCase, tries)).verdict;
+  /** `shrinking`: the case is a shrink of a failure found, sent with one try (a failure shows on the first). */
+  async run(testCase: StressCase, shrinking = false): Promise<Verdict> {
+    return (await this.send(testCase, shrinking)).verdict;
   }
 
+  /** Told of every case sent, with its verdict (a live view). */
+  onSent?: (sent: { testCase: StressCase; verdict: Verdict; orderId: string; decidedMs: number; shrinking: boolean }) => void;
+
   /** Sends and judges one case; what it answers is this case's own, however many run at once (a rush). */
-  async send(testCase: StressCase, tries?: number): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
-    const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl, tries);
+  async send(testCase: StressCase, shrinking = false): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
+    const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl, shrinking ? 1 : undefined);
     // What the POS said to the first try that did not deliver it tells this failure from another of its kind.
     const refused = delivered.record.Deliveries?.find((attempt) => attempt.problem !== undefined && attempt.httpStatus !== undefined);
     if (refused !== undefined) {
       const entry = await this.client.call<{ response?: { body?: unknown } }>('GET', `/_sandbox/journal/${encodeURIComponent(refused.journalId)}`);
       delivered.answers = { [refused.journalId]: entry.response?.body };
     }
-    return { verdict: this.judge(delivered), orderId: delivered.record.OrderId, decidedMs: delivered.decidedMs, record: delivered.record };
+    const sent = { verdict: this.judge(delivered), orderId: delivered.record.OrderId, decidedMs: delivered.decidedMs, record: delivered.record };
+    this.onSent?.({ testCase, verdict: sent.verdict, orderId: sent.orderId, decidedMs: sent.decidedMs, shrinking });
+    return sent;
   }
 
   judge(delivered: DeliveredOrder): Verdict {

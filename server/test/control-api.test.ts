@@ -17,3 +17,4 @@ await import('./events.suite.js');
 await import('./readiness.suite.js');
 await import('./checklist-runs.suite.js');
 await import('./dashboard-routes.suite.js');
+await import('./stress-runs.suite.js');

@@ -143,6 +143,27 @@ suite('the dashboard, in Chromium', () => {
     await page.close();
   });
 
+  it('shows a stress run live as it goes, then its verdict and where its report is', async () => {
+    const page = await open('#/stress');
+    await page.locator('#stress-runs, .page p.muted', { hasText: /stress|No stress run/ }).first().waitFor();
+    const running = cli(['stress', '--sandbox', baseUrl, '--orders', '60', '--seed', '5', '--report-dir', join(reportDir, 'stress')]);
+    // Seen while it runs: the counts come as the orders go, not at the end.
+    await page.locator('#stress-run[data-state="running"]').waitFor({ timeout: 10_000 });
+    const during = await page.locator('#stress-counts').textContent();
+    await page.locator('#stress-run[data-state="done"]').waitFor({ timeout: 30_000 });
+    const result = await running;
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    const id = /live on the dashboard: \S+\/_sandbox\/ui\/#\/stress\/(stress-\d+)/.exec(result.stdout)![1]!;
+    expect(await page.locator('#stress-run').getAttribute('data-id')).toBe(id);
+    expect(during).toMatch(/^\d+ of 60 orders sent, \d+ passed$/);
+    await expect(page.locator('#stress-counts').textContent()).resolves.toBe('60 of 60 orders sent, 60 passed');
+    await expect(page.locator('#stress-verdict').textContent()).resolves.toBe('NOTHING FOUND: the POS took all 60 orders as it should.');
+    await expect(page.locator('#stress-recent tbody tr').count()).resolves.toBe(50);
+    await expect(page.locator(`#stress-runs tr[data-id="${id}"] td`).allTextContents()).resolves.toEqual([id, expect.any(String), 'hunt', '5', 'done', '60 of 60', '0']);
+    expect(problemsOf(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("adds a fault rule and shows its counters move as calls meet it", async () => {
     const page = await open('#/faults');
     await page.locator('#fault-input').fill(JSON.stringify({ id: 'dash-503', match: { path: '/order/status' }, action: { kind: 'status', status: 503 }, times: 2 }));

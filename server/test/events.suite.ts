@@ -144,6 +144,6 @@ describe('GET /_sandbox/events', () => {
     const sandbox = await liveSandbox();
     const response = await request(sandbox.app).get('/_sandbox/events?types=order,pizza');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual(orderEnvelope('INVALID_REQUEST', "unknown event type 'pizza'; types are order, refund, menu, journal, checklist"));
+    expect(response.body).toEqual(orderEnvelope('INVALID_REQUEST', "unknown event type 'pizza'; types are order, refund, menu, journal, checklist, stress"));
   });
 });

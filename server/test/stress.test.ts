@@ -55,7 +55,7 @@ describe('the hunt', () => {
   it(`finds nothing in ${CLEAN_ORDERS} orders against the correct reference POS, and says so`, async () => {
     const { client, runner } = await pair();
     const cases = runner();
-    const result = await hunt({ seed: 7, orders: CLEAN_ORDERS, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, tries) => cases.run(testCase, tries) });
+    const result = await hunt({ seed: 7, orders: CLEAN_ORDERS, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, shrinking) => cases.run(testCase, shrinking) });
     expect({ generated: result.generated, passed: result.passed, findings: result.findings.map((finding) => `${finding.kind}: ${finding.message}`) }).toEqual({ generated: CLEAN_ORDERS, passed: CLEAN_ORDERS, findings: [] });
     expect((await client.call<unknown[]>('GET', '/_sandbox/orders?limit=1000')).length).toBeGreaterThanOrEqual(CLEAN_ORDERS);
   }, 60_000);
@@ -68,7 +68,7 @@ describe('the hunt', () => {
   ])('finds --bug %s (a %s) and shrinks it to an order from which removing any part makes it pass', async (bug, kind, orders) => {
     const { runner } = await pair(undefined, [bug], bug === 'slow-big-order' ? SLOW_TIMING : undefined);
     const cases = runner();
-    const result = await hunt({ seed: 11, orders, shrinkMs: 60_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, tries) => cases.run(testCase, tries) });
+    const result = await hunt({ seed: 11, orders, shrinkMs: 60_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, shrinking) => cases.run(testCase, shrinking) });
     expect(result.findings.map((finding) => finding.kind)).toEqual([kind]);
     const [finding] = result.findings;
     expect(finding!.minimalCertain).toBe(true);
@@ -86,7 +86,7 @@ describe('two bugs that answer alike', () => {
   it('are two findings, each shrunk to an order that fails with its own answer, saved as 5xx.json and 5xx-2.json', async () => {
     const { runner } = await pair(undefined, ['non-latin-name', 'many-modifiers']);
     const cases = runner();
-    const result = await hunt({ seed: 11, orders: 120, shrinkMs: 30_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, tries) => cases.run(testCase, tries) });
+    const result = await hunt({ seed: 11, orders: 120, shrinkMs: 30_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, shrinking) => cases.run(testCase, shrinking) });
     expect(result.findings.map((finding) => finding.kind)).toEqual(['5xx', '5xx']);
     expect(result.findings.map((finding) => /it said .*"message":"([^"]+)"/.exec(finding.message)?.[1]).sort()).toEqual(['cannot encode an item name in the kitchen printer charset', 'modifier table overflow']);
     expect(result.findings.every((finding) => finding.minimalCertain)).toBe(true);
@@ -114,7 +114,7 @@ describe('a POS written apart from the reference POS', () => {
   it('has its bug found: an ExternalId given to two orders, shrunk to an order whose every part is needed', async () => {
     const { runner } = await pair(keyedByTotal);
     const cases = runner();
-    const result = await hunt({ seed: 3, orders: 200, shrinkMs: 15_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, tries) => cases.run(testCase, tries) });
+    const result = await hunt({ seed: 3, orders: 200, shrinkMs: 15_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, shrinking) => cases.run(testCase, shrinking) });
     expect(result.findings.map((finding) => finding.kind)).toEqual(['external-id-reused']);
     expect(result.findings[0]!.message).toMatch(/^the POS answered ExternalId EXT-\d+, which it gave order ord-\S+ of this run already: the ExternalId identifies one order the POS created \(§2\.1\)$/);
   }, 60_000);
@@ -156,12 +156,16 @@ describe('pos-sandbox stress and orders replay, as commands', () => {
     const correct = await pair();
     const dir = mkdtempSync(join(tmpdir(), 'stress-cli-'));
     try {
-      const run = await cli(['stress', '--sandbox', broken.sandboxUrl, '--pos-order-url', broken.posUrl, '--orders', '300', '--seed', '11', '--shrink-s', '10', '--report-dir', dir]);
+      const run = await cli(['stress', '--sandbox', broken.sandboxUrl, '--pos-order-url', broken.posUrl, '--orders', '100', '--seed', '11', '--shrink-s', '10', '--report-dir', dir]);
       expect(run.code).toBe(1);
       const file = /saved as (\S+)/.exec(run.stdout)![1]!;
       expect(run.stdout).toContain('FOUND 5xx: the POS answered 500 to try 1');
       expect(readdirSync(join(file, '..', '..')).sort()).toEqual(['failures', 'junit.xml', 'stress.html', 'stress.json', 'stress.md']);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'pos-sandbox/stress-failure', kind: '5xx', seed: 11, order: { Total: 0 } });
+      // What the dashboard showed of it, as the run told the sandbox at its end.
+      const [told] = await broken.client.call<Array<Record<string, unknown>>>('GET', '/_sandbox/stress-runs');
+      expect(told).toMatchObject({ mode: 'hunt', seed: 11, state: 'done', planned: 100, sent: 100, findings: [{ kind: '5xx', items: 1, file }], verdict: 'FOUND 1 failure in 100 orders.', reportDir: join(file, '..', '..') });
+      expect(run.stdout).toContain(`live on the dashboard: ${broken.sandboxUrl}/_sandbox/ui/#/stress/${String(told!.id)}`);
       const again = await cli(['orders', 'replay', file, '--sandbox', broken.sandboxUrl, '--pos-order-url', broken.posUrl]);
       expect([again.code, again.stdout.split('\n')[0]]).toEqual([1, expect.stringMatching(/^still fails: 5xx: the POS answered 500/)]);
       const fixed = await cli(['orders', 'replay', file, '--sandbox', correct.sandboxUrl, '--pos-order-url', correct.posUrl]);
