@@ -102,7 +102,7 @@ export function stressCommand(): Command {
             shrinkMs: flags.shrinkS * 1000,
             locations: target.locations,
             menus: target.menus,
-            run: (testCase, shrinking) => runner.run(testCase, shrinking),
+            run: (testCase, sending) => runner.run(testCase, sending),
             onOrder: (_testCase, verdict, shrinking) => {
               if (!shrinking && !verdict.ok && process.stdout.isTTY) process.stdout.write(`  found ${verdict.kind}: ${printable(verdict.message)}; shrinking…\n`);
               shown++;

@@ -44,13 +44,23 @@ export interface Finding {
   minimalCertain: boolean;
 }
 
+/** How a case is sent: as a shrink of a failure found, and with one try or the sandbox's own. */
+export interface Sending {
+  shrinking: boolean;
+  oneTry: boolean;
+}
+
 export interface HuntOptions {
   seed: number;
   orders: number;
   locations: readonly Location[];
   menus: Readonly<Record<string, Menu>>;
-  /** Sends one case and judges it; `shrinking` while a failure is shrunk (one try is then enough: the first shows it). */
-  run: (testCase: StressCase, shrinking: boolean) => Promise<Verdict>;
+  /**
+   * Sends one case and judges it. `oneTry` once the POS has failed an order: from then on each order goes with one
+   * try (the first try decides every verdict, and with the sandbox's retries a POS that breaks on half the orders
+   * would make each of them cost 3 s); until then, exactly as any order, retries included.
+   */
+  run: (testCase: StressCase, sending: Sending) => Promise<Verdict>;
   /** How long fast-check's shrinking may take for one failure (default SHRINK_MS); the part-by-part pass follows. */
   shrinkMs?: number;
   /** Told of every order sent and its verdict, shrinks included (a live view). */
@@ -97,7 +107,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       else generated++;
       let verdict: Verdict;
       try {
-        verdict = await options.run(testCase, shrinking);
+        verdict = await options.run(testCase, { shrinking, oneTry: shrinking || findings.length > 0 });
       } catch (error) {
         broken = error as Error;
         throw error;
@@ -128,7 +138,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
       for (const { testCase } of withPartsLess(current.testCase)) {
         if (performance.now() >= shrinkUntil) break;
         sentWhileShrinking++;
-        const verdict = await options.run(testCase, true);
+        const verdict = await options.run(testCase, { shrinking: true, oneTry: true });
         options.onOrder?.(testCase, verdict, true);
         if (!verdict.ok && verdict.signature === target.signature) {
           current = { testCase, message: verdict.message };

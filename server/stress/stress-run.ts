@@ -10,7 +10,10 @@ import type { Location, Menu } from '../fixtures/fixture-schemas.js';
 import type { OrderRecord } from '../domain/order-record.js';
 import { deliverCase, type StressCase } from './deliver-case.js';
 import { judgeDelivery, type Deadlines, type DeliveredOrder, type Verdict } from './delivery-verdict.js';
-import type { Finding } from './hunt.js';
+import type { Finding, Sending } from './hunt.js';
+
+/** An order sent as any order is: the sandbox's retries, not a shrink. */
+const SENT_AS_ANY: Sending = { shrinking: false, oneTry: false };
 
 export const FAILURE_FORMAT = 'pos-sandbox/stress-failure';
 
@@ -55,17 +58,16 @@ export class CaseRunner {
     private readonly posOrderUrl?: string,
   ) {}
 
-  /** `shrinking`: the case is a shrink of a failure found, sent with one try (a failure shows on the first). */
-  async run(testCase: StressCase, shrinking = false): Promise<Verdict> {
-    return (await this.send(testCase, shrinking)).verdict;
+  async run(testCase: StressCase, sending: Sending = SENT_AS_ANY): Promise<Verdict> {
+    return (await this.send(testCase, sending)).verdict;
   }
 
   /** Told of every case sent, with its verdict (a live view). */
   onSent?: (sent: { testCase: StressCase; verdict: Verdict; orderId: string; decidedMs: number; shrinking: boolean }) => void;
 
   /** Sends and judges one case; what it answers is this case's own, however many run at once (a rush). */
-  async send(testCase: StressCase, shrinking = false): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
-    const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl, shrinking ? 1 : undefined);
+  async send(testCase: StressCase, sending: Sending = SENT_AS_ANY): Promise<{ verdict: Verdict; orderId: string; decidedMs: number; record: OrderRecord }> {
+    const delivered = await deliverCase(this.client, testCase, this.statusWindowMs, this.posOrderUrl, sending.oneTry ? 1 : undefined);
     // What the POS said to the first try that did not deliver it tells this failure from another of its kind.
     const refused = delivered.record.Deliveries?.find((attempt) => attempt.problem !== undefined && attempt.httpStatus !== undefined);
     if (refused !== undefined) {
@@ -73,7 +75,7 @@ export class CaseRunner {
       delivered.answers = { [refused.journalId]: entry.response?.body };
     }
     const sent = { verdict: this.judge(delivered), orderId: delivered.record.OrderId, decidedMs: delivered.decidedMs, record: delivered.record };
-    this.onSent?.({ testCase, verdict: sent.verdict, orderId: sent.orderId, decidedMs: sent.decidedMs, shrinking });
+    this.onSent?.({ testCase, verdict: sent.verdict, orderId: sent.orderId, decidedMs: sent.decidedMs, shrinking: sending.shrinking });
     return sent;
   }
 
