@@ -4,8 +4,9 @@
  * Rounds are repeated and the median kept: a neighbour's burst on a shared machine moves one round, not three.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { cpuMs, freePort, refundHeaders, startPinnedServer, uniqueRefund } from './bench-process.js';
@@ -31,21 +32,54 @@ export const PRISM_BIN = join(PACKAGE_ROOT, 'node_modules', '@stoplight', 'prism
 
 export const BARE: Target = { name: 'bare Express 5', args: () => [join('bench', 'bare-express.js')] };
 
+/** Loaded into every server measured: the longest event-loop turn and the GC pauses of the measured seconds. */
+const PROBE = pathToFileURL(join(PACKAGE_ROOT, 'bench', 'loop-probe.mjs')).href;
+
+/**
+ * openapi.json cut to POST /v2/order/refund and the components it reaches: what a team mocking the refund endpoint
+ * alone would give Prism. Prism's cost grows with the document (the whole one made it 0.30× on slower days).
+ */
+export function refundOnlySpec(file: string): string {
+  const whole = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'openapi', 'openapi.json'), 'utf8')) as { paths: Record<string, unknown>; components: Record<string, Record<string, unknown>> };
+  const paths = { '/v2/order/refund': whole.paths['/v2/order/refund'] };
+  const kept: Record<string, Record<string, unknown>> = {};
+  const reach = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(reach);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, inner] of Object.entries(value)) {
+        const ref = key === '$ref' && typeof inner === 'string' ? /^#\/components\/([^/]+)\/(.+)$/.exec(inner) : null;
+        if (ref) {
+          const [, group, name] = ref as unknown as [string, string, string];
+          if (kept[group]?.[name] === undefined) {
+            (kept[group] ??= {})[name] = whole.components[group]![name];
+            reach(whole.components[group]![name]);
+          }
+        } else reach(inner);
+      }
+    }
+  };
+  reach(paths);
+  writeFileSync(file, JSON.stringify({ ...whole, paths, components: kept }));
+  return file;
+}
+
 /**
  * What is compared with bare Express: Prism's mock when installed (a dev dependency), then the sandbox's two stores,
  * then PostgreSQL with one instance and with two (both on the server core: the second follows, and sends each
  * request it gets on to the first) when the bench could start a database.
  */
-export function targets(database?: BenchDatabase): Target[] {
+export function targets(database?: BenchDatabase, scratch?: string): Target[] {
   const list: Target[] = [];
   if (existsSync(PRISM_BIN)) {
     // --errors=false: a mock that answers every request from the document's example, as Prism users run it;
     // -v silent: its log line per request would be the largest cost of the comparison.
-    list.push({
-      name: 'Prism 5 mock, silent (openapi/openapi.json)',
-      args: (_dir, port) => [PRISM_BIN, 'mock', join('openapi', 'openapi.json'), '--errors=false', '-v', 'silent', '--host', '127.0.0.1', '--port', port],
-      silentProbe: '/_sandbox/health',
-    });
+    const prism = (spec: string, port: string) => [PRISM_BIN, 'mock', spec, '--errors=false', '-v', 'silent', '--host', '127.0.0.1', '--port', port];
+    list.push({ name: 'Prism 5 mock, silent (openapi/openapi.json)', args: (_dir, port) => prism(join('openapi', 'openapi.json'), port), silentProbe: '/_sandbox/health' });
+    if (scratch !== undefined) {
+      const spec = refundOnlySpec(join(scratch, 'refund-only.json'));
+      // It has no GET to probe: a POST without a body answers (a 4xx) once it listens.
+      list.push({ name: 'Prism 5 mock, silent (the refund endpoint alone)', args: (_dir, port) => prism(spec, port), silentProbe: '/v2/order/refund' });
+    }
   }
   list.push({ name: 'pos-sandbox serve --memory', args: () => [join('bin', 'pos-sandbox.js'), 'serve', '--memory', '--log-level', 'warn'] });
   list.push({ name: 'pos-sandbox serve (data file, the default)', args: (dir) => [join('bin', 'pos-sandbox.js'), 'serve', '--data', join(dir, 'db.json'), '--log-level', 'warn'] });
@@ -65,18 +99,55 @@ export interface LoadResult {
   non2xx: number;
   /** Server CPU (user + system) per answered request, µs. */
   cpuUs: number;
+  /** From the server's own probe (loop-probe.mjs) over the measured seconds: its longest event-loop turn, and GC pauses per 10 s. */
+  longestTurnMs?: number;
+  gcMsPer10s?: number;
+  majorGcMsPer10s?: number;
+  longestGcMs?: number;
+}
+
+interface ProbeReading {
+  seconds: number;
+  longestTurnMs: number;
+  gcMs: number;
+  gcMajorMs: number;
+  gcLongestMs: number;
+}
+
+/** Asks a server's probe for what it saw since it was last asked, and waits for the answer (at most 5 s). */
+async function readProbe(pid: number, file: string): Promise<ProbeReading | undefined> {
+  const before = existsSync(file) ? statSync(file).mtimeMs : 0;
+  process.kill(pid, 'SIGUSR2');
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (existsSync(file) && statSync(file).mtimeMs !== before) {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as ProbeReading;
+      } catch {
+        // Read while it was being written: once more.
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Warm-up, then `seconds` of refunds at 50 connections; the server's CPU counted over the measured part only. */
-export async function refundLoad(url: string, pid: number, seconds: number, run: string): Promise<LoadResult> {
+export async function refundLoad(url: string, pid: number, seconds: number, run: string, probeFile?: string): Promise<LoadResult> {
   const request = uniqueRefund(run);
   const fire = (duration: number) =>
     autocannon({ url: `${url}${request.path}`, connections: 50, duration, headers: refundHeaders(), requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: request.body() }) }] });
   await fire(3);
+  if (probeFile !== undefined) await readProbe(pid, probeFile);
   const before = cpuMs(pid);
   const result = await fire(seconds);
   const spent = cpuMs(pid) - before;
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpuUs: (spent * 1000) / Math.max(1, result.requests.total) };
+  const probe = probeFile === undefined ? undefined : await readProbe(pid, probeFile);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpuUs: (spent * 1000) / Math.max(1, result.requests.total),
+    ...(probe === undefined ? {} : { longestTurnMs: probe.longestTurnMs, gcMsPer10s: (probe.gcMs * 10) / probe.seconds, majorGcMsPer10s: (probe.gcMajorMs * 10) / probe.seconds, longestGcMs: probe.gcLongestMs }),
+  };
 }
 
 export interface TableRow {
@@ -85,6 +156,11 @@ export interface TableRow {
   p99: number;
   cpuUs: number;
   ratio: number;
+  /** The target's p99 over its bare Express pair's, the median of the rounds. */
+  p99Ratio: number;
+  longestTurnMs?: number;
+  gcMsPer10s?: number;
+  majorGcMsPer10s?: number;
   non2xx: number;
   /** This target's bare Express pair, for the baseline row. */
   bare: LoadResult;
@@ -99,15 +175,17 @@ export async function refundTable(
   rounds: number,
   progress: (line: string) => void,
   database?: BenchDatabase,
+  scratch?: string,
 ): Promise<TableRow[]> {
   const runs = new Map<string, Array<{ bare: LoadResult; target: LoadResult }>>();
-  const all = targets(database);
+  const all = targets(database, scratch);
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of all.entries()) {
-      const bare = await measure(BARE, '', seconds, `B${round}${index}`);
-      const result = await measure(target, dataDir(round, index), seconds, `T${round}${index}`);
+      const bare = await measure(BARE, '', seconds, `B${round}${index}`, scratch);
+      const result = await measure(target, dataDir(round, index), seconds, `T${round}${index}`, scratch);
       runs.set(target.name, [...(runs.get(target.name) ?? []), { bare, target: result }]);
-      progress(`  round ${round + 1}, ${target.name}: ${result.rps.toFixed(0)} req/s (bare ${bare.rps.toFixed(0)}), p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
+      const loop = result.longestTurnMs === undefined ? '' : `, longest turn ${result.longestTurnMs.toFixed(1)} ms, GC ${result.gcMsPer10s!.toFixed(0)} ms/10 s (mark-compact ${result.majorGcMsPer10s!.toFixed(0)}, longest pause ${result.longestGcMs!.toFixed(1)})`;
+      progress(`  round ${round + 1}, ${target.name}: ${result.rps.toFixed(0)} req/s (bare ${bare.rps.toFixed(0)}, ${(result.rps / bare.rps).toFixed(2)}×), p99 ${result.p99} ms (bare ${bare.p99})${loop}, non-2xx ${result.non2xx}`);
     }
   }
   return all.map(({ name }) => {
@@ -118,27 +196,41 @@ export async function refundTable(
       p99: median(pairs.map((pair) => pair.target.p99)),
       cpuUs: median(pairs.map((pair) => pair.target.cpuUs)),
       ratio: median(pairs.map((pair) => pair.target.rps / pair.bare.rps)),
+      p99Ratio: median(pairs.map((pair) => pair.target.p99 / Math.max(1, pair.bare.p99))),
+      ...(pairs.every((pair) => pair.target.longestTurnMs !== undefined)
+        ? {
+            longestTurnMs: median(pairs.map((pair) => pair.target.longestTurnMs!)),
+            gcMsPer10s: median(pairs.map((pair) => pair.target.gcMsPer10s!)),
+            majorGcMsPer10s: median(pairs.map((pair) => pair.target.majorGcMsPer10s!)),
+          }
+        : {}),
       non2xx: pairs.reduce((sum, pair) => sum + pair.target.non2xx, 0),
       bare: {
         rps: median(pairs.map((pair) => pair.bare.rps)),
         p99: median(pairs.map((pair) => pair.bare.p99)),
         cpuUs: median(pairs.map((pair) => pair.bare.cpuUs)),
         non2xx: 0,
+        ...(pairs.every((pair) => pair.bare.longestTurnMs !== undefined)
+          ? { longestTurnMs: median(pairs.map((pair) => pair.bare.longestTurnMs!)), gcMsPer10s: median(pairs.map((pair) => pair.bare.gcMsPer10s!)), majorGcMsPer10s: median(pairs.map((pair) => pair.bare.majorGcMsPer10s!)) }
+          : {}),
       },
     };
   });
 }
 
-async function measure(target: Target, dataDir: string, seconds: number, run: string): Promise<LoadResult> {
+async function measure(target: Target, dataDir: string, seconds: number, run: string, scratch?: string): Promise<LoadResult> {
   const env = { ...target.env, ...(await target.before?.()) };
   const servers: Array<{ url: string; child: ChildProcess }> = [];
+  // One server: its loop and GC probed (loop-probe.mjs); the split load is measured without.
+  const probeFile = scratch !== undefined && (target.instances ?? 1) === 1 ? join(scratch, `probe-${run}.json`) : undefined;
   try {
     for (let n = 0; n < (target.instances ?? 1); n++) {
       const port = await freePort();
       const probe = target.silentProbe === undefined ? undefined : `http://127.0.0.1:${port}${target.silentProbe}`;
-      servers.push(await startPinnedServer(target.args(dataDir, port), { ...env, PORT: port }, probe));
+      const args = probeFile === undefined ? target.args(dataDir, port) : ['--import', PROBE, ...target.args(dataDir, port)];
+      servers.push(await startPinnedServer(args, { ...env, PORT: port, ...(probeFile === undefined ? {} : { BENCH_PROBE_FILE: probeFile }) }, probe));
     }
-    if (servers.length === 1) return await refundLoad(servers[0]!.url, servers[0]!.child.pid!, seconds, run);
+    if (servers.length === 1) return await refundLoad(servers[0]!.url, servers[0]!.child.pid!, seconds, run, probeFile);
     return await splitLoad(servers, seconds, run);
   } finally {
     for (const server of servers) server.child.kill('SIGKILL');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { entryOf, pathOfTarget, summaryOf, type InboundCapture } from './inbound-capture.js';
+import { entryOf, packCapture, pathOfTarget, summaryOf, unpackCapture, type InboundCapture } from './inbound-capture.js';
 import { journalSummary } from './journal-summary.js';
 
 const KEY = 'the-partner-key-0123456789abcdef';
@@ -24,6 +24,21 @@ const capture = (overrides: Partial<InboundCapture> = {}): InboundCapture => ({
 });
 
 describe('inbound capture', () => {
+  it('is kept as one string that builds the very entry the capture builds: bytes answered, headers of every type, findings, a fault', () => {
+    const rich = capture({
+      responseChunk: Buffer.from('{"errors":[{"code":"UNAUTHORIZED","message":"café ✓"}]}'),
+      responseHeaders: { 'x-sandbox-findings': 2, 'set-cookie': ['a=1', 'b=2'], 'content-type': 'application/json' },
+      requestHeaders: { 'x-api-key': KEY, accept: undefined, 'x-forwarded-for': ['1.2.3.4', '5.6.7.8'] },
+      findings: [{ code: 'UNKNOWN_FIELD', message: 'Comment is not a field', section: '§2.1' }],
+      fault: { rule: 'outage', kind: 'status', source: 'api' },
+      tokenDefects: [{ part: 'claims', rule: 'exp', message: 'token expired' }] as unknown as InboundCapture['tokenDefects'],
+      error: 'the client closed the connection after 3 ms, before this answer',
+    });
+    expect(entryOf(unpackCapture(packCapture(rich)), KEY)).toEqual(entryOf(rich, KEY));
+    expect(entryOf(unpackCapture(packCapture(capture())), KEY)).toEqual(entryOf(capture(), KEY));
+    expect(typeof packCapture(rich)).toBe('string');
+  });
+
   it('builds the entry with credentials out of the query, the key header hashed and the body parsed', () => {
     const entry = entryOf(capture(), KEY);
     expect(entry.query).toEqual({ api_key: '[redacted]', page: '2' });

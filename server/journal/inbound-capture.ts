@@ -134,3 +134,12 @@ export function bareEntryOf(capture: Pick<InboundCapture, 'id' | 'requestId' | '
     findings: [],
   };
 }
+
+/** A capture as one string, its answer's bytes as text (entryOf reads them so); unpackCapture gives it back. */
+export function packCapture(capture: InboundCapture): string {
+  return JSON.stringify(capture.responseChunk === undefined || typeof capture.responseChunk === 'string' ? capture : { ...capture, responseChunk: capture.responseChunk.toString() });
+}
+
+export function unpackCapture(packed: string): InboundCapture {
+  return JSON.parse(packed) as InboundCapture;
+}

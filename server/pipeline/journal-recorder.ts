@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Journal } from '../journal/journal.js';
 import type { Logger } from '../logger.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { bareEntryOf, capturedBytes, entryOf, pathOfTarget, summaryOf, type InboundCapture } from '../journal/inbound-capture.js';
+import { bareEntryOf, capturedBytes, entryOf, packCapture, pathOfTarget, summaryOf, unpackCapture, type InboundCapture } from '../journal/inbound-capture.js';
 import { faultLabel } from '../faults/fault-registry.js';
 
 export const JOURNAL_ID_HEADER = 'x-sandbox-journal-id';
@@ -101,9 +101,15 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
   };
 }
 
-/** Builds the entry when the journal is first read; outside the middleware, so it holds the capture and nothing of the request. */
+/**
+ * Builds the entry when the journal is first read; outside the middleware, so it holds the capture and nothing of the
+ * request. The capture is kept as one string until then: 5,000 kept captures as objects were some 250,000 objects
+ * (headers, findings, bodies) for every full collection to mark, and the tail of the latency grew with them.
+ */
 function buildLater(captured: InboundCapture, partnerKey: string, logger: Logger): () => JournalEntry {
+  const packed = packCapture(captured);
   return () => {
+    const captured = unpackCapture(packed);
     try {
       return entryOf(captured, partnerKey);
     } catch (error) {

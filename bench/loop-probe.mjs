@@ -1,0 +1,32 @@
+/**
+ * Loaded into a benchmarked server (`node --import bench/loop-probe.mjs …`) when BENCH_PROBE_FILE is set: the longest
+ * event-loop turn (the largest delay of a 1 ms timer, which waits for whatever turn runs when it is due) and the
+ * garbage collector's pauses, since the last SIGUSR2. At each SIGUSR2 it writes them to that file and starts again:
+ * the bench signals once before its measured seconds and once after them.
+ */
+import { writeFileSync } from 'node:fs';
+import { constants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+
+const file = process.env.BENCH_PROBE_FILE;
+if (file) {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  let gc = { ms: 0, count: 0, longestMs: 0, majorMs: 0 };
+  let since = performance.now();
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.ms += entry.duration;
+      gc.count++;
+      gc.longestMs = Math.max(gc.longestMs, entry.duration);
+      // NODE_PERFORMANCE_GC_MAJOR: a mark-compact of the old generation.
+      if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.majorMs += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  process.on('SIGUSR2', () => {
+    const seconds = (performance.now() - since) / 1000;
+    writeFileSync(file, JSON.stringify({ seconds, longestTurnMs: delay.max / 1e6, gcMs: gc.ms, gcCount: gc.count, gcLongestMs: gc.longestMs, gcMajorMs: gc.majorMs }));
+    delay.reset();
+    gc = { ms: 0, count: 0, longestMs: 0, majorMs: 0 };
+    since = performance.now();
+  });
+}
