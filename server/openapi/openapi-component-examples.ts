@@ -79,6 +79,9 @@ const HEALTH = {
 };
 
 /** Examples of the component schemas that do not come from a payload file. */
+/** Orders made from a template, the common form of POST /_sandbox/orders. */
+const FROM_TEMPLATE = [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }];
+
 /** A hunt as `pos-sandbox stress` tells it, part way: one failure found and shrunk. */
 const STRESS_VIEW = {
   mode: 'hunt',
@@ -164,8 +167,8 @@ export function componentExamples(payloads: ExamplePayloads): Record<string, unk
     'SandboxOrder.Tax': [{ Name: 'VAT 7%', Rate: 7, Amount: 241, Included: true }],
     'SandboxOrder.Payment': [{ Prepaid: true, Method: 'Card', Amount: 3689 }],
     OrderStatusRequest: [{ ExternalId: 'POS-7781', Status: 'ACCEPTED' }, { ExternalId: 'POS-7782', Status: 'REJECTED', Reason: 'Kitchen closed' }],
-    NewOrder: [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }],
-    NewOrderFromTemplate: [{ template: 'standard', locationId: 'loc-std-001' }, { template: 'kiosk', eatIn: false, pagerNumber: '17' }],
+    NewOrder: FROM_TEMPLATE,
+    NewOrderFromTemplate: FROM_TEMPLATE,
     NewOrderGiven: [{ order: Object.fromEntries(Object.entries(order).filter(([field]) => !['OrderId', 'RequestId', 'CreatedAt'].includes(field))), tries: 1 }],
     OrderRecord: [record],
     FaultRule: [FAULT_RULE],
