@@ -20,6 +20,33 @@ describe('POST /order/refund (§4.1)', () => {
     },
   );
 
+  // The documented spellings take a lane past the other routers (app.ts); any other spelling takes the routes. A POS
+  // must not be able to tell which: the same answer, byte for byte, headers included, and each call journaled.
+  it('answers a call the same whether it takes the lane or the routes', async () => {
+    const app = testApp();
+    const headers = { 'x-service-locationid': undefined, 'x-request-id': 'same-answer' };
+    const answers = [];
+    for (const path of ['/v2/order/refund?trace=1', '/V2/order/refund/?trace=1', '/order/refund', '/Order/Refund']) {
+      const response = await postRefund(app, { path, headers });
+      const { date: _date, 'x-sandbox-journal-id': journalId, ...rest } = response.headers;
+      expect(journalId).toMatch(/^j-\d{6}$/);
+      answers.push({ status: response.status, body: response.body as unknown, headers: rest });
+    }
+    expect(answers[0]).toEqual({
+      status: 400,
+      body: orderEnvelope('INVALID_PAYLOAD', LOCATION_REQUIRED),
+      headers: expect.objectContaining({ 'x-request-id': 'same-answer', 'x-sandbox-findings': '0' }) as unknown,
+    });
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    const journal = await request(await app).get('/_sandbox/journal?limit=10');
+    expect((journal.body as Array<{ path: string }>).map((entry) => entry.path)).toEqual([
+      '/Order/Refund',
+      '/order/refund',
+      '/V2/order/refund/',
+      '/v2/order/refund',
+    ]);
+  });
+
   it.each([
     ['an unknown location', { 'x-service-locationid': 'loc-nowhere' }, JSON.stringify({ ExternalId: 'POS-STD-1001' })],
     ['an unknown ExternalId', {}, JSON.stringify({ ExternalId: 'no-such-order' })],
