@@ -24,13 +24,15 @@ describe('POST /order/refund (§4.1)', () => {
   // must not be able to tell which: the same answer, byte for byte, headers included, and each call journaled.
   it('answers a call the same whether it takes the lane or the routes', async () => {
     const app = testApp();
-    const headers = { 'x-service-locationid': undefined, 'x-request-id': 'same-answer' };
+    const sent = { 'x-service-locationid': undefined, 'x-request-id': 'same-answer' };
     const answers = [];
     for (const path of ['/v2/order/refund?trace=1', '/V2/order/refund/?trace=1', '/order/refund', '/Order/Refund']) {
-      const response = await postRefund(app, { path, headers });
-      const { date: _date, 'x-sandbox-journal-id': journalId, ...rest } = response.headers;
-      expect(journalId).toMatch(/^j-\d{6}$/);
-      answers.push({ status: response.status, body: response.body as unknown, headers: rest });
+      const response = await postRefund(app, { path, headers: sent });
+      const headers: Record<string, unknown> = { ...response.headers };
+      expect(headers['x-sandbox-journal-id']).toMatch(/^j-\d{6}$/);
+      delete headers['x-sandbox-journal-id'];
+      delete headers.date;
+      answers.push({ status: response.status, body: response.body as unknown, headers });
     }
     expect(answers[0]).toEqual({
       status: 400,
