@@ -253,6 +253,7 @@ describe('compaction', () => {
     first.put(at(1, 'PROCESSED'));
     first.put(at(2, 'FAILED'));
     await first.flush();
+    await first.compacted();
     // 2 of 4, a fifth or more: rewritten with the two lines still the latest.
     expect(linesOf(logFile(1))).toEqual([at(3, 'PENDING'), at(4, 'PENDING')]);
     expect(linesOf(logFile(2))).toEqual([at(5, 'PENDING'), at(1, 'PROCESSED'), at(2, 'FAILED')]);
@@ -267,6 +268,7 @@ describe('compaction', () => {
     first.put(at(2, 'PROCESSED'));
     first.put(at(5, 'PENDING'));
     await first.flush();
+    await first.compacted();
     // File 1 now starts with refund 3, and file 2 with refunds 1, 2, 5: read in file order, 3 and 4 would come first.
     expect(linesOf(logFile(1)).map((refund) => refund.id)).toEqual(['rf-0003', 'rf-0004']);
     expect((await reopen()).all().map((refund) => refund.id)).toEqual(['rf-0001', 'rf-0002', 'rf-0003', 'rf-0004', 'rf-0005']);
@@ -277,16 +279,59 @@ describe('compaction', () => {
     for (let n = 1; n <= 40; n++) {
       busy.put(at(n, 'PENDING'));
       await busy.flush();
+      await busy.compacted();
       if (n > 2) busy.put(at(n - 2, 'PROCESSED'));
     }
     busy.put(at(39, 'PROCESSED'));
     busy.put(at(40, 'PROCESSED'));
-    await busy.flush();
-    await busy.flush();
+    for (let n = 0; n < 3; n++) {
+      await busy.flush();
+      await busy.compacted();
+    }
     const onDisk = logFiles().flatMap((name) => linesOf(join(dir, 'db.segments', name)));
     // 40 refunds, each written twice: 80 lines without compaction; the current file may still hold older versions.
     expect(onDisk.length).toBeLessThanOrEqual(40 + 4);
     expect((await reopen()).all()).toEqual(Array.from({ length: 40 }, (_, i) => at(i + 1, 'PROCESSED')));
+  });
+});
+
+describe('a compaction under way', () => {
+  it('holds no commit: appends go on while the rewrite waits, one file is rewritten at a time, and a reset waits for it', async () => {
+    const real = fileStorage(data);
+    const rewrites: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const storage: DocumentStorage = {
+      ...real,
+      rewrite: async (name, text) => {
+        rewrites.push(name);
+        await held;
+        await real.rewrite(name, text);
+      },
+    };
+    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 2 });
+    for (let n = 1; n <= 4; n++) {
+      log.put(refundRecord(n, { status: 'PENDING' }));
+      await log.flush();
+    }
+    // Refunds 1 and 3 decided: half of file 1 and half of file 2 superseded; file 1 is rewritten first, and held.
+    log.put(refundRecord(1));
+    log.put(refundRecord(3));
+    await log.flush();
+    expect(rewrites).toEqual(['refunds-log-000001']);
+    // Commits go on meanwhile, and file 2 waits for its turn.
+    log.put(refundRecord(5, { status: 'PENDING' }));
+    await log.flush();
+    expect(linesOf(logFile(4))).toEqual([refundRecord(5, { status: 'PENDING' })]);
+    expect(rewrites).toEqual(['refunds-log-000001']);
+    let cleared = false;
+    const clearing = log.clear().then(() => (cleared = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cleared).toBe(false);
+    release();
+    await clearing;
+    expect(logFiles()).toEqual([]);
+    expect(log.all()).toEqual([]);
   });
 });
 
@@ -439,6 +484,7 @@ describe('lines read at start', () => {
     second.load([], [{ number: 1, records: (stored.entries[0]!.log!.content as { records: RefundRecord[] }).records }]);
     second.put(at(1, 'FAILED'));
     await second.flush();
+    await second.compacted();
     // One line of four superseded: file 1 is rewritten with the other three, as they were.
     expect(readFileSync(logFile(1), 'utf8')).toBe(`${written.slice(1, 4).join('\n')}\n`);
     expect(second.all()).toEqual([at(1, 'FAILED'), at(2, 'PROCESSED'), at(3, 'PROCESSED'), at(4, 'PROCESSED')]);

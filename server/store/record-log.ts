@@ -28,6 +28,9 @@ import { LoggedLine } from './logged-line.js';
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
 
+/** How long a compaction renders lines before it lets the event loop go on. */
+const RENDER_SLICE_MS = 4;
+
 interface Kept<T, S> {
   /** The record; or, while `line` holds its text, only the fields read out of that text. */
   view: T | S;
@@ -95,6 +98,8 @@ export class RecordLog<T extends S, S = T> {
   private current = 1;
   /** The flush under way, if any: flushes and clears run one after the other. */
   private writing: Promise<void> = Promise.resolve();
+  /** The one file being rewritten, if any, and when that is over. */
+  private compacting: { file: number; done: Promise<void> } | undefined;
   private linesInCurrent = 0;
   /** Called with each record dropped by the retention, so indexes built on the records can forget it. */
   onDrop: (record: S) => void = () => {};
@@ -248,24 +253,50 @@ export class RecordLog<T extends S, S = T> {
       if (this.records.size > this.options.limit) this.dropPastLimit();
     }
     for (const [file, count] of this.live) {
-      if (file === this.current) continue;
+      if (file === this.current || file === this.compacting?.file) continue;
       const lines = this.lines.get(file) ?? 0;
       if (count === 0) {
         this.live.delete(file);
         this.lines.delete(file);
         this.dropped.delete(file);
         await this.removeUnneeded(logName(this.prefix, file));
-      } else if (this.storage.persistent && (lines - count - (this.dropped.get(file) ?? 0)) * 5 >= lines) await this.compact(file);
+      } else if (this.compacting === undefined && this.storage.persistent && (lines - count - (this.dropped.get(file) ?? 0)) * 5 >= lines) {
+        const done = this.compact(file)
+          .catch(() => undefined)
+          .finally(() => (this.compacting = undefined));
+        this.compacting = { file, done };
+      }
     }
   }
 
   /**
-   * Rewrites a file with only the lines that are the latest of a kept record, in the records' order. A record changed
-   * since the last flush is written as it now is: newer than its line, never older, and appended again by the next flush.
+   * Resolves once the compaction under way, if any, is over. A commit does not wait for one: its append goes to the
+   * current file, never the one rewritten.
+   */
+  async compacted(): Promise<void> {
+    while (this.compacting !== undefined) await this.compacting.done;
+  }
+
+  /**
+   * Rewrites a file with only the lines that are the latest of a kept record, in the records' order, apart from the
+   * commits: a rewrite in the commit used to hold every refund waiting on the next commit behind up to 10,000 lines
+   * rendered and written (npm run bench). The lines are rendered a few milliseconds at a time, never in one long turn;
+   * a record changed meanwhile is written as it then is (newer than its line, never older, and appended again by the
+   * next flush), and one whose latest line has moved to a later file is left out.
    */
   private async compact(file: number): Promise<void> {
+    const candidates: Array<Kept<T, S>> = [];
+    for (const kept of this.records.values()) if (kept.file === file) candidates.push(kept);
     const latest: string[] = [];
-    for (const kept of this.records.values()) if (kept.file === file) latest.push(kept.line ?? JSON.stringify(kept.view));
+    let sliceStarted = performance.now();
+    for (const kept of candidates) {
+      if (kept.file !== file) continue;
+      latest.push(kept.line ?? JSON.stringify(kept.view));
+      if (latest.length % 100 === 0 && performance.now() - sliceStarted >= RENDER_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
+    }
     try {
       await this.storage.rewrite(logName(this.prefix, file), `${latest.join('\n')}\n`);
     } catch {
@@ -294,6 +325,8 @@ export class RecordLog<T extends S, S = T> {
   /** Empties the collection, removing its files (after the write under way, whose file would otherwise close under it). */
   async clear(): Promise<void> {
     await this.writing;
+    // A rewrite finishing after the files are removed would bring its lines back.
+    await this.compacted();
     for (const file of this.live.keys()) await this.storage.remove(logName(this.prefix, file));
     for (const name of [...this.legacy, ...this.leftover]) await this.storage.remove(name);
     this.legacy = [];
