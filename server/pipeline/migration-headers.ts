@@ -12,7 +12,9 @@ const REFUND_PATH = /\/order\/refund\/*$/i;
 
 export const noteMigrationHeaders: RequestHandler = (req, res, next) => {
   addFindings(res, migrationHeaderFindings(req.headers));
-  const habits = [...v1HeaderHabits(req.headers, VERSION_HEADERS, REFUND_PATH.test(req.path)), ...v1QueryHabits(req.query as Record<string, unknown>)];
+  const habits = v1HeaderHabits(req.headers, VERSION_HEADERS, REFUND_PATH.test(req.path));
+  // A target without a query has no query habits: reading req.query parses it (Express's query parser, per call).
+  if (req.url.includes('?')) habits.push(...v1QueryHabits(req.query as Record<string, unknown>));
   addFindings(res, habits.map((habit) => finding('V1_HABIT', habit)));
   next();
 };
