@@ -135,11 +135,26 @@ export function bareEntryOf(capture: Pick<InboundCapture, 'id' | 'requestId' | '
   };
 }
 
-/** A capture as one string, its answer's bytes as text (entryOf reads them so); unpackCapture gives it back. */
+/** Stands for the Authorization header in a packed capture: no header value holds a NUL (Node refuses it). */
+const SAME_AS_HEADER = '\u0000header';
+
+/**
+ * A capture as one string, its answer's bytes as text (entryOf reads them so); unpackCapture gives it back. The
+ * Authorization header, which is also the capture's `authorization` (a token of 300 characters and more), is kept once.
+ */
 export function packCapture(capture: InboundCapture): string {
-  return JSON.stringify(capture.responseChunk === undefined || typeof capture.responseChunk === 'string' ? capture : { ...capture, responseChunk: capture.responseChunk.toString() });
+  const { authorization, responseChunk } = capture;
+  const once = authorization !== undefined && authorization === capture.requestHeaders.authorization;
+  if (!once && (responseChunk === undefined || typeof responseChunk === 'string')) return JSON.stringify(capture);
+  return JSON.stringify({
+    ...capture,
+    ...(once ? { authorization: SAME_AS_HEADER } : {}),
+    ...(responseChunk === undefined || typeof responseChunk === 'string' ? {} : { responseChunk: responseChunk.toString() }),
+  });
 }
 
 export function unpackCapture(packed: string): InboundCapture {
-  return JSON.parse(packed) as InboundCapture;
+  const capture = JSON.parse(packed) as InboundCapture;
+  if (capture.authorization === SAME_AS_HEADER) capture.authorization = capture.requestHeaders.authorization as string;
+  return capture;
 }
