@@ -18,7 +18,6 @@ export interface InboundCapture {
   method: string;
   /** The request target as sent (path and query): parsed only when the entry is built, since most never are. */
   target: string;
-  authorization?: string;
   requestHeaders: Record<string, string | string[] | undefined>;
   bodyText?: string;
   bodyBytes: number;
@@ -98,7 +97,8 @@ export function entryOf(capture: InboundCapture, partnerKey: string): JournalEnt
     locationId: capture.locationId,
     query,
     partner: capture.partner,
-    token: viewToken(capture.authorization),
+    // The token read is the Authorization header's (Node keeps the first of several), held once, in the headers.
+    token: viewToken(authorizationOf(capture.requestHeaders)),
     ...(capture.tokenDefects ? { tokenDefects: capture.tokenDefects } : {}),
     request: { headers: redactHeaders(capture.requestHeaders), ...bodyForJournal(capture.bodyText), bodyBytes: capture.bodyBytes },
     response:
@@ -135,26 +135,16 @@ export function bareEntryOf(capture: Pick<InboundCapture, 'id' | 'requestId' | '
   };
 }
 
-/** Stands for the Authorization header in a packed capture: no header value holds a NUL (Node refuses it). */
-const SAME_AS_HEADER = '\u0000header';
-
-/**
- * A capture as one string, its answer's bytes as text (entryOf reads them so); unpackCapture gives it back. The
- * Authorization header, which is also the capture's `authorization` (a token of 300 characters and more), is kept once.
- */
+/** A capture as one string, its answer's bytes as text (entryOf reads them so); unpackCapture gives it back. */
 export function packCapture(capture: InboundCapture): string {
-  const { authorization, responseChunk } = capture;
-  const once = authorization !== undefined && authorization === capture.requestHeaders.authorization;
-  if (!once && (responseChunk === undefined || typeof responseChunk === 'string')) return JSON.stringify(capture);
-  return JSON.stringify({
-    ...capture,
-    ...(once ? { authorization: SAME_AS_HEADER } : {}),
-    ...(responseChunk === undefined || typeof responseChunk === 'string' ? {} : { responseChunk: responseChunk.toString() }),
-  });
+  return JSON.stringify(capture.responseChunk === undefined || typeof capture.responseChunk === 'string' ? capture : { ...capture, responseChunk: capture.responseChunk.toString() });
 }
 
 export function unpackCapture(packed: string): InboundCapture {
-  const capture = JSON.parse(packed) as InboundCapture;
-  if (capture.authorization === SAME_AS_HEADER) capture.authorization = capture.requestHeaders.authorization as string;
-  return capture;
+  return JSON.parse(packed) as InboundCapture;
+}
+
+function authorizationOf(headers: InboundCapture['requestHeaders']): string | undefined {
+  const value = headers.authorization;
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -80,7 +80,6 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
         latencyMs: deps.clock() - started,
         method: req.method,
         target: req.originalUrl,
-        authorization,
         requestHeaders: req.headers,
         bodyText: typeof req.body === 'string' ? req.body : undefined,
         bodyBytes: locals.body?.bytes ?? Number(req.get('content-length') ?? 0),
