@@ -1,0 +1,26 @@
+/**
+ * Loaded into a benchmarked server (`node --import bench/allocation-probe.mjs …`) when BENCH_ALLOCATION_FILE is set:
+ * V8's sampling heap profiler, counting the objects the collector has freed too, so that what it adds up is all the
+ * server allocated, not what it still holds. The first SIGWINCH starts it (and writes `<file>.started`); the second
+ * writes the profile to the file.
+ */
+import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+
+const file = process.env.BENCH_ALLOCATION_FILE;
+if (file) {
+  const session = new Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  let sampling = false;
+  process.on('SIGWINCH', async () => {
+    if (!sampling) {
+      sampling = true;
+      await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      writeFileSync(`${file}.started`, '');
+    } else {
+      const { profile } = await post('HeapProfiler.stopSampling');
+      writeFileSync(file, JSON.stringify(profile));
+    }
+  });
+}
