@@ -50,17 +50,19 @@ export function journalSummary(entry: SummarySource): JournalSummary {
  * summary's own, not a client's, and need no scrubbing; nor do the values the sandbox makes itself (the entry's id,
  * its time, the finding codes) or Node's HTTP parser allows (the method, one of a fixed list).
  */
-export function scrubSummary(summary: JournalSummary, scrub: (text: string) => string): JournalSummary {
+export function scrubSummary(summary: JournalSummary, scrub: (text: string) => string, scrubRecurring: (text: string) => string = scrub): JournalSummary {
   const text = (value: string | undefined) => (typeof value === 'string' ? scrub(value) : value);
+  // The path and the location come back call after call: `scrubRecurring` may remember those it found clean.
+  const recurring = (value: string | undefined) => (typeof value === 'string' ? scrubRecurring(value) : value);
   return {
     id: summary.id,
     time: summary.time,
     direction: summary.direction,
     method: summary.method,
-    path: text(summary.path)!,
+    path: recurring(summary.path)!,
     status: summary.status,
     latencyMs: summary.latencyMs,
-    ...('locationId' in summary ? { locationId: text(summary.locationId) } : {}),
+    ...('locationId' in summary ? { locationId: recurring(summary.locationId) } : {}),
     ...('orderId' in summary ? { orderId: text(summary.orderId) } : {}),
     requestId: text(summary.requestId)!,
     findings: summary.findings,

@@ -52,6 +52,8 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   /** Entries captured but not yet rendered, oldest first. */
   private readonly pending = new Set<Kept>();
   private sequence = 0;
+  private readonly scrub = (text: string): string => this.redactor.text(text);
+  private readonly scrubRecurring = (text: string): string => this.redactor.recurringText(text);
   /** The bytes of the entries kept (those of `entries` beyond `limit` included, until the next batch drop). */
   private bytes = 0;
 
@@ -100,7 +102,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
    * returns), not yet redacted; `build` must not depend on anything that changes after this call.
    */
   addCaptured(summary: JournalSummary, build: () => JournalEntry, bytes = 0): void {
-    const kept: Kept = { summary: scrubSummary(summary, (text) => this.redactor.text(text)), build, bytes };
+    const kept: Kept = { summary: scrubSummary(summary, this.scrub, this.scrubRecurring), build, bytes };
     this.entries.push(kept);
     this.bytes += bytes;
     this.byId.set(summary.id, kept);

@@ -65,6 +65,22 @@ describe('Redactor', () => {
     for (let i = 0; i < REMEMBERED_SIGNATURES; i++) redactor.remember(`a.b.${String(i).padStart(20, 'x')}`);
     expect(redactor.text(`s=${signature}`)).toBe(`s=${signature}`);
   });
+
+  it('remembers a recurring text found clean, and searches it again once a new signature could be in it', () => {
+    const redactor = new Redactor(KEY);
+    const path = `/v2/order/refund?s=${signature}`;
+    // Clean while the signature is unknown (it is alone, with no header and claims to show it is one).
+    expect(redactor.recurringText(path)).toBe(path);
+    expect(redactor.recurringText(path)).toBe(path);
+    redactor.remember(`Bearer ${token}`);
+    expect(redactor.recurringText(path)).toBe('/v2/order/refund?s=[redacted]');
+    expect(redactor.text(path)).toBe('/v2/order/refund?s=[redacted]');
+    // A text holding the key is never kept as clean; the same token again adds nothing, and a known text stays known.
+    expect(redactor.recurringText(`/v2/${KEY}`)).toBe('/v2/[redacted]');
+    redactor.remember(`Bearer ${token}`);
+    expect(redactor.recurringText('/v2/order/refund')).toBe('/v2/order/refund');
+    expect(redactor.recurringText(path)).toBe('/v2/order/refund?s=[redacted]');
+  });
 });
 
 describe('the shapes an independent attack run slipped past the first redaction', () => {
