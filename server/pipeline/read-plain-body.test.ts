@@ -57,6 +57,35 @@ describe('readPlainBody', () => {
     expect(plain!.body.fast).toBe(false);
   });
 
+  it('reads a body that comes in several chunks, a character split between two, as one text', async () => {
+    const reader = express();
+    const read = new Promise<unknown>((resolve) =>
+      reader.post('/', (req, res) => {
+        readPlainBody(req, LIMIT, (error) => {
+          resolve(error ?? req.body);
+          res.end();
+        });
+      }),
+    );
+    const server: Server = reader.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const body = Buffer.from('{"ExternalId":"Café ✓ 🍔"}');
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.setNoDelay(true);
+    try {
+      socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      // Cut inside the 4-byte emoji and inside the check mark; each piece waits for the server to have the one before.
+      for (const [from, to] of [[0, 20], [20, body.length - 3], [body.length - 3, body.length]] as const) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        socket.write(body.subarray(from, to));
+      }
+      await expect(read).resolves.toBe(body.toString('utf8'));
+    } finally {
+      socket.destroy();
+      server.close();
+    }
+  });
+
   it("gives body-parser's error, request aborted, for a body whose connection closes before it is whole", async () => {
     const reader = express();
     const seen = new Promise<unknown>((resolve) => reader.post('/', (req) => void readPlainBody(req, LIMIT, resolve)));

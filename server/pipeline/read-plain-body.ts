@@ -22,11 +22,15 @@ export function readPlainBody(req: Request, limit: number, done: (error?: unknow
   // A request already read, or whose connection is gone, is body-parser's to judge.
   if (req.readableEnded || req.destroyed || req.socket?.readable !== true) return false;
 
-  const chunks: Buffer[] = [];
+  // One chunk holds the whole of almost every POS call's body: an array and a copy only when a second one comes. The
+  // listeners are removed together once the body is read, so `on` does what `once` would, without a wrapper each.
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
   let received = 0;
   const onData = (chunk: Buffer) => {
     received += chunk.length;
-    chunks.push(chunk);
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
   };
   const finish = (error?: unknown) => {
     req.off('data', onData);
@@ -34,16 +38,16 @@ export function readPlainBody(req: Request, limit: number, done: (error?: unknow
     req.off('aborted', onAborted);
     req.off('error', finish);
     if (error) return done(error);
-    const text = Buffer.concat(chunks, received).toString('utf8');
+    const text = more !== undefined ? Buffer.concat(more, received).toString('utf8') : (first?.toString('utf8') ?? '');
     req.body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     done();
   };
   const onEnd = () => finish();
   const onAborted = () => finish(abortedError(length, received));
   req.on('data', onData);
-  req.once('end', onEnd);
-  req.once('aborted', onAborted);
-  req.once('error', finish);
+  req.on('end', onEnd);
+  req.on('aborted', onAborted);
+  req.on('error', finish);
   return true;
 }
 
