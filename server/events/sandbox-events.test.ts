@@ -17,6 +17,15 @@ describe('SandboxEvents', () => {
     expect(events.publish('refund', { n: 4 }).id).toBe(44);
   });
 
+  it('holds the last `keep` events, oldest first, however many were published', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY), 10);
+    for (let n = 1; n <= 105; n++) events.publish(n % 2 === 0 ? 'refund' : 'order', { n });
+    const ids = (list: Array<{ id: number }>) => list.map((event) => event.id);
+    expect(ids(events.since(0))).toEqual([96, 97, 98, 99, 100, 101, 102, 103, 104, 105]);
+    expect(ids(events.since(102))).toEqual([103, 104, 105]);
+    expect(events.since(0).map((event) => event.data)).toEqual(Array.from({ length: 10 }, (_, i) => ({ n: 96 + i })));
+  });
+
   it('redacts a menu outcome published with no stream when it is read, in the replay and in its text', () => {
     const events = new SandboxEvents(() => 0, new Redactor(KEY));
     events.publish('menu', outcome(`named ${KEY}`));
