@@ -24,6 +24,7 @@
 import type { DocumentStorage } from './segment-storage.js';
 import { logName } from './segment-names.js';
 import { LoggedLine } from './logged-line.js';
+import { RetentionWalk } from './retention-walk.js';
 
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
@@ -68,28 +69,8 @@ export class RecordLog<T extends S, S = T> {
    * it at every fifth of its records dropped cost a scan of every kept record each time.
    */
   private readonly dropped = new Map<number, number>();
-  /**
-   * Where the retention's walk stands: it goes through the records oldest first, and the next drop goes on from
-   * there instead of walking the Map from its start over the slots its deleted records leave (V8 reuses them only
-   * when it rehashes: up to half the table, which cost 3% of a refund's CPU at the bound).
-   */
-  private walk: Iterator<[string, Kept<T, S>]> | undefined;
-  /**
-   * The records the walk passed over and kept (held by `droppable`, or their latest version not written yet), each
-   * with its place in the walk. They are older than every record the walk has not reached. They are not walked
-   * again: a walk that started over at each drop met every held record again, so that a refund past the bound cost
-   * as many steps as there were PENDING refunds: 22% of the CPU with 2,000 PENDING past a limit of 100, and up to
-   * half the rate with `--refund-delay-ms 10000` at 2,000 refunds a second, past the default 20,000.
-   */
-  private readonly held = new Map<string, number>();
-  private passed = 0;
-  /**
-   * Held records written since they were passed over, which may be droppable now: tried before the walk goes on,
-   * the oldest first (kept sorted newest first, so the oldest is last).
-   */
-  private ready: string[] = [];
-  private readonly readyKeys = new Set<string>();
-  private readySorted = true;
+  /** Which records the retention drops past the limit, and where it stands. */
+  private readonly retention = new RetentionWalk<Kept<T, S>>();
   private readonly changed = new Set<string>();
   /** Segment files of an earlier version, removed once their records are in a log. */
   private legacy: string[] = [];
@@ -167,7 +148,7 @@ export class RecordLog<T extends S, S = T> {
     const kept = Array.from(this.records.values());
     const order = Array.from(keys.keys()).sort((a, b) => places[a]! - places[b]! || a - b);
     this.records.clear();
-    this.forgetWalk();
+    this.retention.forget();
     for (const index of order) this.records.set(keys[index]!, kept[index]!);
   }
 
@@ -232,11 +213,7 @@ export class RecordLog<T extends S, S = T> {
       for (const key of keys) {
         const kept = this.records.get(key);
         if (kept) this.moveLine(kept, file);
-        if (this.held.has(key) && !this.readyKeys.has(key)) {
-          this.readyKeys.add(key);
-          this.ready.push(key);
-          this.readySorted = false;
-        }
+        this.retention.written(key);
       }
       this.linesInCurrent += keys.length;
       this.lines.set(file, (this.lines.get(file) ?? 0) + keys.length);
@@ -335,7 +312,7 @@ export class RecordLog<T extends S, S = T> {
     this.lines.clear();
     this.dropped.clear();
     this.records.clear();
-    this.forgetWalk();
+    this.retention.forget();
     this.changed.clear();
     // Every file read or written is in `live`, so none is left: numbering starts again.
     this.current = 1;
@@ -349,42 +326,13 @@ export class RecordLog<T extends S, S = T> {
   }
 
   private dropPastLimit(): void {
-    const limit = this.options.limit;
     const droppable = this.options.droppable ?? (() => true);
-    const mayGo = (key: string, kept: Kept<T, S>) => droppable(kept.view) && !this.changed.has(key);
-    // First the held records written since they were passed over: older than any the walk has not reached. A record
-    // that must stay still is tried again once it is written again (a PENDING refund, once decided).
-    if (this.ready.length > 0 && this.records.size > limit) {
-      if (!this.readySorted) {
-        this.ready.sort((a, b) => this.held.get(b)! - this.held.get(a)!);
-        this.readySorted = true;
-      }
-      while (this.records.size > limit && this.ready.length > 0) {
-        const key = this.ready.pop()!;
-        this.readyKeys.delete(key);
-        const kept = this.records.get(key)!;
-        if (!mayGo(key, kept)) continue;
-        this.held.delete(key);
-        this.drop(key, kept);
-      }
-    }
-    // Then on from where the walk stopped, the oldest first; a record that must stay is passed over, so a held record
-    // costs the bound nothing but itself. Nor does one whose latest version is not written yet go: its line on disk
-    // may be an older one the `droppable` test would refuse (a refund still PENDING there), which a start would bring
-    // back. Every record not held is one the walk has not reached, so it stops before it runs out: a Map's iterator
-    // that has run out sees no record added later.
-    this.walk ??= this.records.entries();
-    while (this.records.size > limit && this.records.size > this.held.size) {
-      const next = this.walk.next();
-      if (next.done === true) {
-        // Not reached while the counts hold; if they ever did not, the next drop walks from the oldest again.
-        this.forgetWalk();
-        break;
-      }
-      const [key, kept] = next.value;
-      if (mayGo(key, kept)) this.drop(key, kept);
-      else this.held.set(key, this.passed++);
-    }
+    this.retention.dropPastLimit(
+      this.records,
+      this.options.limit,
+      (key, kept) => droppable(kept.view) && !this.changed.has(key),
+      (key, kept) => this.drop(key, kept),
+    );
   }
 
   private drop(key: string, kept: Kept<T, S>): void {
@@ -394,15 +342,5 @@ export class RecordLog<T extends S, S = T> {
       this.dropped.set(kept.file, (this.dropped.get(kept.file) ?? 0) + 1);
     }
     this.onDrop(kept.view);
-  }
-
-  /** The walk starts again from the oldest record: after the records were put in another order, or all removed. */
-  private forgetWalk(): void {
-    this.walk = undefined;
-    this.held.clear();
-    this.passed = 0;
-    this.ready = [];
-    this.readyKeys.clear();
-    this.readySorted = true;
   }
 }
