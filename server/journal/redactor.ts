@@ -9,9 +9,13 @@ import { scrubRecord, scrubText, scrubValue } from './redaction.js';
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
 
-/** The clean recurring texts kept, and the longest kept: a few paths and locations, in a few kilobytes. */
-const RECURRING_TEXTS = 256;
-const RECURRING_TEXT_LENGTH = 256;
+/**
+ * The clean recurring texts kept, and the longest kept: the API's paths under its three mounts and a few locations.
+ * A client sending a new path at every call fills it and starts it over, never past about 10 KB, for each partner of a
+ * hosted sandbox.
+ */
+const RECURRING_TEXTS = 64;
+const RECURRING_TEXT_LENGTH = 128;
 
 /**
  * The key as it was typed, and as base64 and base64url (a client that encodes it before sending); also as a query
