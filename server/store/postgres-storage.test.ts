@@ -95,6 +95,9 @@ suite('postgresStorage', () => {
       { name: 'refunds-log-000001', body: 'a\nb\nc\n' },
       { name: 'refunds-log-000002', body: 'x\ny\n' },
     ]);
+    // What a rewrite reads back to copy lines from: the appends in order, and '' for a log there is none of.
+    expect(await one.readLog('refunds-log-000001')).toBe('a\nb\nc\n');
+    expect(await one.readLog('refunds-log-000009')).toBe('');
     await one.rewrite('refunds-log-000001', 'b\n');
     await one.remove('refunds-log-000002');
     await one.remove('orders-000001');

@@ -110,6 +110,11 @@ export function postgresStorage(pool: Pool, partner: string, where: string, fenc
           await client.query('INSERT INTO sandbox_log_appends (partner, name, body) VALUES ($1, $2, $3)', [partner, name, text]);
         }),
       ),
+    readLog: (name: string) =>
+      queue.run(name, async () => {
+        const { rows } = await pool.query<{ body: string | null }>("SELECT string_agg(body, '' ORDER BY seq) AS body FROM sandbox_log_appends WHERE partner = $1 AND name = $2", [partner, name]);
+        return rows[0]?.body ?? '';
+      }),
     remove: (name: string) =>
       queue.run(name, () =>
         inTransaction(pool, async (client) => {

@@ -29,9 +29,6 @@ import { RetentionWalk } from './retention-walk.js';
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
 
-/** How long a compaction renders lines before it lets the event loop go on. */
-const RENDER_SLICE_MS = 4;
-
 interface Kept<T, S> {
   /** The record; or, while `line` holds its text, only the fields read out of that text. */
   view: T | S;
@@ -39,6 +36,8 @@ interface Kept<T, S> {
   line: string | undefined;
   /** The log file (number) holding the record's latest line; 0 for a record not written to a log yet. */
   file: number;
+  /** Which line of that file it is, from 0: a rewrite copies the line from the file rather than render it again. */
+  row: number;
 }
 
 export interface RecordLogOptions<S> {
@@ -112,21 +111,23 @@ export class RecordLog<T extends S, S = T> {
     for (const { name, records } of legacySegments) {
       this.legacy.push(name);
       for (const record of records) {
-        this.records.set(this.keyOf(record), { view: record, line: undefined, file: 0 });
+        this.records.set(this.keyOf(record), { view: record, line: undefined, file: 0, row: 0 });
         this.changed.add(this.keyOf(record));
         met(record);
       }
     }
     const legacy = this.changed.size > 0;
     for (const { number, records } of logFiles) {
-      for (const entry of records) {
+      // Every line of a file read is a record, in the file's order (decode-log-file.ts): the index is the row.
+      for (let row = 0; row < records.length; row++) {
+        const entry = records[row]!;
         const logged = entry instanceof LoggedLine;
         const view: S = logged ? entry.view : entry;
         const line = logged ? entry.text : undefined;
         const key = this.keyOf(view);
         // One lookup a line: setting a key already there keeps its place in the order, and the size tells a new one.
         const size = this.records.size;
-        this.records.set(key, { view, line, file: number });
+        this.records.set(key, { view, line, file: number, row });
         if (this.records.size > size) met(view);
         else if (legacy) this.changed.delete(key);
       }
@@ -183,7 +184,7 @@ export class RecordLog<T extends S, S = T> {
     if (kept) {
       kept.view = record;
       kept.line = undefined;
-    } else this.records.set(key, { view: record, line: undefined, file: 0 });
+    } else this.records.set(key, { view: record, line: undefined, file: 0, row: 0 });
     this.changed.add(key);
     if (this.records.size > this.options.limit) this.dropPastLimit();
   }
@@ -210,10 +211,11 @@ export class RecordLog<T extends S, S = T> {
         for (const key of keys) if (this.records.has(key)) this.changed.add(key);
         throw error;
       }
-      for (const key of keys) {
-        const kept = this.records.get(key);
-        if (kept) this.moveLine(kept, file);
-        this.retention.written(key);
+      const firstRow = this.lines.get(file) ?? 0;
+      for (let i = 0; i < keys.length; i++) {
+        const kept = this.records.get(keys[i]!);
+        if (kept) this.moveLine(kept, file, firstRow + i);
+        this.retention.written(keys[i]!);
       }
       this.linesInCurrent += keys.length;
       this.lines.set(file, (this.lines.get(file) ?? 0) + keys.length);
@@ -257,31 +259,40 @@ export class RecordLog<T extends S, S = T> {
   /**
    * Rewrites a file with only the lines that are the latest of a kept record, in the records' order, apart from the
    * commits: a rewrite in the commit used to hold every refund waiting on the next commit behind up to 10,000 lines
-   * rendered and written (npm run bench). The lines are rendered a few milliseconds at a time, never in one long turn;
-   * a record changed meanwhile is written as it then is (newer than its line, never older, and appended again by the
-   * next flush), and one whose latest line has moved to a later file is left out.
+   * rendered and written (npm run bench). The lines are copied from the file as it is, not rendered again: a file is
+   * rewritten a few times as its refunds are decided, and rendering its lines anew was 2.6% of a refund's CPU under
+   * load, two fifths of the log's share (docs/performance.md). A line that is not where its record says (the file
+   * changed under the sandbox) is rendered from the record. A record changed during the rewrite has its latest line
+   * in a later file, and its line here stays as an older version.
    */
   private async compact(file: number): Promise<void> {
+    let rows: string[];
+    try {
+      rows = (await this.storage.readLog(logName(this.prefix, file))).split('\n');
+    } catch {
+      // As a rewrite that fails (below): the file stays as it is, and is not tried again in this run.
+      this.lines.delete(file);
+      return;
+    }
     const candidates: Array<Kept<T, S>> = [];
     for (const kept of this.records.values()) if (kept.file === file) candidates.push(kept);
     const latest: string[] = [];
-    let sliceStarted = performance.now();
     for (const kept of candidates) {
-      if (kept.file !== file) continue;
-      latest.push(kept.line ?? JSON.stringify(kept.view));
-      if (latest.length % 100 === 0 && performance.now() - sliceStarted >= RENDER_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStarted = performance.now();
-      }
+      const line = kept.row < rows.length - 1 ? rows[kept.row]! : undefined;
+      // A line holds its record's key (a refund's id) as a JSON string wherever the writer put it; one that does not
+      // is not its line, and copying it would put another record in this one's place.
+      latest.push(line !== undefined && line.includes(`"${this.keyOf(kept.view)}"`) ? line : (kept.line ?? JSON.stringify(kept.view)));
     }
     try {
-      await this.storage.rewrite(logName(this.prefix, file), `${latest.join('\n')}\n`);
+      await this.storage.rewrite(logName(this.prefix, file), latest.length === 0 ? '' : `${latest.join('\n')}\n`);
     } catch {
       // Housekeeping, not the commit: the lines just appended are written, and the file as it was is still right,
       // only longer. Not tried again in this run (a full disk would otherwise cost a rewrite at every commit).
       this.lines.delete(file);
       return;
     }
+    // Their lines' new places; one whose latest line went to a later file meanwhile keeps that one.
+    for (let row = 0; row < candidates.length; row++) if (candidates[row]!.file === file) candidates[row]!.row = row;
     this.lines.set(file, latest.length);
     this.dropped.delete(file);
   }
@@ -319,9 +330,10 @@ export class RecordLog<T extends S, S = T> {
     this.linesInCurrent = 0;
   }
 
-  private moveLine(kept: Kept<T, S>, file: number): void {
+  private moveLine(kept: Kept<T, S>, file: number, row: number): void {
     if (kept.file > 0) this.live.set(kept.file, this.live.get(kept.file)! - 1);
     kept.file = file;
+    kept.row = row;
     this.live.set(file, (this.live.get(file) ?? 0) + 1);
   }
 

@@ -1,7 +1,7 @@
 /** Where lowdb documents live: files beside the data file, or memory for --memory and the tests. */
 import { mkdirSync, rmSync } from 'node:fs';
 import type { HistoryStore } from '../journal/history-store.js';
-import { open as openFile, stat, type FileHandle } from 'node:fs/promises';
+import { open as openFile, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { Memory } from 'lowdb';
@@ -18,6 +18,8 @@ export interface DocumentStorage {
   append(name: string, text: string): Promise<void>;
   /** Replaces the record log `name` with `text` at once (a temp file renamed over it): a crash leaves the old file or the new one. */
   rewrite(name: string, text: string): Promise<void>;
+  /** The text of the record log `name` as stored, '' when there is none: what a rewrite keeps lines of. */
+  readLog(name: string): Promise<string>;
   /** Everything stored, read once at start so it can be checked before any of it is used. */
   readAll(): Promise<StoredDocuments>;
   remove(name: string): Promise<void>;
@@ -94,6 +96,7 @@ export function fileStorage(dataFile: string): DocumentStorage {
       await handle?.then((opened) => opened.close()).catch(() => undefined);
       await new TextFile(pathOf(name)).write(text);
     },
+    readLog: (name: string) => readFile(pathOf(name), 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error))),
     readAll: () => readStoredFiles(dataFile, dir),
     async remove(name: string): Promise<void> {
       adapters.delete(name);
@@ -120,6 +123,7 @@ export function memoryStorage(): DocumentStorage {
     async rewrite(name: string, text: string): Promise<void> {
       logs.set(name, text);
     },
+    readLog: async (name: string) => logs.get(name) ?? '',
     open<T>(name: string): Adapter<T> {
       if (!adapters.has(name)) adapters.set(name, new Memory<unknown>());
       return adapters.get(name) as Adapter<T>;
