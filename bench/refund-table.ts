@@ -176,9 +176,11 @@ export async function refundTable(
   progress: (line: string) => void,
   database?: BenchDatabase,
   scratch?: string,
+  /** Only the targets whose name holds one of these words (all when empty). */
+  only: string[] = [],
 ): Promise<TableRow[]> {
   const runs = new Map<string, Array<{ bare: LoadResult; target: LoadResult }>>();
-  const all = targets(database, scratch);
+  const all = targets(database, scratch).filter((target) => only.length === 0 || only.some((word) => target.name.includes(word)));
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of all.entries()) {
       const bare = await measure(BARE, '', seconds, `B${round}${index}`, scratch);
@@ -260,4 +262,24 @@ async function splitLoad(servers: Array<{ url: string; child: ChildProcess }>, s
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     cpuUs: (spent * 1000) / Math.max(1, total),
   };
+}
+
+/**
+ * `npm run bench:refunds`: this table alone, without PostgreSQL, each round printed as it ends. BENCH_SECONDS and
+ * BENCH_ROUNDS as for `npm run bench`; BENCH_TARGETS, words separated by commas, runs only the targets whose name holds
+ * one (`BENCH_TARGETS='--memory,data file'`: a change to the refund path tried in a few minutes, each still paired
+ * with its own bare Express run).
+ */
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { pinLoadGenerator } = await import('./bench-process.js');
+  pinLoadGenerator();
+  const scratch = mkdtempSync(join(tmpdir(), 'pos-sandbox-refunds-'));
+  try {
+    const rows = await refundTable((round, target) => join(scratch, `table-${round}-${target}`, 'db.json'), Number(process.env.BENCH_SECONDS ?? 10), Number(process.env.BENCH_ROUNDS ?? 3), (line) => console.log(line), undefined, scratch, (process.env.BENCH_TARGETS ?? '').split(',').map((word) => word.trim()).filter(Boolean));
+    for (const row of rows) console.log(`${row.name}: ${row.rps.toFixed(0)} req/s, ${row.ratio.toFixed(2)}× bare, p99 ${row.p99} ms (${row.p99Ratio.toFixed(1)}× bare), ${row.cpuUs.toFixed(0)} µs/request, longest turn ${row.longestTurnMs?.toFixed(1) ?? '–'} ms`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
