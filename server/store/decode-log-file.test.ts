@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { decodeLogFile } from './decode-log-file.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -48,6 +49,24 @@ describe('decodeLogFile', () => {
   ])('refuses %s without quoting it', (_name, text, problem) => {
     const decoded = decodeLogFile(_name.includes('UTF-8') ? Buffer.from(text, 'latin1') : bytes(text));
     expect(decoded).toEqual({ ok: false, problem });
+  });
+
+  it('reads the same records whether a file is ASCII alone (copied as Latin-1) or not (decoded as UTF-8)', () => {
+    const texts = fc.oneof(fc.string({ unit: 'binary-ascii' }), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }));
+    fc.assert(
+      fc.property(fc.array(fc.record({ id: texts, note: texts }), { maxLength: 8 }), (records) => {
+        const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+        // The records as JSON.parse gives them back (a lone surrogate is written as an escape, and read back as one).
+        expect(decodeLogFile(bytes(text))).toEqual({ ok: true, records: records.map((record) => JSON.parse(JSON.stringify(record)) as unknown), unfinishedBytes: 0, parsed: records.map((_, i) => i) });
+      }),
+    );
+  });
+
+  it('refuses a byte that is not UTF-8 in a file otherwise ASCII', () => {
+    expect(decodeLogFile(Buffer.concat([bytes('{"id":"a"}\n{"id":"'), Buffer.from([0x80]), bytes('"}\n')]))).toEqual({
+      ok: false,
+      problem: 'holds 1 byte that is not UTF-8 text (the first at byte offset 18), so it is not a record log',
+    });
   });
 
   it('counts byte offsets in bytes, not characters', () => {

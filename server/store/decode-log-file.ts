@@ -6,6 +6,7 @@
  * newline included, is written, so such a line belongs to a change that was never acknowledged (the machine stopped
  * while the line was being written). Any other line that is not JSON is damage and makes the file unusable.
  */
+import { isAscii } from 'node:buffer';
 import { scanMalformedUtf8 } from './decode-json-file.js';
 
 export type DecodedLog =
@@ -30,8 +31,10 @@ export function decodeLogFile(bytes: Uint8Array, readLine?: (line: string) => un
   const whole = bytes.subarray(0, end);
   let text: string;
   try {
-    // One pass that both checks and decodes: a 10,000-line file is read at every start.
-    text = FATAL_UTF8.decode(whole);
+    // A file of ASCII bytes alone (the usual one: ids, times, plain ExternalIds) is its own text, copied as Latin-1
+    // after one vectorized check; any other is checked and decoded as UTF-8 in one pass. The UTF-8 decoder was 5% of
+    // a start with 100,000 refunds kept (45 MB of lines).
+    text = isAscii(whole) ? Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('latin1') : FATAL_UTF8.decode(whole);
   } catch {
     const malformed = scanMalformedUtf8(whole)!;
     const what = malformed.count === 1 ? 'byte that is' : 'bytes that are';

@@ -5,6 +5,10 @@ import type { RefundRecord } from '../domain/refund-outcome.js';
 import { decidedRecord } from '../domain/refund-outcome.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { LoggedLine } from './logged-line.js';
+import { RefundProcessor } from '../processing/refund-processor.js';
+import { SandboxStore } from './sandbox-store.js';
+import { memoryStorage } from './segment-storage.js';
+import { STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
 import { readRefundLine } from './refund-line.js';
 import { refundRecordSchema, STORED_AJV_OPTIONS } from './stored-state-schemas.js';
 
@@ -53,6 +57,20 @@ describe('readRefundLine', () => {
     const line = JSON.stringify(record);
     expect(readRefundLine(line)).toEqual(new LoggedLine(viewOf(record), line));
     expect(unsafe(line)).toBeUndefined();
+  });
+
+  it("reads the lines of refunds the real processor accepts and decides, a fixture's location or not", async () => {
+    const store = await SandboxStore.open(memoryStorage(), storeFixtures, STORE_CLOCK);
+    const processor = new RefundProcessor({ store, locationIds: new Set(['loc-std-001']), clock: STORE_CLOCK, newId: () => `id-${store.refunds.size}`, delayMs: 0, setTimer: () => () => undefined });
+    // The header's text, as a request brings it: a string of its own, not the fixtures' own.
+    const known = await processor.accept({ externalId: 'POS-STD-1001', locationId: ['loc', 'std', '001'].join('-'), partner: 'demo-pos', requestId: 'r-1', journalId: 'j-000001' });
+    const unknown = await processor.accept({ externalId: 'POS-STD-1002', locationId: 'loc-nowhere', partner: 'demo-pos', requestId: 'r-2', journalId: 'j-000002' });
+    const decided = await processor.runDue();
+    for (const record of [known, unknown, ...decided]) {
+      const line = JSON.stringify(record);
+      expect(readRefundLine(line)).toEqual(new LoggedLine(viewOf(record), line));
+    }
+    expect(decided.map((record) => record.locationId)).toEqual(['loc-std-001', 'loc-nowhere']);
   });
 
   it.each([
