@@ -158,6 +158,60 @@ describe('a rewrite that fails', () => {
 });
 
 
+describe('a file holding a refund still PENDING', () => {
+  const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
+
+  it('is rewritten once, when its last PENDING refund is decided, not at each decision', async () => {
+    const real = fileStorage(data);
+    const rewrites: string[] = [];
+    const storage: DocumentStorage = { ...real, rewrite: (name, text) => (rewrites.push(name), real.rewrite(name, text)) };
+    // As the store's refunds: a PENDING refund will be written again once decided.
+    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 5, placeOf: acceptedAtMs, changesAgain: (refund) => refund.status === 'PENDING' });
+    for (let n = 1; n <= 5; n++) log.put(at(n, 'PENDING'));
+    await log.flush();
+    // Decided one commit at a time: two of five superseded, then three, then four, with PENDING ones left in file 1.
+    for (let n = 1; n <= 4; n++) {
+      log.put(at(n, 'PROCESSED'));
+      await log.flush();
+      await log.compacted();
+    }
+    expect(rewrites).toEqual([]);
+    expect(linesOf(logFile(1))).toHaveLength(5);
+    log.put(at(5, 'FAILED'));
+    await log.flush();
+    await log.compacted();
+    // Every line of file 1 superseded: it is removed, never rewritten.
+    expect(rewrites).toEqual([]);
+    expect(logFiles()).toEqual(['refunds-log-000002.jsonl']);
+    expect(log.all()).toEqual([at(1, 'PROCESSED'), at(2, 'PROCESSED'), at(3, 'PROCESSED'), at(4, 'PROCESSED'), at(5, 'FAILED')]);
+  });
+
+  it('is rewritten once its PENDING refunds are decided, keeping the lines of those decided before it closed', async () => {
+    const real = fileStorage(data);
+    const rewrites: string[] = [];
+    const storage: DocumentStorage = { ...real, rewrite: (name, text) => (rewrites.push(name), real.rewrite(name, text)) };
+    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 6, placeOf: acceptedAtMs, changesAgain: (refund) => refund.status === 'PENDING' });
+    // File 1: refunds 1–4 accepted, 1 and 2 decided in the same file; 3 and 4 still PENDING when it closes.
+    for (let n = 1; n <= 4; n++) log.put(at(n, 'PENDING'));
+    await log.flush();
+    log.put(at(1, 'PROCESSED'));
+    log.put(at(2, 'PROCESSED'));
+    await log.flush();
+    await log.compacted();
+    expect(rewrites).toEqual([]);
+    log.put(at(3, 'PROCESSED'));
+    await log.flush();
+    await log.compacted();
+    // Refund 4 is still PENDING in file 1: not yet.
+    expect(rewrites).toEqual([]);
+    log.put(at(4, 'FAILED'));
+    await log.flush();
+    await log.compacted();
+    expect(linesOf(logFile(1))).toEqual([at(1, 'PROCESSED'), at(2, 'PROCESSED')]);
+    expect(rewrites).toEqual(['refunds-log-000001']);
+  });
+});
+
 describe('what a rewrite copies', () => {
   const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
   /**

@@ -7,9 +7,8 @@
  * on to, such as a PENDING refund, nor one whose latest version is not written yet: until the next commit the
  * bound can be passed by what changed since the last). A log file is removed once none of its lines is the latest version of a kept
  * record, and a file (not the current one) of which a fifth of the lines or more are older versions is rewritten
- * with only its latest ones, atomically: so the files on disk hold about one line a kept record, plus the current
- * file. A file is rewritten a few times as its refunds are decided (at a half, or a third, a file whose refunds were
- * decided after it closed stayed under the mark with a quarter of its lines dead).
+ * with only its latest ones, atomically, once none of its lines is of a record still to change (a PENDING refund):
+ * so the files on disk hold about one line a kept record, plus the current file (log-file-tally.ts).
  * A refund is written twice (accepted, decided), and a start read both lines of every refund before: 69 MB for
  * 100,000, whose JSON.parse alone took 0.7 s.
  *
@@ -25,6 +24,8 @@ import type { DocumentStorage } from './segment-storage.js';
 import { logName } from './segment-names.js';
 import { LoggedLine } from './logged-line.js';
 import { RetentionWalk } from './retention-walk.js';
+import { LogFileTally } from './log-file-tally.js';
+import { latestLines } from './latest-lines.js';
 
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
@@ -38,6 +39,8 @@ interface Kept<T, S> {
   file: number;
   /** Which line of that file it is, from 0: a rewrite copies the line from the file rather than render it again. */
   row: number;
+  /** Whether that line is of a record that will change again (`changesAgain`): its file is not rewritten meanwhile. */
+  held: boolean;
 }
 
 export interface RecordLogOptions<S> {
@@ -45,6 +48,11 @@ export interface RecordLogOptions<S> {
   limit: number;
   /** False for a record that must not be dropped yet (a refund still to be processed). */
   droppable?: (record: S) => boolean;
+  /**
+   * True for a record that will be written again soon (a PENDING refund, once decided): a file holding its latest line
+   * is not rewritten until it has moved on, since it would be rewritten again then (log-file-tally.ts).
+   */
+  changesAgain?: (record: S) => boolean;
   /**
    * A record's place in the order records are kept in, smallest (oldest) first: a refund's acceptance time. Needed
    * once files are compacted: a start meets a record at its first line left, which may come after the lines of
@@ -58,16 +66,8 @@ export interface RecordLogOptions<S> {
 export class RecordLog<T extends S, S = T> {
   /** Every kept record by key, oldest first (a Map keeps the order in which keys first came). */
   private readonly records = new Map<string, Kept<T, S>>();
-  /** Log file number → how many kept records have their latest line there. */
-  private readonly live = new Map<number, number>();
-  /** Log file number → how many lines it holds, latest or not. */
-  private readonly lines = new Map<number, number>();
-  /**
-   * Log file number → how many of its lines are of records the retention dropped. They do not count toward a
-   * rewrite: the retention drops the oldest first, so such a file is on its way to being removed whole, and rewriting
-   * it at every fifth of its records dropped cost a scan of every kept record each time.
-   */
-  private readonly dropped = new Map<number, number>();
+  /** Each log file's lines: how many, how many are the latest of a kept record, and which file is due for what. */
+  private readonly tally = new LogFileTally();
   /** Which records the retention drops past the limit, and where it stands. */
   private readonly retention = new RetentionWalk<Kept<T, S>>();
   private readonly changed = new Set<string>();
@@ -111,7 +111,7 @@ export class RecordLog<T extends S, S = T> {
     for (const { name, records } of legacySegments) {
       this.legacy.push(name);
       for (const record of records) {
-        this.records.set(this.keyOf(record), { view: record, line: undefined, file: 0, row: 0 });
+        this.records.set(this.keyOf(record), { view: record, line: undefined, file: 0, row: 0, held: false });
         this.changed.add(this.keyOf(record));
         met(record);
       }
@@ -127,15 +127,19 @@ export class RecordLog<T extends S, S = T> {
         const key = this.keyOf(view);
         // One lookup a line: setting a key already there keeps its place in the order, and the size tells a new one.
         const size = this.records.size;
-        this.records.set(key, { view, line, file: number, row });
+        this.records.set(key, { view, line, file: number, row, held: false });
         if (this.records.size > size) met(view);
         else if (legacy) this.changed.delete(key);
       }
-      this.live.set(number, 0);
-      this.lines.set(number, records.length);
+      this.tally.appended(number, records.length);
       this.current = Math.max(this.current, number + 1);
     }
-    for (const { file } of this.records.values()) if (file > 0) this.live.set(file, this.live.get(file)! + 1);
+    const changesAgain = this.options.changesAgain ?? (() => false);
+    for (const kept of this.records.values()) {
+      if (kept.file === 0) continue;
+      kept.held = changesAgain(kept.view);
+      this.tally.moved(0, false, kept.file, kept.held);
+    }
     if (outOfOrder) this.restoreOrder(places);
     this.dropPastLimit();
   }
@@ -184,7 +188,7 @@ export class RecordLog<T extends S, S = T> {
     if (kept) {
       kept.view = record;
       kept.line = undefined;
-    } else this.records.set(key, { view: record, line: undefined, file: 0, row: 0 });
+    } else this.records.set(key, { view: record, line: undefined, file: 0, row: 0, held: false });
     this.changed.add(key);
     if (this.records.size > this.options.limit) this.dropPastLimit();
   }
@@ -211,14 +215,14 @@ export class RecordLog<T extends S, S = T> {
         for (const key of keys) if (this.records.has(key)) this.changed.add(key);
         throw error;
       }
-      const firstRow = this.lines.get(file) ?? 0;
+      const firstRow = this.tally.linesOf(file);
       for (let i = 0; i < keys.length; i++) {
         const kept = this.records.get(keys[i]!);
         if (kept) this.moveLine(kept, file, firstRow + i);
         this.retention.written(keys[i]!);
       }
       this.linesInCurrent += keys.length;
-      this.lines.set(file, (this.lines.get(file) ?? 0) + keys.length);
+      this.tally.appended(file, keys.length);
       // The next flush starts a new file once this one is full; this one's lines are written whatever their number.
       if (this.linesInCurrent >= (this.options.linesPerFile ?? LOG_FILE_LINES)) {
         this.current++;
@@ -231,15 +235,12 @@ export class RecordLog<T extends S, S = T> {
       // Records held back until their latest version was written may go now.
       if (this.records.size > this.options.limit) this.dropPastLimit();
     }
-    for (const [file, count] of this.live) {
+    for (const file of this.tally.numbers()) {
       if (file === this.current || file === this.compacting?.file) continue;
-      const lines = this.lines.get(file) ?? 0;
-      if (count === 0) {
-        this.live.delete(file);
-        this.lines.delete(file);
-        this.dropped.delete(file);
+      if (this.tally.unneeded(file)) {
+        this.tally.forget(file);
         await this.removeUnneeded(logName(this.prefix, file));
-      } else if (this.compacting === undefined && this.storage.persistent && (lines - count - (this.dropped.get(file) ?? 0)) * 5 >= lines) {
+      } else if (this.compacting === undefined && this.storage.persistent && this.tally.dueForRewrite(file)) {
         const done = this.compact(file)
           .catch(() => undefined)
           .finally(() => (this.compacting = undefined));
@@ -257,44 +258,27 @@ export class RecordLog<T extends S, S = T> {
   }
 
   /**
-   * Rewrites a file with only the lines that are the latest of a kept record, in the records' order, apart from the
-   * commits: a rewrite in the commit used to hold every refund waiting on the next commit behind up to 10,000 lines
-   * rendered and written (npm run bench). The lines are copied from the file as it is, not rendered again: a file is
-   * rewritten a few times as its refunds are decided, and rendering its lines anew was 2.6% of a refund's CPU under
-   * load, two fifths of the log's share (docs/performance.md). A line that is not where its record says (the file
-   * changed under the sandbox) is rendered from the record. A record changed during the rewrite has its latest line
-   * in a later file, and its line here stays as an older version.
+   * Rewrites a file with only the lines that are the latest of a kept record, in the records' order, copied from the
+   * file (latest-lines.ts), apart from the commits: a rewrite in the commit used to hold every refund waiting on the
+   * next commit behind up to 10,000 lines rendered and written (npm run bench). A record changed during the rewrite
+   * has its latest line in a later file, and its line here stays as an older version.
    */
   private async compact(file: number): Promise<void> {
-    let rows: string[];
+    const name = logName(this.prefix, file);
     try {
-      rows = (await this.storage.readLog(logName(this.prefix, file))).split('\n');
-    } catch {
-      // As a rewrite that fails (below): the file stays as it is, and is not tried again in this run.
-      this.lines.delete(file);
-      return;
-    }
-    const candidates: Array<Kept<T, S>> = [];
-    for (const kept of this.records.values()) if (kept.file === file) candidates.push(kept);
-    const latest: string[] = [];
-    for (const kept of candidates) {
-      const line = kept.row < rows.length - 1 ? rows[kept.row]! : undefined;
-      // A line holds its record's key (a refund's id) as a JSON string wherever the writer put it; one that does not
-      // is not its line, and copying it would put another record in this one's place.
-      latest.push(line !== undefined && line.includes(`"${this.keyOf(kept.view)}"`) ? line : (kept.line ?? JSON.stringify(kept.view)));
-    }
-    try {
-      await this.storage.rewrite(logName(this.prefix, file), latest.length === 0 ? '' : `${latest.join('\n')}\n`);
+      const written = await this.storage.readLog(name);
+      const candidates: Array<Kept<T, S>> = [];
+      for (const kept of this.records.values()) if (kept.file === file) candidates.push(kept);
+      const keyOf = this.keyOf;
+      await this.storage.rewrite(name, latestLines(written, candidates.map((kept) => ({ row: kept.row, key: keyOf(kept.view), render: () => kept.line ?? JSON.stringify(kept.view) }))));
+      // Their lines' new places; one whose latest line went to a later file meanwhile keeps that one.
+      for (let row = 0; row < candidates.length; row++) if (candidates[row]!.file === file) candidates[row]!.row = row;
+      this.tally.rewritten(file, candidates.length);
     } catch {
       // Housekeeping, not the commit: the lines just appended are written, and the file as it was is still right,
       // only longer. Not tried again in this run (a full disk would otherwise cost a rewrite at every commit).
-      this.lines.delete(file);
-      return;
+      this.tally.rewriteFailed(file);
     }
-    // Their lines' new places; one whose latest line went to a later file meanwhile keeps that one.
-    for (let row = 0; row < candidates.length; row++) if (candidates[row]!.file === file) candidates[row]!.row = row;
-    this.lines.set(file, latest.length);
-    this.dropped.delete(file);
   }
 
   /**
@@ -315,13 +299,11 @@ export class RecordLog<T extends S, S = T> {
     await this.writing;
     // A rewrite finishing after the files are removed would bring its lines back.
     await this.compacted();
-    for (const file of this.live.keys()) await this.storage.remove(logName(this.prefix, file));
+    for (const file of this.tally.numbers()) await this.storage.remove(logName(this.prefix, file));
     for (const name of [...this.legacy, ...this.leftover]) await this.storage.remove(name);
     this.legacy = [];
     this.leftover = [];
-    this.live.clear();
-    this.lines.clear();
-    this.dropped.clear();
+    this.tally.clear();
     this.records.clear();
     this.retention.forget();
     this.changed.clear();
@@ -331,10 +313,11 @@ export class RecordLog<T extends S, S = T> {
   }
 
   private moveLine(kept: Kept<T, S>, file: number, row: number): void {
-    if (kept.file > 0) this.live.set(kept.file, this.live.get(kept.file)! - 1);
+    const held = this.options.changesAgain?.(kept.view) ?? false;
+    this.tally.moved(kept.file, kept.held, file, held);
     kept.file = file;
     kept.row = row;
-    this.live.set(file, (this.live.get(file) ?? 0) + 1);
+    kept.held = held;
   }
 
   private dropPastLimit(): void {
@@ -349,10 +332,7 @@ export class RecordLog<T extends S, S = T> {
 
   private drop(key: string, kept: Kept<T, S>): void {
     this.records.delete(key);
-    if (kept.file > 0) {
-      this.live.set(kept.file, this.live.get(kept.file)! - 1);
-      this.dropped.set(kept.file, (this.dropped.get(kept.file) ?? 0) + 1);
-    }
+    if (kept.file > 0) this.tally.dropped(kept.file, kept.held);
     this.onDrop(kept.view);
   }
 }

@@ -70,6 +70,7 @@ export class SandboxStore {
     this.refunds = new RecordLog<RefundRecord, RefundView>(storage, 'refunds', (refund) => refund.id, {
       limit: refundLimit,
       droppable: (refund) => refund.status !== 'PENDING',
+      changesAgain: (refund) => refund.status === 'PENDING',
       placeOf: acceptedAtMs,
     });
     this.committer = new GroupCommit(() => this.flush());
