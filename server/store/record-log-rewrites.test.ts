@@ -25,16 +25,20 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+// Refund n accepted at second n, so acceptance order is n's.
+const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
+
+/** A log made by `make`, started on what is on disk now as a start reads it (refund-line.ts, then JSON.parse for other forms). */
+async function reopenWith(make: () => RecordLog<RefundRecord>): Promise<RecordLog<RefundRecord>> {
+  const stored = await fileStorage(data).readAll();
+  const reopened = make();
+  reopened.load([], stored.entries.flatMap((entry) => (entry.log?.content.ok ? [{ number: Number(entry.log.name.slice(-6)), records: entry.log.content.records as RefundRecord[] }] : [])));
+  return reopened;
+}
+
 describe('compaction', () => {
-  // Refund n accepted at second n, so acceptance order is n's.
-  const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
   const log = () => new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 4, placeOf: acceptedAtMs });
-  const reopen = async () => {
-    const stored = await fileStorage(data).readAll();
-    const reopened = log();
-    reopened.load([], stored.entries.flatMap((entry) => (entry.log?.content.ok ? [{ number: Number(entry.log.name.slice(-6)), records: entry.log.content.records as RefundRecord[] }] : [])));
-    return reopened;
-  };
+  const reopen = () => reopenWith(log);
 
   it('rewrites a closed file once a fifth of its lines or more are older versions, with only the latest ones, and a start reads the same refunds', async () => {
     const first = log();
@@ -157,16 +161,18 @@ describe('a rewrite that fails', () => {
   });
 });
 
-
 describe('a file holding a refund still PENDING', () => {
-  const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
-
-  it('is rewritten once, when its last PENDING refund is decided, not at each decision', async () => {
+  /** A log as the store's refunds (a PENDING refund will be written again once decided), and the files it rewrote. */
+  const refundsLog = (linesPerFile: number) => {
     const real = fileStorage(data);
     const rewrites: string[] = [];
     const storage: DocumentStorage = { ...real, rewrite: (name, text) => (rewrites.push(name), real.rewrite(name, text)) };
-    // As the store's refunds: a PENDING refund will be written again once decided.
-    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 5, placeOf: acceptedAtMs, changesAgain: (refund) => refund.status === 'PENDING' });
+    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile, placeOf: acceptedAtMs, changesAgain: (refund) => refund.status === 'PENDING' });
+    return { log, rewrites };
+  };
+
+  it('is not rewritten as its refunds are decided one at a time, and is removed once every one is', async () => {
+    const { log, rewrites } = refundsLog(5);
     for (let n = 1; n <= 5; n++) log.put(at(n, 'PENDING'));
     await log.flush();
     // Decided one commit at a time: two of five superseded, then three, then four, with PENDING ones left in file 1.
@@ -187,10 +193,7 @@ describe('a file holding a refund still PENDING', () => {
   });
 
   it('is rewritten once its PENDING refunds are decided, keeping the lines of those decided before it closed', async () => {
-    const real = fileStorage(data);
-    const rewrites: string[] = [];
-    const storage: DocumentStorage = { ...real, rewrite: (name, text) => (rewrites.push(name), real.rewrite(name, text)) };
-    const log = new RecordLog<RefundRecord>(storage, 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 6, placeOf: acceptedAtMs, changesAgain: (refund) => refund.status === 'PENDING' });
+    const { log, rewrites } = refundsLog(6);
     // File 1: refunds 1–4 accepted, 1 and 2 decided in the same file; 3 and 4 still PENDING when it closes.
     for (let n = 1; n <= 4; n++) log.put(at(n, 'PENDING'));
     await log.flush();
@@ -213,20 +216,13 @@ describe('a file holding a refund still PENDING', () => {
 });
 
 describe('what a rewrite copies', () => {
-  const at = (n: number, status: RefundRecord['status']) => refundRecord(n, { status, acceptedAt: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z` });
   /**
    * A line as a hand or another tool might write it: the same refund, its keys in reverse order and a space after each
    * comma, a form that rendering the record again would not give (JSON.stringify keeps the order but not the spaces).
    */
   const handWritten = (record: RefundRecord) => JSON.stringify(Object.fromEntries(Object.entries(record).reverse())).replaceAll(',"', ', "');
   const log = () => new RecordLog<RefundRecord>(fileStorage(data), 'refunds', (refund) => refund.id, { limit: 100, linesPerFile: 5, placeOf: acceptedAtMs });
-  /** A log started on what is on disk now, as a start reads it (refund-line.ts, then JSON.parse for other forms). */
-  const reopen = async () => {
-    const stored = await fileStorage(data).readAll();
-    const reopened = log();
-    reopened.load([], stored.entries.flatMap((entry) => (entry.log?.content.ok ? [{ number: Number(entry.log.name.slice(-6)), records: entry.log.content.records as RefundRecord[] }] : [])));
-    return reopened;
-  };
+  const reopen = () => reopenWith(log);
   /** File 1 holding refunds 1–5 PENDING as a hand wrote them, and a last line cut short. */
   const handWrittenFile = () => {
     const first = log();
