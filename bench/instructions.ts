@@ -1,14 +1,16 @@
 /**
  * npm run bench:instructions — the instructions a server executes per clean refund, counted by valgrind's callgrind:
- * a count, not a time, so it hardly moves with what else the machine does. On this shared machine req/s and CPU time
- * moved by a third within minutes (docs/performance.md), far more than most changes to the refund path; two counts of
- * the same build agree within about 1%.
+ * a count, not a time. On this shared machine req/s moved by half within one run and one build's CPU per refund by
+ * 2× within minutes (docs/performance.md); two counts of the same build differed by 1–4%. Not steady enough for a
+ * change of a few percent: for that, `npm run bench:alloc`, whose runs agree within 2%.
  *
  * Each server runs under callgrind with V8's helper threads off (`--single-threaded`: concurrent compilation and
- * marking would otherwise add a varying share), takes `BENCH_IR_WARMUP` refunds (3,000) to settle, then has its
- * counters zeroed and takes `BENCH_IR_REFUNDS` more (2,000) and the 2 s after them, in which the sandbox decides them.
- * `BENCH_AGAINST=<folder>` counts another built checkout of the sandbox the same way (a `git worktree` of the commit to
- * compare with, after `npm run build` there), and prints each store's ratio.
+ * marking add a varying share), and `--refund-delay-ms 0`, so each refund is decided within its own measured stretch;
+ * it takes `BENCH_IR_WARMUP` refunds (3,000) to settle, then has its counters zeroed and takes `BENCH_IR_REFUNDS`
+ * more (2,000) and the 2 s after them, one at a time (`BENCH_IR_CONNECTIONS`, 1: with 10 connections, how many
+ * requests one turn of the event loop serves varies with the timing, and two counts of one build differed by up to
+ * 8%). `BENCH_AGAINST=<folder>` counts another built checkout of the sandbox the same way (a `git worktree` of the
+ * commit to compare with, after `npm run build` there), and prints each store's ratio.
  *
  * What it does not see: the kernel's time (a write, a socket) and the wait for other threads; and valgrind emulates a
  * processor without the newest vector instructions, so code that picks a vectorized kernel when it runs (Buffer's
@@ -24,6 +26,7 @@ import { freePort, refundHeaders } from './bench-process.js';
 
 const WARMUP = Number(process.env.BENCH_IR_WARMUP ?? 3000);
 const REFUNDS = Number(process.env.BENCH_IR_REFUNDS ?? 2000);
+const CONNECTIONS = Number(process.env.BENCH_IR_CONNECTIONS ?? 1);
 const AGAINST = process.env.BENCH_AGAINST === undefined ? undefined : resolve(process.env.BENCH_AGAINST);
 
 const STORES: Array<{ name: string; args: (dir: string) => string[] }> = [
@@ -37,7 +40,7 @@ async function instructionsPerRefund(root: string, storeArgs: (dir: string) => s
   const port = await freePort();
   const server = spawn(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, process.execPath, '--single-threaded', join('bin', 'pos-sandbox.js'), 'serve', '--log-level', 'warn', '--port', port, ...storeArgs(dir)],
+    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, process.execPath, '--single-threaded', join('bin', 'pos-sandbox.js'), 'serve', '--log-level', 'warn', '--port', port, '--refund-delay-ms', '0', ...storeArgs(dir)],
     { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let errors = '';
@@ -50,7 +53,7 @@ async function instructionsPerRefund(root: string, storeArgs: (dir: string) => s
     }
     let sent = 0;
     const send = (amount: number) =>
-      autocannon({ url: `${url}/v2/order/refund`, connections: 10, amount, timeout: 60, headers: refundHeaders(), requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: JSON.stringify({ ExternalId: `IR-${++sent}` }) }) }] });
+      autocannon({ url: `${url}/v2/order/refund`, connections: CONNECTIONS, amount, timeout: 60, headers: refundHeaders(), requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: JSON.stringify({ ExternalId: `IR-${++sent}` }) }) }] });
     await send(WARMUP);
     execFileSync('callgrind_control', ['--zero', String(server.pid)], { stdio: 'ignore' });
     const measured = await send(REFUNDS);
@@ -78,7 +81,7 @@ if (AGAINST !== undefined && !existsSync(join(AGAINST, 'dist'))) {
   process.exit(1);
 }
 const out: string[] = [];
-out.push(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:instructions\`, Node ${process.version} under callgrind (--single-threaded): ${REFUNDS} clean refunds (a new ExternalId each, 10 connections) after ${WARMUP} of warm-up, and the 2 s after them.`);
+out.push(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:instructions\`, Node ${process.version} under callgrind (--single-threaded, --refund-delay-ms 0): ${REFUNDS} clean refunds (a new ExternalId each, ${CONNECTIONS} connection${CONNECTIONS === 1 ? '' : 's'}) after ${WARMUP} of warm-up, and the 2 s after them.`);
 out.push('');
 out.push(AGAINST === undefined ? '| server | instructions per refund |' : `| server | instructions per refund | ${AGAINST} | ratio |`);
 out.push(AGAINST === undefined ? '|---|---|' : '|---|---|---|---|');
