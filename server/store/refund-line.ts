@@ -46,8 +46,12 @@ function sharedLocation(read: string): string {
   if (read === lastLocation) return lastLocation;
   const known = LOCATIONS.get(read);
   if (known !== undefined) return (lastLocation = known);
-  if (LOCATIONS.size < MOST_LOCATIONS) LOCATIONS.set(read, read);
-  return (lastLocation = read);
+  if (LOCATIONS.size >= MOST_LOCATIONS) return read;
+  // A string of its own: what the pattern reads out of a line may be a slice of the whole file's text, and the map
+  // outlives every record read (a reset, the retention), so a slice would keep that file's text for good.
+  const own = JSON.parse(JSON.stringify(read)) as string;
+  LOCATIONS.set(own, own);
+  return (lastLocation = own);
 }
 
 /** A line written by the sandbox, as its view and text; undefined for a line in any other form (not necessarily a wrong one). */
