@@ -15,10 +15,7 @@
  * Every start appends to a new file, after the last one it found: a file whose last line was cut short (the
  * machine stopped mid-write) is never appended to, so its unfinished line never runs into a new one.
  *
- * A start keeps a line it read in the writer's own form as its text, with only the fields the indexes need read out
- * of it (the record's view, `S`), and parses it when the record itself is asked for: JSON.parse of every line and
- * the schema check of every record were ~0.7 s of a start with 100,000 refunds, for records that are mostly never
- * read again. The text takes about the memory the parsed record took.
+ * A start keeps a line it read in the writer's own form as its text (logged-line.ts), parsed when the record is asked for.
  */
 import type { DocumentStorage } from './segment-storage.js';
 import { logName } from './segment-names.js';
@@ -26,6 +23,7 @@ import { LoggedLine } from './logged-line.js';
 import { RetentionWalk } from './retention-walk.js';
 import { LogFileTally } from './log-file-tally.js';
 import { latestLines } from './latest-lines.js';
+import { PlacesMet } from './places-met.js';
 
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
@@ -53,11 +51,7 @@ export interface RecordLogOptions<S> {
    * is not rewritten until it has moved on, since it would be rewritten again then (log-file-tally.ts).
    */
   changesAgain?: (record: S) => boolean;
-  /**
-   * A record's place in the order records are kept in, smallest (oldest) first: a refund's acceptance time. Needed
-   * once files are compacted: a start meets a record at its first line left, which may come after the lines of
-   * younger records. Records at the same place keep the order they were met in.
-   */
+  /** A record's place in the order records are kept in, smallest (oldest) first: a refund's acceptance time (places-met.ts). */
   placeOf?: (record: S) => number;
   linesPerFile?: number;
 }
@@ -80,7 +74,6 @@ export class RecordLog<T extends S, S = T> {
   private writing: Promise<void> = Promise.resolve();
   /** The one file being rewritten, if any, and when that is over. */
   private compacting: { file: number; done: Promise<void> } | undefined;
-  private linesInCurrent = 0;
   /** Called with each record dropped by the retention, so indexes built on the records can forget it. */
   onDrop: (record: S) => void = () => {};
 
@@ -96,24 +89,13 @@ export class RecordLog<T extends S, S = T> {
    * in their order. Later lines replace earlier ones. Appends go to a new file after the last one read.
    */
   load(legacySegments: ReadonlyArray<{ name: string; records: T[] }>, logFiles: ReadonlyArray<{ number: number; records: ReadonlyArray<T | LoggedLine<S>> }>): void {
-    const placeOf = this.options.placeOf;
-    /** Each record's place, in the order the records were met (the Map's order). */
-    const places: number[] = [];
-    let last = -Infinity;
-    let outOfOrder = false;
-    const met = (view: S) => {
-      if (placeOf === undefined) return;
-      const place = placeOf(view);
-      places.push(place);
-      if (place < last) outOfOrder = true;
-      else last = place;
-    };
+    const places = new PlacesMet(this.options.placeOf);
     for (const { name, records } of legacySegments) {
       this.legacy.push(name);
       for (const record of records) {
         this.records.set(this.keyOf(record), { view: record, line: undefined, file: 0, row: 0, held: false });
         this.changed.add(this.keyOf(record));
-        met(record);
+        places.met(record);
       }
     }
     const legacy = this.changed.size > 0;
@@ -123,12 +105,11 @@ export class RecordLog<T extends S, S = T> {
         const entry = records[row]!;
         const logged = entry instanceof LoggedLine;
         const view: S = logged ? entry.view : entry;
-        const line = logged ? entry.text : undefined;
         const key = this.keyOf(view);
         // One lookup a line: setting a key already there keeps its place in the order, and the size tells a new one.
         const size = this.records.size;
-        this.records.set(key, { view, line, file: number, row, held: false });
-        if (this.records.size > size) met(view);
+        this.records.set(key, { view, line: logged ? entry.text : undefined, file: number, row, held: false });
+        if (this.records.size > size) places.met(view);
         else if (legacy) this.changed.delete(key);
       }
       this.tally.appended(number, records.length);
@@ -140,21 +121,8 @@ export class RecordLog<T extends S, S = T> {
       kept.held = changesAgain(kept.view);
       this.tally.moved(0, false, kept.file, kept.held);
     }
-    if (outOfOrder) this.restoreOrder(places);
+    if (places.reorder(this.records)) this.retention.forget();
     this.dropPastLimit();
-  }
-
-  /**
-   * Puts the records in the order of their places after compacted files moved some (a third of them, in a log filled
-   * at 2,000 refunds a second): a stable sort of numbers, since comparing the records' strings took 0.1 s for 100,000.
-   */
-  private restoreOrder(places: number[]): void {
-    const keys = Array.from(this.records.keys());
-    const kept = Array.from(this.records.values());
-    const order = Array.from(keys.keys()).sort((a, b) => places[a]! - places[b]! || a - b);
-    this.records.clear();
-    this.retention.forget();
-    for (const index of order) this.records.set(keys[index]!, kept[index]!);
   }
 
   get(key: string): T | undefined {
@@ -221,13 +189,10 @@ export class RecordLog<T extends S, S = T> {
         if (kept) this.moveLine(kept, file, firstRow + i);
         this.retention.written(keys[i]!);
       }
-      this.linesInCurrent += keys.length;
       this.tally.appended(file, keys.length);
-      // The next flush starts a new file once this one is full; this one's lines are written whatever their number.
-      if (this.linesInCurrent >= (this.options.linesPerFile ?? LOG_FILE_LINES)) {
-        this.current++;
-        this.linesInCurrent = 0;
-      }
+      // The next flush starts a new file once this one is full (a start's first file is a new one, never rewritten
+      // while current); this one's lines are written whatever their number.
+      if (this.tally.linesOf(file) >= (this.options.linesPerFile ?? LOG_FILE_LINES)) this.current++;
       // The legacy segments' records are all in the log now (or dropped by the retention).
       const legacy = this.legacy;
       this.legacy = [];
@@ -249,10 +214,7 @@ export class RecordLog<T extends S, S = T> {
     }
   }
 
-  /**
-   * Resolves once the compaction under way, if any, is over. A commit does not wait for one: its append goes to the
-   * current file, never the one rewritten.
-   */
+  /** Resolves once the rewrite under way, if any, is over (a commit never waits for one: it appends to the current file). */
   async compacted(): Promise<void> {
     while (this.compacting !== undefined) await this.compacting.done;
   }
@@ -309,7 +271,6 @@ export class RecordLog<T extends S, S = T> {
     this.changed.clear();
     // Every file read or written is in `live`, so none is left: numbering starts again.
     this.current = 1;
-    this.linesInCurrent = 0;
   }
 
   private moveLine(kept: Kept<T, S>, file: number, row: number): void {
