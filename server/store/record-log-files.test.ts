@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 /** The refunds' record log on real files in a temp folder: what a commit appends, what a start reads back, the retention, and the check. */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -369,5 +370,10 @@ describe('lines read at start', () => {
 describe('acceptedAtMs', () => {
   it.each(['2026-11-21T10:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-02-28T00:00:00.5Z', '2026-11-21T10:00:00Z', '2026-11-21T10:00:00.123456Z'])('places %s where Date.parse does', (time) => {
     expect(acceptedAtMs(refundRecord(1, { acceptedAt: time }))).toBe(Date.parse(time));
+  });
+
+  it('places any time toISOString writes in four digits of year where Date does, leap days and centuries included', () => {
+    const times = fc.oneof(fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), fc.constantFrom(...['1900-02-28', '1900-03-01', '2000-02-29', '2100-03-01', '0000-02-29', '0099-12-31'].map((day) => new Date(`${day}T23:59:59.999Z`))));
+    fc.assert(fc.property(times, (date) => acceptedAtMs(refundRecord(1, { acceptedAt: date.toISOString() })) === date.getTime()));
   });
 });

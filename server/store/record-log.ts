@@ -15,11 +15,11 @@
  * Every start appends to a new file, after the last one it found: a file whose last line was cut short (the
  * machine stopped mid-write) is never appended to, so its unfinished line never runs into a new one.
  *
- * A start keeps a line it read in the writer's own form as its text (logged-line.ts), parsed when the record is asked for.
+ * A start keeps a line it read in the writer's own form as its text (kept-record.ts), parsed when the record is asked for.
  */
 import type { DocumentStorage } from './segment-storage.js';
 import { logName } from './segment-names.js';
-import { LoggedLine } from './logged-line.js';
+import { KeptRecord } from './kept-record.js';
 import { RetentionWalk } from './retention-walk.js';
 import { LogFileTally } from './log-file-tally.js';
 import { latestLines } from './latest-lines.js';
@@ -28,18 +28,8 @@ import { PlacesMet } from './places-met.js';
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
 
-interface Kept<T, S> {
-  /** The record; or, while `line` holds its text, only the fields read out of that text. */
-  view: T | S;
-  /** The record's latest line, as read at start, when the record has not been parsed or changed since. */
-  line: string | undefined;
-  /** The log file (number) holding the record's latest line; 0 for a record not written to a log yet. */
-  file: number;
-  /** Which line of that file it is, from 0: a rewrite copies the line from the file rather than render it again. */
-  row: number;
-  /** Whether that line is of a record that will change again (`changesAgain`): its file is not rewritten meanwhile. */
-  held: boolean;
-}
+/** What the log holds of a record: its view (`T` once whole), its line as read at start, and where its latest line is. */
+type Kept<T, S> = KeptRecord<T | S>;
 
 export interface RecordLogOptions<S> {
   /** The most records kept; the oldest beyond it are dropped. */
@@ -88,12 +78,12 @@ export class RecordLog<T extends S, S = T> {
    * Takes what was read (and checked) at start: the records of an earlier version's segments, then the log files
    * in their order. Later lines replace earlier ones. Appends go to a new file after the last one read.
    */
-  load(legacySegments: ReadonlyArray<{ name: string; records: T[] }>, logFiles: ReadonlyArray<{ number: number; records: ReadonlyArray<T | LoggedLine<S>> }>): void {
+  load(legacySegments: ReadonlyArray<{ name: string; records: T[] }>, logFiles: ReadonlyArray<{ number: number; records: ReadonlyArray<T | KeptRecord<S>> }>): void {
     const places = new PlacesMet(this.options.placeOf);
     for (const { name, records } of legacySegments) {
       this.legacy.push(name);
       for (const record of records) {
-        this.records.set(this.keyOf(record), { view: record, line: undefined, file: 0, row: 0, held: false });
+        this.records.set(this.keyOf(record), new KeptRecord<T | S>(record, undefined));
         this.changed.add(this.keyOf(record));
         places.met(record);
       }
@@ -103,13 +93,15 @@ export class RecordLog<T extends S, S = T> {
       // Every line of a file read is a record, in the file's order (decode-log-file.ts): the index is the row.
       for (let row = 0; row < records.length; row++) {
         const entry = records[row]!;
-        const logged = entry instanceof LoggedLine;
-        const view: S = logged ? entry.view : entry;
-        const key = this.keyOf(view);
+        // A line its reader recognized comes as the log's own entry (kept-record.ts); one read by JSON.parse, as a record.
+        const kept = entry instanceof KeptRecord ? entry : new KeptRecord<T | S>(entry, undefined);
+        kept.file = number;
+        kept.row = row;
+        const key = this.keyOf(kept.view as S);
         // One lookup a line: setting a key already there keeps its place in the order, and the size tells a new one.
         const size = this.records.size;
-        this.records.set(key, { view, line: logged ? entry.text : undefined, file: number, row, held: false });
-        if (this.records.size > size) places.met(view);
+        this.records.set(key, kept);
+        if (this.records.size > size) places.met(kept.view as S);
         else if (legacy) this.changed.delete(key);
       }
       this.tally.appended(number, records.length);
@@ -156,7 +148,7 @@ export class RecordLog<T extends S, S = T> {
     if (kept) {
       kept.view = record;
       kept.line = undefined;
-    } else this.records.set(key, { view: record, line: undefined, file: 0, row: 0, held: false });
+    } else this.records.set(key, new KeptRecord<T | S>(record, undefined));
     this.changed.add(key);
     if (this.records.size > this.options.limit) this.dropPastLimit();
   }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import type { RefundRecord } from '../domain/refund-outcome.js';
 import { decidedRecord } from '../domain/refund-outcome.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
-import { LoggedLine } from './logged-line.js';
+import { KeptRecord } from './kept-record.js';
 import { RefundProcessor } from '../processing/refund-processor.js';
 import { SandboxStore } from './sandbox-store.js';
 import { memoryStorage } from './segment-storage.js';
@@ -36,7 +36,7 @@ const accepted: RefundRecord = {
 function unsafe(line: string): string | undefined {
   const read = readRefundLine(line);
   if (read === undefined) return undefined;
-  if (read.text !== line) return 'the text kept is not the line';
+  if (read.line !== line) return 'the text kept is not the line';
   let parsed: RefundRecord;
   try {
     parsed = JSON.parse(line) as RefundRecord;
@@ -55,7 +55,7 @@ describe('readRefundLine', () => {
     ['failed', decidedRecord(accepted, { status: 'FAILED', reason: 'ORDER_NOT_FOUND', detail: "no order with ExternalId 'X' at location 'Y'" }, '2026-11-26T08:27:12.521Z')],
   ])('reads a refund %s as the processor writes it: its view and its text', (_state, record) => {
     const line = JSON.stringify(record);
-    expect(readRefundLine(line)).toEqual(new LoggedLine(viewOf(record), line));
+    expect(readRefundLine(line)).toEqual(new KeptRecord(viewOf(record), line));
     expect(unsafe(line)).toBeUndefined();
   });
 
@@ -68,7 +68,7 @@ describe('readRefundLine', () => {
     const decided = await processor.runDue();
     for (const record of [known, unknown, ...decided]) {
       const line = JSON.stringify(record);
-      expect(readRefundLine(line)).toEqual(new LoggedLine(viewOf(record), line));
+      expect(readRefundLine(line)).toEqual(new KeptRecord(viewOf(record), line));
     }
     expect(decided.map((record) => record.locationId)).toEqual(['loc-std-001', 'loc-nowhere']);
   });

@@ -11,7 +11,7 @@
  * character) gives undefined and is read by JSON.parse and checked against the schema as before.
  */
 import type { RefundStatus, RefundView } from '../domain/refund-outcome.js';
-import { LoggedLine } from './logged-line.js';
+import { KeptRecord } from './kept-record.js';
 import { refundRecordSchema } from './stored-state-schemas.js';
 
 /** A string with no escape; `+` where the schema asks for at least one character. Read: captured; the others are only matched. */
@@ -55,8 +55,8 @@ function sharedLocation(read: string): string {
 }
 
 /** A line written by the sandbox, as its view and text; undefined for a line in any other form (not necessarily a wrong one). */
-export function readRefundLine(line: string): LoggedLine<RefundView> | undefined {
+export function readRefundLine(line: string): KeptRecord<RefundView> | undefined {
   const m = LINE.exec(line);
   if (m === null) return undefined;
-  return new LoggedLine<RefundView>({ id: m[1]!, externalId: m[2]!, locationId: sharedLocation(m[3]!), status: STATUSES.get(m[4]!)!, acceptedAt: m[5]! }, line);
+  return new KeptRecord<RefundView>({ id: m[1]!, externalId: m[2]!, locationId: sharedLocation(m[3]!), status: STATUSES.get(m[4]!)!, acceptedAt: m[5]! }, line);
 }
