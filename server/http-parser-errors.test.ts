@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { IncomingMessage, ServerResponse, type Server } from 'node:http';
+import express from 'express';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createSandboxServer } from './http-parser-errors.js';
@@ -147,5 +148,39 @@ describe('a hosted server (originFormOnly): paths only', () => {
 
   it('serves an origin-form target', async () => {
     expect((await send('GET /_sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')).status).toBe(200);
+  });
+});
+
+describe("requests and responses made with the app's own prototypes", () => {
+  /** Listens with createSandboxServer on `listener`, sends one GET and resolves with the answer's body. */
+  async function served(listener: Parameters<typeof createSandboxServer>[0]): Promise<string> {
+    const own = createSandboxServer(listener);
+    own.listen(0, '127.0.0.1');
+    await once(own, 'listening');
+    try {
+      return await (await fetch(`http://127.0.0.1:${(own.address() as AddressInfo).port}/probe`)).text();
+    } finally {
+      own.close();
+    }
+  }
+
+  it("an Express app's request and response are born with its prototypes, which Express then keeps", async () => {
+    const app = express();
+    let born: [boolean, boolean] = [false, false];
+    const createdBy = app as unknown as { request: object; response: object; handle: (req: object, res: object, ...rest: unknown[]) => void };
+    const handle = createdBy.handle;
+    createdBy.handle = function (this: unknown, req: object, res: object, ...rest: unknown[]) {
+      born = [Object.getPrototypeOf(req) === createdBy.request, Object.getPrototypeOf(res) === createdBy.response];
+      return handle.call(this, req, res, ...rest);
+    };
+    app.get('/probe', (req, res) => {
+      res.json({ born, kept: [Object.getPrototypeOf(req) === createdBy.request, Object.getPrototypeOf(res) === createdBy.response], host: req.get('host')?.startsWith('127.0.0.1:') });
+    });
+    expect(JSON.parse(await served(app))).toEqual({ born: [true, true], kept: [true, true], host: true });
+  });
+
+  it("any other listener gets Node's own", async () => {
+    const answer = await served((req, res) => res.end(String([Object.getPrototypeOf(req) === IncomingMessage.prototype, Object.getPrototypeOf(res) === ServerResponse.prototype])));
+    expect(answer).toBe('true,true');
   });
 });
