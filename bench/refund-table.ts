@@ -81,6 +81,9 @@ export function targets(database?: BenchDatabase, scratch?: string): Target[] {
       list.push({ name: 'Prism 5 mock, silent (the refund endpoint alone)', args: (_dir, port) => prism(spec, port), silentProbe: '/v2/order/refund' });
     }
   }
+  // Express given what the sandbox's server gives it (server/http-parser-errors.ts): how much of the sandbox's lead
+  // over bare Express is that alone.
+  list.push({ name: 'bare Express 5, requests born with its prototypes', args: BARE.args, env: { BARE_EXPRESS_BORN: '1' } });
   list.push({ name: 'pos-sandbox serve --memory', args: () => [join('bin', 'pos-sandbox.js'), 'serve', '--memory', '--log-level', 'warn'] });
   list.push({ name: 'pos-sandbox serve (data file, the default)', args: (dir) => [join('bin', 'pos-sandbox.js'), 'serve', '--data', join(dir, 'db.json'), '--log-level', 'warn'] });
   if (database) {

@@ -153,8 +153,8 @@ describe('a hosted server (originFormOnly): paths only', () => {
 
 describe("requests and responses made with the app's own prototypes", () => {
   /** Listens with createSandboxServer on `listener`, sends one GET and resolves with the answer's body. */
-  async function served(listener: Parameters<typeof createSandboxServer>[0]): Promise<string> {
-    const own = createSandboxServer(listener);
+  async function served(listener: Parameters<typeof createSandboxServer>[0], options?: Parameters<typeof createSandboxServer>[1]): Promise<string> {
+    const own = createSandboxServer(listener, options);
     own.listen(0, '127.0.0.1');
     await once(own, 'listening');
     try {
@@ -164,7 +164,8 @@ describe("requests and responses made with the app's own prototypes", () => {
     }
   }
 
-  it("an Express app's request and response are born with its prototypes, which Express then keeps", async () => {
+  /** An Express app that answers GET /probe with whether its request and response had its prototypes as Express met them, and kept them. */
+  function probeApp(): express.Express {
     const app = express();
     let born: [boolean, boolean] = [false, false];
     const createdBy = app as unknown as { request: object; response: object; handle: (req: object, res: object, ...rest: unknown[]) => void };
@@ -176,7 +177,18 @@ describe("requests and responses made with the app's own prototypes", () => {
     app.get('/probe', (req, res) => {
       res.json({ born, kept: [Object.getPrototypeOf(req) === createdBy.request, Object.getPrototypeOf(res) === createdBy.response], host: req.get('host')?.startsWith('127.0.0.1:') });
     });
-    expect(JSON.parse(await served(app))).toEqual({ born: [true, true], kept: [true, true], host: true });
+    return app;
+  }
+
+  it("an Express app's request and response are born with its prototypes, which Express then keeps", async () => {
+    expect(JSON.parse(await served(probeApp()))).toEqual({ born: [true, true], kept: [true, true], host: true });
+  });
+
+  it('a listener that hands requests on to an Express app it names gets that app\'s; another app still gets its own from Express', async () => {
+    const [named, other] = [probeApp(), probeApp()];
+    const handOn = (to: express.Express) => served((req, res) => to(req, res), { prototypesOf: named });
+    expect(JSON.parse(await handOn(named))).toEqual({ born: [true, true], kept: [true, true], host: true });
+    expect(JSON.parse(await handOn(other))).toEqual({ born: [false, false], kept: [true, true], host: true });
   });
 
   it("any other listener gets Node's own", async () => {

@@ -16,8 +16,8 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
  * request without Host (400) and an Expect other than 100-continue (417) with an empty body, before the app
  * sees them; here the Host check is left to the app (which refuses in the envelope) and the 417 gets one.
  */
-export function createSandboxServer(app: RequestListener, options: { originFormOnly?: boolean } = {}): Server {
-  const server = createServer({ requireHostHeader: false, ...madeAsExpressMakesThem(app) }, (req, res) => {
+export function createSandboxServer(app: RequestListener, options: { originFormOnly?: boolean; prototypesOf?: RequestListener } = {}): Server {
+  const server = createServer({ requireHostHeader: false, ...madeAsExpressMakesThem(options.prototypesOf ?? app) }, (req, res) => {
     const refuse = (family: EnvelopeFamily, message: string) => {
       const body = JSON.stringify(renderEnvelope(family, 'INVALID_REQUEST', [message]));
       res.writeHead(ERROR_STATUS.INVALID_REQUEST, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
@@ -46,9 +46,13 @@ export function createSandboxServer(app: RequestListener, options: { originFormO
 
 /**
  * Express gives each request and response its own prototypes (req.get, res.json...) by Object.setPrototypeOf, the moment
- * it sees them: V8 then moves each object to a new hidden class, which was a visible share of a refund's CPU. Made by
+ * it sees them, and changing an object's prototype makes V8 give up what it had learned about that object's accesses,
+ * in Node's HTTP and stream code as much as in ours: it cost about half of the CPU of a clean refund (docs/performance.md;
+ * expressjs/express#5998 proposes the same for Express itself, nodejs/node#37457 measured it first). Made by
  * constructors whose prototypes are already the app's, they keep theirs: setting the prototype an object already has
- * changes nothing. For an app that is not Express's (hosted sandboxes route to one of many apps), Node's own.
+ * changes nothing. `prototypesOf` names the Express app behind a listener that hands requests on to it (serve
+ * --store's readiness probe); for any other (a hosted sandbox routes to one of many apps), Node's own. A request
+ * that reaches another app than the one named still gets that app's prototypes from Express, at the old cost.
  */
 function madeAsExpressMakesThem(app: RequestListener): Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
   const { request, response } = app as unknown as { request?: object; response?: object };

@@ -78,7 +78,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   laptopKey.save();
   const server = createSandboxServer(
     cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, database: cluster.database }) : sandbox!.app,
-    { originFormOnly: cluster !== undefined },
+    { originFormOnly: cluster !== undefined, prototypesOf: sandbox?.app },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);
   // Checklist runs started from the control API call this sandbox back at its own address; the other instances on
