@@ -135,7 +135,8 @@ type AppEntry = (this: Express, req: Request, res: Response, callback?: NextFunc
 /**
  * A POS call to one of the API's own paths, spelled as the docs spell it, goes straight to its stages, before
  * Express's router: the same stages, in the same order, that the routes run, with what Express sets before its first
- * layer (the prototypes that give req.get and res.json, res.locals, req.originalUrl). With the lane as the router's
+ * layer (the prototypes that give req.get and res.json, res.locals, req.originalUrl). The sandbox's own server makes
+ * requests and responses with those prototypes already (http-parser-errors.ts), so setting them changes nothing there. With the lane as the router's
  * first layer, the router's walk, its `next` and its final handler still cost a refund 4.4 KB of the 48 it allocated
  * with --memory (npm run bench:alloc, 2026-11-29). Any other spelling (another case, a trailing slash) and any other
  * call take the router, which answers them alike; an error goes to the same error handler.
