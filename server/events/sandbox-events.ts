@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { Redactor } from '../journal/redactor.js';
 import { EventStreams } from './stream-backlog.js';
+import { isoTime } from '../domain/iso-time.js';
 
 export const EVENT_TYPES = ['order', 'refund', 'menu', 'journal', 'checklist', 'stress'] as const;
 export type SandboxEventType = (typeof EVENT_TYPES)[number];
@@ -54,7 +55,7 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
   }
 
   publish(type: SandboxEventType, data: unknown): SandboxEvent {
-    const event: SandboxEvent = { id: ++this.sequence, type, time: new Date(this.clock()).toISOString(), data };
+    const event: SandboxEvent = { id: ++this.sequence, type, time: isoTime(this.clock()), data };
     if (type === 'journal') {
       // Journal summaries come from entries the journal has already redacted.
     } else if ((type === 'menu' || type === 'refund') && this.listenerCount('event') === 0) {

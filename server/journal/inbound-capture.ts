@@ -6,6 +6,7 @@ import type { Finding } from '../domain/findings.js';
 import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
 import type { TokenDefect } from '../domain/pos-token-rules.js';
 import { isCredentialParameter } from '../domain/query-credentials.js';
+import { isoTime } from '../domain/iso-time.js';
 import { bodyForJournal, JOURNAL_BODY_LIMIT, redactHeaders, viewToken, type JournalEntry, type JournalFault } from './journal-entry.js';
 import { journalSummary, type JournalSummary } from './journal-summary.js';
 
@@ -57,7 +58,7 @@ export function summaryOf(capture: InboundCapture): JournalSummary {
   return journalSummary({
     id: capture.id,
     requestId: capture.requestId,
-    time: new Date(capture.started).toISOString(),
+    time: isoTime(capture.started),
     direction: 'inbound',
     method: capture.method,
     path: pathOfTarget(capture.target),
@@ -94,7 +95,7 @@ export function entryOf(capture: InboundCapture, partnerKey: string): JournalEnt
   return {
     id: capture.id,
     requestId: capture.requestId,
-    time: new Date(capture.started).toISOString(),
+    time: isoTime(capture.started),
     direction: 'inbound',
     method: capture.method,
     path: url.pathname,
@@ -127,7 +128,7 @@ export function bareEntryOf(capture: Pick<InboundCapture, 'id' | 'requestId' | '
   return {
     id: capture.id,
     requestId: String(capture.requestId),
-    time: new Date(capture.started).toISOString(),
+    time: isoTime(capture.started),
     direction: 'inbound',
     method: capture.method,
     path: capture.path,

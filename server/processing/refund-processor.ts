@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { decideRefund, decidedRecord, type RefundRecord, type RefundView } from '../domain/refund-outcome.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import { isoTime } from '../domain/iso-time.js';
 
 /** Schedules `run` in `ms` and returns a cancel function. */
 export type SetTimer = (run: () => void, ms: number) => () => void;
@@ -107,8 +108,8 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
       // In its place among the keys (the log's lines are read in the writer's key order, refund-line.ts).
       locationId: this.locations.get(input.locationId) ?? input.locationId,
       status: 'PENDING',
-      acceptedAt: new Date(now).toISOString(),
-      dueAt: new Date(now + this.deps.delayMs).toISOString(),
+      acceptedAt: isoTime(now),
+      dueAt: isoTime(now + this.deps.delayMs),
     };
     this.deps.store.refunds.put(refund);
     this.track(refund);
@@ -135,10 +136,10 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     const settled: RefundRecord[] = [];
     for (const refund of due) {
       const decision = decideRefund(refund, this.deps.locationIds, this.deps.store.orders.lookup(refund.externalId));
-      const done = decidedRecord(refund, decision, new Date(now).toISOString());
+      const done = decidedRecord(refund, decision, isoTime(now));
       if (decision.orderId) {
         const order = this.deps.store.orders.get(decision.orderId);
-        const at = new Date(now).toISOString();
+        const at = isoTime(now);
         if (order) {
           const history = [...(order.History ?? []), { status: 'REFUNDED' as const, at, by: 'refund' as const, reason: done.id }];
           this.deps.store.orders.put({ ...order, Status: 'REFUNDED', UpdatedAt: at, History: history });
