@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { isoTime } from './iso-time.js';
+import { isoTime, isoTimeMs } from './iso-time.js';
 
 const asDate = (ms: number) => new Date(ms).toISOString();
 
@@ -26,5 +26,11 @@ describe('isoTime', () => {
     expect(isoTime(Date.UTC(-1, 0, 1))).toBe('-000001-01-01T00:00:00.000Z');
     expect(() => isoTime(Number.NaN)).toThrow(RangeError);
     expect(() => isoTime(8.64e15 + 1)).toThrow(RangeError);
+  });
+});
+
+describe('isoTimeMs', () => {
+  it('reads back every time isoTime writes in four digits of year', () => {
+    fc.assert(fc.property(fc.integer({ min: Date.parse('0000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }), (ms) => isoTimeMs(isoTime(ms)) === ms));
   });
 });

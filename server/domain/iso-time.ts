@@ -1,11 +1,14 @@
 /**
- * Pure: `new Date(ms).toISOString()`, written from the digits of the time of day after the day's own prefix. A refund
- * writes five or more such times (accepted, due, decided, its events, its journal entry), and `toISOString` took
- * 1.36 µs each on Node 20, about 6% of a clean refund's CPU; this takes ~30 ns. The string is made flat (one Latin-1
- * slice, not a concatenation's rope of pieces): refunds, events and journal entries keep their times.
+ * Pure: the sandbox's times both ways, in `toISOString`'s form.
  *
+ * `isoTime` writes one: `new Date(ms).toISOString()`, written from the digits of the time of day after the day's own
+ * prefix. A refund writes five or more such times (accepted, due, decided, its events, its journal entry), and
+ * `toISOString` took 1.36 µs each on Node 20, about 6% of a clean refund's CPU; this takes ~55 ns. The string is made
+ * flat (one Latin-1 slice, not a concatenation's rope of pieces): refunds, events and journal entries keep their times.
  * Any time whose day is not in years 0000–9999 (toISOString then writes six digits and a sign), and any time that is
  * not a whole number of ms, goes to `toISOString` itself, which also throws its RangeError for an invalid time.
+ *
+ * `isoTimeMs` reads one back (below).
  */
 const DAY_MS = 86_400_000;
 /** The day's prefix ("2026-11-29T") and the last time written, in its buffer. */
@@ -40,4 +43,32 @@ export function isoTime(ms: number): string {
 function digits(value: number, at: number): void {
   written[at] = 48 + Math.floor(value / 10);
   written[at + 1] = 48 + (value % 10);
+}
+
+/**
+ * The ms of a time in `toISOString`'s form (24 characters, `.` at 19; the caller knows the rest are digits where
+ * digits go), read from its digits, its day counted from the civil calendar (days-from-civil, as in C++'s <chrono>):
+ * Date.parse took 60 ms for a start's 100,000 refunds, Date.UTC with a helper per field 25–55. Any other form goes to
+ * Date.parse.
+ */
+export function isoTimeMs(text: string): number {
+  if (text.length !== 24 || text.charCodeAt(19) !== 46 /* . */) return Date.parse(text);
+  const year = digitsIn(text, 0, 4);
+  const month = digitsIn(text, 5, 2);
+  // The year counted from March, so that February's leap day is the last of it.
+  const marchYear = month <= 2 ? year - 1 : year;
+  const era = Math.floor(marchYear / 400);
+  const yearOfEra = marchYear - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + digitsIn(text, 8, 2) - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  const days = era * 146_097 + dayOfEra - 719_468;
+  const seconds = (digitsIn(text, 11, 2) * 60 + digitsIn(text, 14, 2)) * 60 + digitsIn(text, 17, 2);
+  return (days * 86_400 + seconds) * 1000 + digitsIn(text, 20, 3);
+}
+
+/** The number written by `count` digits of `text` from `from`. */
+function digitsIn(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
 }

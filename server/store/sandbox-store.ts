@@ -17,6 +17,7 @@ import { storedStateNotes } from './stored-state-notes.js';
 import { logsOf, segmentsOf } from './stored-documents.js';
 import { RecordLog } from './record-log.js';
 import type { KeptRecord } from './kept-record.js';
+import { isoTimeMs } from '../domain/iso-time.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
 import { damagedStateError, otherPartnerError } from './store-error.js';
 
@@ -32,31 +33,11 @@ interface StateDocument {
 
 /**
  * A refund's place in the store, its acceptance time in ms: oldest first is the order refunds are kept in (the
- * retention drops from the front, the control API lists from the back). A time in `toISOString`'s form, as the
- * sandbox writes every one, is read from its digits, its day counted from the civil calendar (days-from-civil, as in
- * C++'s <chrono>): a start places 100,000 refunds, and Date.parse took 60 ms, Date.UTC with a helper per field 25–55.
+ * retention drops from the front, the control API lists from the back). A start places 100,000 refunds: read from
+ * the time's digits (iso-time.ts), not by Date.parse (60 ms).
  */
 export function acceptedAtMs(refund: RefundView): number {
-  const at = refund.acceptedAt;
-  if (at.length !== 24 || at.charCodeAt(19) !== 46 /* . */) return Date.parse(at);
-  const year = digitsAt(at, 0, 4);
-  const month = digitsAt(at, 5, 2);
-  // The year counted from March, so that February's leap day is the last of it.
-  const marchYear = month <= 2 ? year - 1 : year;
-  const era = Math.floor(marchYear / 400);
-  const yearOfEra = marchYear - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + digitsAt(at, 8, 2) - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  const days = era * 146_097 + dayOfEra - 719_468;
-  const seconds = (digitsAt(at, 11, 2) * 60 + digitsAt(at, 14, 2)) * 60 + digitsAt(at, 17, 2);
-  return (days * 86_400 + seconds) * 1000 + digitsAt(at, 20, 3);
-}
-
-/** The number written by `count` digits of `text` from `from` (the caller knows they are digits). */
-function digitsAt(text: string, from: number, count: number): number {
-  let value = 0;
-  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
-  return value;
+  return isoTimeMs(refund.acceptedAt);
 }
 
 export class SandboxStore {
