@@ -53,15 +53,17 @@ try {
   print();
   print('| server | req/s | × bare Express 5 | p99 ms | p99 × bare | server CPU µs / request | longest event-loop turn ms | GC pauses ms per 10 s (mark-compact) |');
   print('|---|---|---|---|---|---|---|---|');
-  const loop = (row: { longestTurnMs?: number; gcMsPer10s?: number; majorGcMsPer10s?: number }) =>
-    row.longestTurnMs === undefined ? '– | –' : `${row.longestTurnMs.toFixed(1)} | ${row.gcMsPer10s!.toFixed(0)} (${row.majorGcMsPer10s!.toFixed(0)})`;
+  const loop = (row: { longestTurnMs?: number; longestTurnRanMs?: number; gcMsPer10s?: number; majorGcMsPer10s?: number }) =>
+    row.longestTurnMs === undefined
+      ? '– | –'
+      : `${row.longestTurnMs.toFixed(1)}${row.longestTurnRanMs === undefined ? '' : ` (ran ${row.longestTurnRanMs.toFixed(1)})`} | ${row.gcMsPer10s!.toFixed(0)} (${row.majorGcMsPer10s!.toFixed(0)})`;
   print(`| bare Express 5 (parses the body, answers 200) | ${bare.rps.toFixed(0)} | 1 | ${bare.p99} | 1 | ${bare.cpuUs.toFixed(0)} | ${loop(bare)} |`);
   for (const row of table) {
     const errors = row.non2xx > 0 ? ` (non-2xx ${row.non2xx})` : '';
     print(`| ${row.name} | ${row.rps.toFixed(0)}${errors} | ${row.ratio.toFixed(2)} | ${row.p99} | ${row.p99Ratio.toFixed(1)} | ${row.cpuUs.toFixed(0)} | ${loop(row)} |`);
   }
   print();
-  print('Each ratio is the median over the rounds of the target against the bare Express run just before it; the bare row shows the median of those runs. The loop and GC columns come from a probe loaded into each server (bench/loop-probe.mjs): the largest delay of a 1 ms timer, and the GC pauses, over the measured seconds.');
+  print('Each ratio is the median over the rounds of the target against the bare Express run just before it; the bare row shows the median of those runs. The loop and GC columns come from a probe loaded into each server (bench/loop-probe.mjs): the largest delay of a 1 ms timer, and the GC pauses, over the measured seconds. "ran" is how long the server thread ran in its longest turn (Linux): the rest of that turn it was runnable but waited for the core, which it shares with the helper threads of V8.');
 
   progress('server CPU per request…');
   const cpu = await serverCpu();

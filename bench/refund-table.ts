@@ -104,6 +104,8 @@ export interface LoadResult {
   cpuUs: number;
   /** From the server's own probe (loop-probe.mjs) over the measured seconds: its longest event-loop turn, and GC pauses per 10 s. */
   longestTurnMs?: number;
+  /** How long the server's own thread ran in its longest turn (Linux): the rest of the turn it waited for the core. */
+  longestTurnRanMs?: number;
   gcMsPer10s?: number;
   majorGcMsPer10s?: number;
   longestGcMs?: number;
@@ -112,6 +114,7 @@ export interface LoadResult {
 interface ProbeReading {
   seconds: number;
   longestTurnMs: number;
+  longestTurnRanMs?: number;
   gcMs: number;
   gcMajorMs: number;
   gcLongestMs: number;
@@ -149,7 +152,7 @@ export async function refundLoad(url: string, pid: number, seconds: number, run:
     p99: result.latency.p99,
     non2xx: result.non2xx,
     cpuUs: (spent * 1000) / Math.max(1, result.requests.total),
-    ...(probe === undefined ? {} : { longestTurnMs: probe.longestTurnMs, gcMsPer10s: (probe.gcMs * 10) / probe.seconds, majorGcMsPer10s: (probe.gcMajorMs * 10) / probe.seconds, longestGcMs: probe.gcLongestMs }),
+    ...(probe === undefined ? {} : { longestTurnMs: probe.longestTurnMs, longestTurnRanMs: probe.longestTurnRanMs, gcMsPer10s: (probe.gcMs * 10) / probe.seconds, majorGcMsPer10s: (probe.gcMajorMs * 10) / probe.seconds, longestGcMs: probe.gcLongestMs }),
   };
 }
 
@@ -162,6 +165,8 @@ export interface TableRow {
   /** The target's p99 over its bare Express pair's, the median of the rounds. */
   p99Ratio: number;
   longestTurnMs?: number;
+  /** The server thread's run time in the longest turn of the round whose longest turn is the median. */
+  longestTurnRanMs?: number;
   gcMsPer10s?: number;
   majorGcMsPer10s?: number;
   non2xx: number;
@@ -170,6 +175,13 @@ export interface TableRow {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The server thread's run time in the longest turn of the round whose longest turn is the median one. */
+function ranInMedianTurn(results: LoadResult[]): { longestTurnRanMs?: number } {
+  const turn = median(results.map((result) => result.longestTurnMs!));
+  const ran = results.find((result) => result.longestTurnMs === turn)?.longestTurnRanMs;
+  return ran === undefined ? {} : { longestTurnRanMs: ran };
+}
 
 /** Every target, `rounds` times, each after its own fresh bare Express run. */
 export async function refundTable(
@@ -189,7 +201,8 @@ export async function refundTable(
       const bare = await measure(BARE, '', seconds, `B${round}${index}`, scratch);
       const result = await measure(target, dataDir(round, index), seconds, `T${round}${index}`, scratch);
       runs.set(target.name, [...(runs.get(target.name) ?? []), { bare, target: result }]);
-      const loop = result.longestTurnMs === undefined ? '' : `, longest turn ${result.longestTurnMs.toFixed(1)} ms, GC ${result.gcMsPer10s!.toFixed(0)} ms/10 s (mark-compact ${result.majorGcMsPer10s!.toFixed(0)}, longest pause ${result.longestGcMs!.toFixed(1)})`;
+      const ran = result.longestTurnRanMs === undefined ? '' : ` (the server's thread ran ${result.longestTurnRanMs.toFixed(1)} ms of it)`;
+      const loop = result.longestTurnMs === undefined ? '' : `, longest turn ${result.longestTurnMs.toFixed(1)} ms${ran}, GC ${result.gcMsPer10s!.toFixed(0)} ms/10 s (mark-compact ${result.majorGcMsPer10s!.toFixed(0)}, longest pause ${result.longestGcMs!.toFixed(1)})`;
       progress(`  round ${round + 1}, ${target.name}: ${result.rps.toFixed(0)} req/s (bare ${bare.rps.toFixed(0)}, ${(result.rps / bare.rps).toFixed(2)}×), p99 ${result.p99} ms (bare ${bare.p99})${loop}, non-2xx ${result.non2xx}`);
     }
   }
@@ -205,6 +218,7 @@ export async function refundTable(
       ...(pairs.every((pair) => pair.target.longestTurnMs !== undefined)
         ? {
             longestTurnMs: median(pairs.map((pair) => pair.target.longestTurnMs!)),
+            ...ranInMedianTurn(pairs.map((pair) => pair.target)),
             gcMsPer10s: median(pairs.map((pair) => pair.target.gcMsPer10s!)),
             majorGcMsPer10s: median(pairs.map((pair) => pair.target.majorGcMsPer10s!)),
           }
@@ -216,7 +230,12 @@ export async function refundTable(
         cpuUs: median(pairs.map((pair) => pair.bare.cpuUs)),
         non2xx: 0,
         ...(pairs.every((pair) => pair.bare.longestTurnMs !== undefined)
-          ? { longestTurnMs: median(pairs.map((pair) => pair.bare.longestTurnMs!)), gcMsPer10s: median(pairs.map((pair) => pair.bare.gcMsPer10s!)), majorGcMsPer10s: median(pairs.map((pair) => pair.bare.majorGcMsPer10s!)) }
+          ? {
+              longestTurnMs: median(pairs.map((pair) => pair.bare.longestTurnMs!)),
+              ...ranInMedianTurn(pairs.map((pair) => pair.bare)),
+              gcMsPer10s: median(pairs.map((pair) => pair.bare.gcMsPer10s!)),
+              majorGcMsPer10s: median(pairs.map((pair) => pair.bare.majorGcMsPer10s!)),
+            }
           : {}),
       },
     };
