@@ -9,7 +9,7 @@ import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 import type { Bug } from './bugs.js';
 import { menuPayload, type MenuChangeRequest } from './menu-payload.js';
 import { SandboxClient, type PosIdentity } from './sandbox-client.js';
-import { checkServiceToken } from './service-token-check.js';
+import { checkServiceToken, secretKey } from './service-token-check.js';
 import { REFERENCE_POS_PRODUCT } from '../certification-checklist/driver-contract.js';
 
 /** The whole-small-menus bug sends a menu of at most this many items whole: the Hub brands' and the Kiosk's. */
@@ -59,6 +59,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
   const log = options.log ?? (() => undefined);
   const bugs = options.bugs;
   const client = new SandboxClient(options.identity, clock, bugs);
+  const key = secretKey(options.identity.key);
   const orders = new Map<string, PosOrder>();
   const decisions = new Map<string, Decision>();
   const menus = structuredClone(options.menus);
@@ -80,7 +81,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
   app.post('/order', async (req, res) => {
     const locationId = req.get('x-service-locationid') ?? undefined;
     const check = checkServiceToken(req.get('authorization'), {
-      key: options.identity.key,
+      key,
       posName: options.identity.posName,
       locationId,
       nowSeconds: Math.floor(clock() / 1000),

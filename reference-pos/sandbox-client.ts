@@ -1,8 +1,8 @@
 /** The reference POS's calls to the service (the sandbox): each with a fresh POS → service token and the v2 headers (§5). */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Bug } from './bugs.js';
-import { SERVICE_ISSUER } from './service-token-check.js';
+import { SERVICE_ISSUER, secretKey } from './service-token-check.js';
 
 /** How far ahead the clock of a POS with the clock-fast bug is: past the sandbox's 60 s tolerance on nbf. */
 const CLOCK_AHEAD_S = 150;
@@ -34,11 +34,16 @@ export const RETRY_STORM_SENDS = 10;
 const RETRY_GAPS_MS = [1000, 2000];
 
 export class SandboxClient {
+  /** The key its tokens are signed with (the wrong-key bug's own), made once (secretKey says why). */
+  private readonly signingKey: KeyObject;
+
   constructor(
     private readonly identity: PosIdentity,
     private readonly clock: () => number,
     private readonly bugs: ReadonlySet<Bug> = new Set(),
-  ) {}
+  ) {
+    this.signingKey = secretKey(bugs.has('wrong-key') ? `not-the-partner-key-${identity.key}` : identity.key);
+  }
 
   /**
    * Calls `method path` on the sandbox at `baseUrl` for `locationId`; never throws for an HTTP status.
@@ -125,7 +130,6 @@ export class SandboxClient {
       iss: bugs.has('wrong-issuer') ? 'reference-pos' : this.identity.posName,
       aud: bugs.has('wrong-token-audience') ? 'io.service.pos.brokers' : SERVICE_ISSUER,
     };
-    const key = bugs.has('wrong-key') ? `not-the-partner-key-${this.identity.key}` : this.identity.key;
-    return jwt.sign(claims, key, { algorithm: 'HS256', noTimestamp: true });
+    return jwt.sign(claims, this.signingKey, { algorithm: 'HS256', noTimestamp: true });
   }
 }

@@ -3,10 +3,19 @@
  * iss = the service, aud = the POS name, sub = the order's location, nbf/exp within 60 s, jti present.
  * Written with jsonwebtoken as a partner would, not with the sandbox's own rules.
  */
-import type { KeyObject } from 'node:crypto';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 export const SERVICE_ISSUER = 'io.service.pos.brokers.openapi';
+
+/**
+ * The partner key as the HS256 secret it is (its UTF-8 bytes), made once by whoever holds it: given a string at each
+ * call, jsonwebtoken first tries it as a PEM key, which took 50 times the check itself (a signature 0.46-0.65 ms
+ * against 8-9 µs, a check 0.45-0.52 ms against 9-15 µs, 2026-11-29).
+ */
+export function secretKey(key: string): KeyObject {
+  return createSecretKey(Buffer.from(key, 'utf8'));
+}
 
 export interface ServiceTokenContext {
   key: KeyObject | string;

@@ -16,12 +16,15 @@ const MAX_TTL_S = 24 * 3600;
 
 export function tokenRoutes(deps: ControlDeps): Router {
   const router = Router();
+  // Made once: given the key as a string, jsonwebtoken tries it as a PEM key first at every call, which took 50-70
+  // times the signature itself (0.46-0.65 ms a token against 8-9 µs, 2026-11-29).
+  const key = createSecretKey(Buffer.from(deps.partner.nonProdKey, 'utf8'));
   router.post('/tokens', readJsonBody, (_req, res) => {
     const body = res.locals.body;
     if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
     const { locationId, ttl } = tokenRequest(body.value);
     const nowSeconds = Math.floor(deps.clock() / 1000);
-    const minted = mintPosToken({ posName: deps.partner.name, key: deps.partner.nonProdKey, locationId, ttlSeconds: ttl, nowSeconds });
+    const minted = mintPosToken({ posName: deps.partner.name, key, locationId, ttlSeconds: ttl, nowSeconds });
     // Handed out here, redacted everywhere else: its signature alone in a later log line or body is hidden too.
     deps.journal.redactor.remember(minted.token);
     res.status(201).json({
@@ -31,7 +34,6 @@ export function tokenRoutes(deps: ControlDeps): Router {
       expiresAt: new Date(minted.claims.exp * 1000).toISOString(),
     });
   });
-  const key = createSecretKey(Buffer.from(deps.partner.nonProdKey, 'utf8'));
   router.post('/tokens/check', readJsonBody, (_req, res) => {
     const body = res.locals.body;
     if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
