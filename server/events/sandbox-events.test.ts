@@ -47,12 +47,30 @@ describe('SandboxEvents', () => {
     expect(JSON.stringify(events.since(0))).not.toContain(KEY);
   });
 
-  it('redacts an order at once even with no stream: a delivery changes the record in place', () => {
+  it('holds an order published with no stream as it was then, redacted when read: a delivery changes the record in place', () => {
     const events = new SandboxEvents(() => 0, new Redactor(KEY));
-    const order = { OrderId: 'ord-1', Status: 'NEW', Reason: `key ${KEY}` };
+    const order = { OrderId: 'ord-1', Status: 'NEW', Reason: `key ${KEY}`, Items: [{ Name: `Soup ${KEY}`, Quantity: 1 }] };
     events.publish('order', order);
     order.Status = 'ACCEPTED';
-    expect(events.since(0)[0]!.data).toEqual({ OrderId: 'ord-1', Status: 'NEW', Reason: 'key [redacted]' });
+    order.Items[0]!.Quantity = 2;
+    events.publish('order', order);
+    expect(events.since(0).map((event) => event.data)).toEqual([
+      { OrderId: 'ord-1', Status: 'NEW', Reason: 'key [redacted]', Items: [{ Name: 'Soup [redacted]', Quantity: 1 }] },
+      { OrderId: 'ord-1', Status: 'ACCEPTED', Reason: 'key [redacted]', Items: [{ Name: 'Soup [redacted]', Quantity: 2 }] },
+    ]);
+    // Read once, redacted once: a second read gives the same values, not the text again or a second redaction.
+    expect(events.since(0).map((event) => event.data)).toEqual(events.since(0).map((event) => event.data));
+    expect(formatServerSentEvent(events.since(0)[0]!)).toBe(
+      `id: 1\nevent: order\ndata: ${JSON.stringify({ id: 1, type: 'order', time: '1970-01-01T00:00:00.000Z', data: { OrderId: 'ord-1', Status: 'NEW', Reason: 'key [redacted]', Items: [{ Name: 'Soup [redacted]', Quantity: 1 }] } })}\n\n`,
+    );
+  });
+
+  it('sends a listening stream an order redacted at once, as an object', () => {
+    const events = new SandboxEvents(() => 0, new Redactor(KEY));
+    const sent: SandboxEvent[] = [];
+    events.on('event', (event: SandboxEvent) => sent.push(event));
+    events.publish('order', { OrderId: 'ord-2', Reason: KEY });
+    expect(sent.map((event) => event.data)).toEqual([{ OrderId: 'ord-2', Reason: '[redacted]' }]);
   });
 
   it('redacts at once what a listening stream is sent', () => {
@@ -62,6 +80,15 @@ describe('SandboxEvents', () => {
     events.publish('menu', outcome(KEY));
     events.publish('refund', { reason: KEY });
     expect(sent.join('')).not.toContain(KEY);
+  });
+
+  it('redacts an unread order before the redactor forgets a signature in it', () => {
+    const redactor = new Redactor(KEY);
+    const events = new SandboxEvents(() => 0, redactor);
+    redactor.remember(`Bearer ${token}`);
+    events.publish('order', { OrderId: 'ord-3', Reason: `s=${signature}` });
+    for (let i = 0; i < REMEMBERED_SIGNATURES; i++) redactor.remember(`a.b.${String(i).padStart(20, 'x')}`);
+    expect(events.since(0)[0]!.data).toEqual({ OrderId: 'ord-3', Reason: 's=[redacted]' });
   });
 
   it('redacts an unread menu outcome before the redactor forgets a signature in it', () => {
