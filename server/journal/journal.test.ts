@@ -59,13 +59,26 @@ describe('Journal', () => {
     // One entry larger than the limit is still a page of one.
     expect(ids(journal.page({}, 100, 10))).toEqual({ ids: ['j-000010'], next: 'j-000010' });
     expect(ids(journal.page({ before: 'j-000002' }, 100, 1_000_000))).toEqual({ ids: ['j-000001'], next: undefined });
-    // No time to render entries never read before: one entry, and the next page named.
-    const fresh = new Journal(1000, new Redactor(KEY));
-    for (let i = 0; i < 3; i++) {
-      const raw = entry(fresh.nextId(), 'note');
-      fresh.addCaptured(journalSummary(raw), () => raw, 100);
+  });
+
+  it('holds the entries asked for however slowly they are redacted: a page is cut by count and bytes, never by time', () => {
+    // A redactor that takes 30 ms an entry, as a busy machine might: a page of 5 is still 5, and names the next.
+    class SlowRedactor extends Redactor {
+      override entry(raw: JournalEntry): JournalEntry {
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        return super.entry(raw);
+      }
     }
-    expect(ids(fresh.page({}, 100, 1_000_000, 0))).toEqual({ ids: ['j-000003'], next: 'j-000003' });
+    const slow = new Journal(1000, new SlowRedactor(KEY));
+    for (let i = 0; i < 8; i++) {
+      const raw = entry(slow.nextId(), 'note');
+      slow.addCaptured(journalSummary(raw), () => raw, 100);
+    }
+    const page = slow.page({}, 5, 1_000_000);
+    expect(page.items.map((kept) => kept.id)).toEqual(['j-000008', 'j-000007', 'j-000006', 'j-000005', 'j-000004']);
+    expect(page.next).toBe('j-000004');
+    expect(slow.page({ before: 'j-000004' }, 5, 1_000_000).items.map((kept) => kept.id)).toEqual(['j-000003', 'j-000002', 'j-000001']);
   });
 
   it('builds an entry only when it is first read, and only once', () => {

@@ -43,9 +43,6 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** How long a page of the journal may spend rendering entries never read before (at least one entry is). */
-export const PAGE_RENDER_MS = 25;
-
 export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   private entries: Kept[] = [];
   private readonly byId = new Map<string, Kept>();
@@ -168,17 +165,16 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
 
   /**
    * A page of `list`: at most `limit` entries, and no more than `maxBytes` of bodies and headers (at least one entry):
-   * a page of a journal of large bodies is serialized in one turn of the event loop, which every other request waits
-   * for. `next`: the id of its last entry, when more follow.
+   * a page of a journal of large bodies is serialized (and its entries never read before redacted) in one turn of the
+   * event loop, which every other request waits for. The bytes bound that turn; what a page holds depends on the
+   * request and the entries alone, never on how fast the machine renders them. `next`: the id of its last entry,
+   * when more follow.
    */
-  page(filter: JournalFilter, limit: number, maxBytes: number, maxRenderMs = PAGE_RENDER_MS): { items: JournalEntry[]; next?: string } {
+  page(filter: JournalFilter, limit: number, maxBytes: number): { items: JournalEntry[]; next?: string } {
     const found = this.select({ ...filter, limit: limit + 1 });
-    const started = performance.now();
     const items: JournalEntry[] = [];
     let bytes = 0;
-    // Entries are redacted when first read: a page of entries never read before stops once rendering them took its
-    // time, and names the next page. One partner's reads then hold the process for a bounded time each.
-    while (items.length < Math.min(limit, found.length) && (items.length === 0 || (bytes + found[items.length]!.bytes <= maxBytes && performance.now() - started < maxRenderMs))) {
+    while (items.length < Math.min(limit, found.length) && (items.length === 0 || bytes + found[items.length]!.bytes <= maxBytes)) {
       const kept = found[items.length]!;
       bytes += kept.bytes;
       items.push(this.render(kept));
