@@ -63,7 +63,7 @@ export function orderDelivery(deps: DispatcherDeps): Deliver {
     const tries = Math.min(policy.attempts, order.Tries ?? policy.attempts);
     for (let attempt = 1; attempt <= tries; attempt++) {
       const startedAt = deps.clock();
-      const fault = deps.faults?.pick({ direction: 'outbound', method: 'POST', path: new URL(url).pathname, locationId: order.LocationId });
+      const fault = deps.faults?.pick({ direction: 'outbound', method: 'POST', path: new URL(url).pathname, locationId: order.LocationId, orderId: order.OrderId });
       // A fresh token per send: a retry after a long timeout must not carry a token close to expiry.
       const headers = () => {
         const token = serviceTokenFor(fault, { posName: partner.name, key: deps.key, locationId: order.LocationId, ttlSeconds: SERVICE_TOKEN_TTL_S, nowSeconds: Math.floor(deps.clock() / 1000) });

@@ -29,6 +29,7 @@ describe('checking fault rules', () => {
     ['a delay without ms', { action: { kind: 'delay' } }, ['action.ms is required for kind delay']],
     ['an outbound kind inbound', { action: { kind: 'bad-signature' } }, ['action.kind bad-signature applies to orders the sandbox sends: set match.direction to "outbound"']],
     ['a partner on an outbound rule', { match: { direction: 'outbound', partner: 'x' }, action: { kind: 'drop' } }, [expect.stringMatching(/^match\.partner applies to inbound calls only/)]],
+    ['an OrderId on an inbound rule', { match: { orderId: 'chk-1a2b3c-04' }, action: { kind: 'drop' } }, [expect.stringMatching(/^match\.orderId applies to outbound deliveries only/)]],
     ['a probability of 0', { action: { kind: 'drop' }, probability: 0 }, ['probability must be more than 0, got number 0']],
     ['times of 0', { action: { kind: 'drop' }, times: 0 }, ['times must be 1 or more, got number 0']],
     ['an unknown field', { action: { kind: 'drop' }, once: true }, ['once is not an allowed field']],

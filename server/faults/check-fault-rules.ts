@@ -89,5 +89,8 @@ function checkOne(candidate: unknown): string[] {
   if (direction === 'outbound' && rule?.match?.partner !== undefined) {
     problems.push(`match.partner applies to inbound calls only: an order's token is the sandbox's own`);
   }
+  if (direction !== 'outbound' && rule?.match?.orderId !== undefined) {
+    problems.push('match.orderId applies to outbound deliveries only: set match.direction to "outbound" (a POS call names its order by ExternalId)');
+  }
   return problems;
 }

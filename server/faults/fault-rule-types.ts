@@ -52,6 +52,10 @@ export interface FaultMatch {
    * The POS name: the iss of the call's token (read before it is checked).
    */
   partner?: string;
+  /**
+   * Outbound: the OrderId of the order delivered, so that a rule spoils the tries of one order and no other.
+   */
+  orderId?: string;
 }
 export interface FaultAction {
   kind:

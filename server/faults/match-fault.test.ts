@@ -3,7 +3,7 @@ import { matchFault, wildcardMatch, type FaultRequest } from './match-fault.js';
 import type { FaultMatch } from './fault-rule-types.js';
 
 const refund: FaultRequest = { direction: 'inbound', method: 'POST', path: '/v2/order/refund', locationId: 'loc-std-001', partner: 'demo-pos' };
-const delivery: FaultRequest = { direction: 'outbound', method: 'POST', path: '/order', locationId: 'loc-hub-001-burgers' };
+const delivery: FaultRequest = { direction: 'outbound', method: 'POST', path: '/order', locationId: 'loc-hub-001-burgers', orderId: 'chk-1a2b3c-04' };
 
 describe('matching a fault rule', () => {
   it.each<[string, FaultMatch | undefined, FaultRequest, boolean]>([
@@ -24,6 +24,8 @@ describe('matching a fault rule', () => {
     ['another partner', { partner: 'other-pos' }, refund, false],
     ["an outbound path is the POS URL's", { direction: 'outbound', path: '/order' }, delivery, true],
     ["an order's location", { direction: 'outbound', locationId: 'loc-hub-001-burgers' }, delivery, true],
+    ['the OrderId of the order delivered', { direction: 'outbound', orderId: 'chk-1a2b3c-04' }, delivery, true],
+    ["another order's OrderId: a retry of an order still in flight does not use the rule up", { direction: 'outbound', orderId: 'chk-1a2b3c-03' }, delivery, false],
   ])('%s', (_name, match, request, fits) => {
     expect(matchFault(match, request)).toBe(fits);
   });

@@ -10,6 +10,8 @@ export interface FaultRequest {
   locationId?: string;
   /** Inbound: the iss of the token, read without checking it. */
   partner?: string;
+  /** Outbound: the OrderId of the order delivered. */
+  orderId?: string;
 }
 
 export function matchFault(match: FaultMatch | undefined, request: FaultRequest): boolean {
@@ -18,6 +20,7 @@ export function matchFault(match: FaultMatch | undefined, request: FaultRequest)
   if (rule.method !== undefined && rule.method.toUpperCase() !== request.method.toUpperCase()) return false;
   if (rule.locationId !== undefined && rule.locationId !== request.locationId) return false;
   if (rule.partner !== undefined && rule.partner !== request.partner) return false;
+  if (rule.orderId !== undefined && rule.orderId !== request.orderId) return false;
   if (rule.path !== undefined && !wildcardMatch(comparablePath(rule.path, request.direction), comparablePath(request.path, request.direction))) return false;
   return true;
 }

@@ -82,6 +82,18 @@ describe('outbound token faults', () => {
       [200, undefined],
     ]);
   });
+
+  it('spoils only the order it names: an order delivered first leaves the rule unused for the one it is for', async () => {
+    const { sandbox, order } = await sandboxWithReferencePos();
+    await addFaults(sandbox.app, [{ id: 'for-07', match: { direction: 'outbound', orderId: 'ord-07' }, action: { kind: 'bad-signature' }, times: 1 }]);
+    const other = await order();
+    expect(other.body.Deliveries.map((d: { httpStatus: number; fault?: string }) => [d.httpStatus, d.fault])).toEqual([[200, undefined]]);
+    const named = await order({ orderId: 'ord-07' });
+    expect(named.body.Deliveries.map((d: { httpStatus: number; fault?: string }) => [d.httpStatus, d.fault])).toEqual([
+      [401, 'for-07'],
+      [200, undefined],
+    ]);
+  });
 });
 
 describe('outbound duplicate delivery', () => {
