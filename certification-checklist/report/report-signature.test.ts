@@ -13,7 +13,7 @@ import { sha256Of } from './canonical-json.js';
 import { buildReport, sealReport, type Report } from './report-model.js';
 import { renderReportFiles } from './render-report-files.js';
 import { checkDetached, manifestOf, manifestText } from './report-signature.js';
-import { jwksOf, keysFromJwks, type ReportSigner } from './signing-keys.js';
+import { jwksOf, keysFromJwks, selfSigner, type ReportSigner } from './signing-keys.js';
 import { verifyReport } from './verify-report.js';
 import { signedFolderFiles } from './write-report.js';
 
@@ -243,6 +243,24 @@ describe('a self-signed report', () => {
     const claimed = sealReport({ ...laptop, signer: { kind: 'operator', deployment: 'hosted-eu', kid: TEST_KEYS.signer.kid } });
     const forged = signedFolderFiles(claimed, { ...TEST_KEYS.signer, kind: 'self-signed' });
     expect(verifyReport(forged).signature!.problems).toContain(`report.json names signer operator kid ${TEST_KEYS.signer.kid}, but signature.jws was made by self-signed kid ${TEST_KEYS.signer.kid}`);
+  });
+});
+
+describe('a self-signed key whose kid begins with - or _', () => {
+  // RFC 7638 thumbprints are base64url: one key in 32 has a kid that begins so, and it must work like any other.
+  const key = (() => {
+    for (let tries = 0; tries < 10_000; tries++) {
+      const candidate = selfSigner(generateKeyPairSync('ed25519').privateKey);
+      if (/^[-_]/.test(candidate.signer.kid)) return candidate;
+    }
+    throw new Error('no key with such a kid in 10,000 tries');
+  })();
+
+  it('is named as it is in every message, and its key set is taken', () => {
+    const signed = signedFolderFiles(reportSignedBy(key.signer), key.signer);
+    expect(verifyReport(signed)).toMatchObject({ intact: true, signature: { valid: true, kid: key.signer.kid } });
+    expect(verifyReport(signed, keys).signature!.problems).toEqual([`signature.jws: kid ${key.signer.kid} is not in the key set given (2026-q3, 2026-q4): no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)`]);
+    expect(keysFromJwks(jwksOf([{ kid: key.signer.kid, publicKey: key.signer.publicKey, retired: false }]))).toMatchObject({ keys: [{ kid: key.signer.kid }] });
   });
 });
 

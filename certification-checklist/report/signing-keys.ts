@@ -50,7 +50,7 @@ export interface PublicJwk {
 export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** kids a JWKS may hold: printable, no spaces or quotes, so a kid shows as it is in every message. */
-export const KID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$';
+export const KID_PATTERN = '^[A-Za-z0-9_-][A-Za-z0-9._:-]{0,99}$';
 const KID = new RegExp(KID_PATTERN);
 
 /** The public key's `x`, when it is an Ed25519 key. */
