@@ -70,6 +70,8 @@ export interface Verdict {
   blockedBy?: string;
   /** What kind of failure it is (`no-status-call`), when the same failure in an earlier item makes this one its knock-on. */
   cause?: string;
+  /** What to change, when the evidence calls for another fix than the item's remediation (a POS that refused the order). */
+  hint?: string;
 }
 
 export interface ChecklistItem {

@@ -22,6 +22,8 @@ export interface ProgressItem {
   status: ItemStatus;
   message: string;
   remediation: string;
+  /** The fix the evidence calls for, in place of the remediation. */
+  hint?: string;
   blockedBy?: string;
   /** When the item that blocks this one is itself blocked: the root of the chain, the one to fix. */
   rootBlocker?: string;
@@ -39,7 +41,7 @@ export function itemLine(item: ProgressItem): string {
   const head = `  ${LABEL[item.status].padEnd(8)} ${item.id.padEnd(ID_WIDTH)}${item.title}${item.required ? '' : ' (optional)'}: ${printable(item.message)}`;
   if (item.blockedBy && item.rootBlocker && item.rootBlocker !== item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}, itself blocked by ${item.rootBlocker}: fix ${item.rootBlocker} first\n`;
   if (item.blockedBy) return `${head}\n           blocked by ${item.blockedBy}: fix that first\n`;
-  const hint = ['fail', 'warn', 'blocked'].includes(item.status) ? `\n           fix: ${item.remediation}` : '';
+  const hint = ['fail', 'warn', 'blocked'].includes(item.status) ? `\n           fix: ${item.hint ?? item.remediation}` : '';
   return `${head}${hint}\n`;
 }
 

@@ -20,11 +20,22 @@ describe('runOutcome', () => {
 
 describe('runOutcome reasons', () => {
   it('names the root cause and counts its knock-ons after it, not as failures of their own', () => {
-    const items = [item('AUTH-06', 'fail'), { ...item('ORDER-02', 'blocked'), blockedBy: 'AUTH-06' }, { ...item('MENU-01', 'blocked'), blockedBy: 'AUTH-06' }, item('ORDER-05', 'pass')];
-    expect(runOutcome(items).reason).toBe('required item AUTH-06 (fail) did not pass; 2 more required items were blocked by it (ORDER-02, MENU-01)');
+    const items = [item('AUTH-06', 'fail', true, 'exp is in milliseconds'), { ...item('ORDER-02', 'blocked'), blockedBy: 'AUTH-06' }, { ...item('MENU-01', 'blocked'), blockedBy: 'MENU-03' }, { ...item('MENU-03', 'blocked'), blockedBy: 'AUTH-06' }, item('ORDER-05', 'pass')];
+    expect(runOutcome(items)).toMatchObject({
+      reason: 'required item AUTH-06 (fail) did not pass; 3 more required items were blocked by it (ORDER-02, MENU-01, MENU-03). AUTH-06: exp is in milliseconds',
+      roots: [{ id: 'AUTH-06', status: 'fail', message: 'exp is in milliseconds', blocks: ['ORDER-02', 'MENU-01', 'MENU-03'] }],
+    });
+  });
+
+  it('names every root, each with what it blocks, and no one message when there are several', () => {
+    const items = [item('AUTH-06', 'fail', true, 'a'), item('ORDER-05', 'fail', true, 'b'), { ...item('ORDER-02', 'blocked'), blockedBy: 'AUTH-06' }];
+    expect(runOutcome(items)).toMatchObject({
+      reason: 'required items AUTH-06 (fail), ORDER-05 (fail) did not pass; 1 more required item was blocked by them (ORDER-02)',
+      roots: [{ id: 'AUTH-06', blocks: ['ORDER-02'] }, { id: 'ORDER-05', blocks: [] }],
+    });
   });
 
   it('names a knock-on whose root is outside the run (left out with --only) with that root', () => {
-    expect(runOutcome([{ ...item('ORDER-02', 'blocked'), blockedBy: 'AUTH-06' }]).reason).toBe('required item ORDER-02 (blocked by AUTH-06) did not pass');
+    expect(runOutcome([{ ...item('ORDER-02', 'blocked', true, 'refused 401'), blockedBy: 'AUTH-06' }]).reason).toBe('required item ORDER-02 (blocked by AUTH-06) did not pass. ORDER-02: refused 401');
   });
 });

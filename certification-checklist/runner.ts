@@ -58,6 +58,8 @@ export interface ItemResult {
   evidence: JournalEntry[];
   /** A knock-on: the item whose rule stopped the call this one needed. */
   blockedBy?: string;
+  /** The fix the evidence calls for, when it is not the item's remediation. */
+  hint?: string;
   /** The captured traffic the item was judged over (a step id, or `journal` in passive mode). */
   judgedOver?: string;
   startedAt?: string;
@@ -126,7 +128,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
     // Live progress: one line per item as it finishes; items left out with --only stay out of it (the report lists them).
     if (!(result.status === 'skipped' && result.message === ONLY_SKIPPED)) {
       const knockOn = result.blockedBy ? { blockedBy: result.blockedBy, rootBlocker: chainRoot(result.blockedBy, results) } : {};
-      options.out.write(itemLine({ ...result.item, status: result.status, message: result.message, ...knockOn }));
+      options.out.write(itemLine({ ...result.item, status: result.status, message: result.message, ...(result.hint ? { hint: result.hint } : {}), ...knockOn }));
     }
     options.onItem?.(result);
   };
@@ -159,7 +161,7 @@ export async function runChecklist(options: RunOptions): Promise<RunResult> {
       runTag,
       waits: [],
       statusCalls: { seen: false, missed: false },
-      deliveries: { answered: false, unanswered: false },
+      deliveries: { taken: false, failed: false },
     };
     const runMark = await sandbox.journalMark();
     for (const id of STEP_IDS) {
@@ -248,7 +250,7 @@ function judge(item: ChecklistItem, step: StepRecord, began: Date, verdicts: Map
     verdicts.set(item.id, own);
     const byId = new Map(step.entries.map((entry) => [entry.id, entry]));
     const evidence = verdict.evidence.map((id) => byId.get(id)).filter((entry): entry is JournalEntry => entry !== undefined);
-    return { item, status: verdict.status, message: verdict.message, evidence, judgedOver: step.id, ...(verdict.blockedBy ? { blockedBy: verdict.blockedBy } : {}), ...timing };
+    return { item, status: verdict.status, message: verdict.message, evidence, judgedOver: step.id, ...(verdict.blockedBy ? { blockedBy: verdict.blockedBy } : verdict.hint ? { hint: verdict.hint } : {}), ...timing };
   } catch (error) {
     return { item, status: 'error', message: `the verdict could not be given: ${(error as Error).message}`, evidence: [], ...timing };
   }

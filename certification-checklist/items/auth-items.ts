@@ -6,6 +6,7 @@ import { isCredentialParameter } from '../../server/domain/query-credentials.js'
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { claimsOf, countOf, findingMessage, isStatusCall, namedExternalId, posCalls, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
+import { asPartnerMismatch, refusedGoodToken } from '../partner-mismatch.js';
 
 /**
  * Every call the POS made during the run, a fault rule's answer or not: a retry after a 503 carries a token too,
@@ -85,6 +86,14 @@ function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
       [...forged, acted],
     );
   }
+  // A POS that refuses the clean retry the same way refuses every token: its refusal of the spoiled one shows nothing.
+  if (retry && !succeeded(retry) && retry.response.status === forged[0]!.response.status) {
+    const said = blocked(
+      `the POS refused the order with ${defect} (${forged[0]!.response.status}, ${forged[0]!.id}), but refused its clean retry too (${retry.response.status}, ${retry.id}), whose token was good: a POS that refuses the sandbox's good tokens cannot be judged on how it treats bad ones`,
+      [...forged, retry],
+    );
+    return refusedGoodToken(retry) ? { ...said, blockedBy: 'ORDER-01' } : said;
+  }
   const other = forged.filter((entry) => entry.response.status !== 401 && entry.response.status !== 0);
   if (other.length > 0) {
     return warn(`the POS refused the order with ${defect}, but with ${other[0]!.response.status}; 401 tells the service the token was the problem`, forged);
@@ -103,14 +112,17 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     step: 'all-traffic',
     passive: true,
     judge: (traffic) =>
-      judgeEach(traffic, 'HS256 signed with the non-prod key', (entry) => {
-        const refused = refusedFor(entry, 'authorization', 'alg', 'payload', 'signature');
-        if (refused) return refused;
-        if (!entry.token) return 'no Bearer token';
-        if (entry.token.unreadable) return `the token is ${entry.token.unreadable}`;
-        if (entry.token.header?.alg !== 'HS256') return `alg is ${str(entry.token.header?.alg)}`;
-        return undefined;
-      }),
+      asPartnerMismatch(
+        traffic,
+        judgeEach(traffic, 'HS256 signed with the non-prod key', (entry) => {
+          const refused = refusedFor(entry, 'authorization', 'alg', 'payload', 'signature');
+          if (refused) return refused;
+          if (!entry.token) return 'no Bearer token';
+          if (entry.token.unreadable) return `the token is ${entry.token.unreadable}`;
+          if (entry.token.header?.alg !== 'HS256') return `alg is ${str(entry.token.header?.alg)}`;
+          return undefined;
+        }),
+      ),
   },
   {
     id: 'AUTH-02',
@@ -134,7 +146,10 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     passive: true,
     judge: (traffic) => {
       const posName = traffic.asked.posName;
-      return judgeClaims(traffic, `iss is ${String(posName)}`, (entry, claims) => refusedFor(entry, 'iss') ?? (claims.iss === posName ? undefined : `iss is ${str(claims.iss)}, not ${str(posName)}`));
+      return asPartnerMismatch(
+        traffic,
+        judgeClaims(traffic, `iss is ${String(posName)}`, (entry, claims) => refusedFor(entry, 'iss') ?? (claims.iss === posName ? undefined : `iss is ${str(claims.iss)}, not ${str(posName)}`)),
+      );
     },
   },
   {

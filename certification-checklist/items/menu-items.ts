@@ -13,6 +13,9 @@ export interface ExpectedPrice {
   price: number;
 }
 
+/** The cause of updates sent in the other form than the run expects. */
+const WRONG_MENU_FORM = 'wrong-menu-form';
+
 const menuCalls = (traffic: Traffic): JournalEntry[] => unfaulted(traffic.entries.filter(isMenu));
 
 /** Every asked price reached its location in an accepted update of the declared form. */
@@ -38,7 +41,11 @@ function judgeUpdates(traffic: Traffic): Verdict {
     if (refused) return refusedVerdict(`the POS sent the update for ${locationId} as`, refused, here);
     if (accepted.length === 0) return fail(`the update for ${locationId} was answered ${here[0]!.response.status}: ${errorMessages(here[0]!).slice(0, 3).join('; ')}`, here);
     const wrongForm = accepted.find((entry) => entry.menuUpdate?.form !== form);
-    if (wrongForm) return fail(`the update for ${locationId} was sent in form ${String(wrongForm.menuUpdate?.form)}, but the partner declared form ${form}`, [wrongForm]);
+    if (wrongForm) {
+      const said = fail(`the update for ${locationId} was sent in form ${String(wrongForm.menuUpdate?.form)}, but the run expects form ${form}: ${form === 'B' ? 'the capability menu-form-b was declared' : 'form A unless the capability menu-form-b is declared'}`, [wrongForm]);
+      // The same at every location: one cause, whose root is the first menu item to meet it.
+      return { ...said, cause: WRONG_MENU_FORM };
+    }
     for (const price of expected.filter((p) => p.locationId === locationId)) {
       const set = accepted.some((entry) => entry.menuUpdate?.changes.some((change) => change.itemId === price.itemId && change.field === 'Price' && change.to === price.price));
       if (!set) {
@@ -69,8 +76,13 @@ function judgeEachMenuCall(traffic: Traffic, rule: string, why: (entry: JournalE
 function judgeOneSend(traffic: Traffic): Verdict {
   const calls = traffic.entries.filter(isMenu);
   if (calls.length === 0) return blocked(`the POS sent no menu update, so its handling of VALIDATION_ERROR could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
-  if (calls.length > 1) return fail(`the refused update was sent ${calls.length} times; a VALIDATION_ERROR will not change by sending the same payload again`, calls);
-  return pass('the update refused with VALIDATION_ERROR was sent once, not again', calls);
+  // The pass rests on the refusal the step injected: an update no rule answered says nothing of how the POS treats one.
+  const first = calls[0]!;
+  if (first.fault === undefined || first.response.status !== 400) {
+    return blocked(`no menu update met the injected VALIDATION_ERROR: the first (${first.id}) was answered ${first.response.status}${first.fault ? ` by ${first.fault.rule}` : ' by the sandbox itself'}, so what the POS does after one could not be seen`, calls);
+  }
+  if (calls.length > 1) return fail(`the update refused with VALIDATION_ERROR (${first.id}) was sent ${calls.length} times; a VALIDATION_ERROR will not change by sending the same payload again`, calls);
+  return pass(`the update met the injected VALIDATION_ERROR (${first.id}) and was not sent again`, calls);
 }
 
 export const MENU_ITEMS: ChecklistItem[] = [

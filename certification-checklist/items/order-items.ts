@@ -2,8 +2,9 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { OrderRecord } from '../../server/domain/order-record.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
-import { refusedVerdict, wasRefused } from '../refusals.js';
-import { findingMessage, isDelivery, isStatusCall, namedExternalId, succeeded, withFinding } from '../traffic.js';
+import { refusalShape, refusedVerdict, wasRefused } from '../refusals.js';
+import { asPartnerMismatch, refusedGoodToken } from '../partner-mismatch.js';
+import { findingMessage, isDelivery, isStatusCall, namedExternalId, succeeded, typedValue, withFinding } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const entriesOf = (traffic: Traffic, orderId: string) => traffic.entries.filter((entry) => entry.orderId === orderId);
@@ -48,7 +49,12 @@ function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'R
   if (reached) return pass(`order ${orderId} reached ${wanted} by the POS’s ${reached.by === 'pos-reply' ? 'reply' : 'status call'}`, [...deliveries.filter(succeeded), ...statusCalls]);
   const refused = deliveries.filter((entry) => entry.response.status !== 0 && !succeeded(entry));
   if (refused.length > 0 && !deliveries.some(succeeded)) {
-    return fail(`the POS refused order ${orderId} with ${refused[0]!.response.status}: ${JSON.stringify(refused[0]!.response.body ?? '')}`, refused);
+    const first = refused[0]!;
+    const said = `the POS refused order ${orderId} with ${first.response.status} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`;
+    // A good token refused is the delivery item's failure, whatever the order; any other refusal is this one's own,
+    // and one cause for every order item that meets it (every order refused for one missing field, say).
+    if (refused.some(refusedGoodToken)) return { ...blocked(`${said}; its token was the sandbox's good one, so the order could not be taken`, refused), blockedBy: 'ORDER-01' };
+    return { ...fail(said, refused), cause: refusalShape(first), hint: DECLINE_HINT };
   }
   if (record?.Status === 'DELIVERY_FAILED') {
     return fail(`order ${orderId} is DELIVERY_FAILED: ${record.Deliveries?.at(-1)?.problem ?? 'no try delivered it'}`, deliveries);
@@ -58,7 +64,7 @@ function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'R
   const refusedCall = statusCalls.find(wasRefused);
   if (refusedCall) {
     const named = namedExternalId(refusedCall);
-    return refusedVerdict(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS sent its status${named === undefined ? '' : ` naming ExternalId ${JSON.stringify(named)}`} as`, refusedCall, statusCalls);
+    return refusedVerdict(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS sent its status${named === undefined ? '' : ` naming ExternalId ${typedValue(named)}`} as`, refusedCall, statusCalls);
   }
   if (statusCalls.length === 0) {
     return { ...fail(`order ${orderId} is ${record?.Status ?? 'unknown'}: the POS answered the delivery but sent no status call (POST /order/status with ${wanted}, or Status in the reply)`, deliveries), cause: NO_STATUS_CALL };
@@ -91,6 +97,30 @@ function reusedExternalId(answered: JournalEntry[]): { message: string; entries:
 
 /** The cause of an order that never got a status call: the same in every order item, so one root cause, not four. */
 export const NO_STATUS_CALL = 'no-status-call';
+/** The cause of deliveries refused as unauthorized although their token was good. */
+export const REFUSES_GOOD_TOKENS = 'refuses-good-tokens';
+
+/** The fix for an order the POS refused with an error status, which the item's own remediation does not name. */
+const DECLINE_HINT =
+  'Answer every delivery with 2xx and {"ExternalId"} once the order is stored; decline an order the merchant cannot take with POST /order/status {"Status": "REJECTED", "Reason"}, not with an error status, which makes the service send it again and then give up on it.';
+/** The verdict with the item's own fix: a resend or a kiosk order refused is what ORDER-04's and ORDER-08's are about. */
+const ownFix = ({ hint: _hint, ...verdict }: Verdict): Verdict => verdict;
+/** The fix for good tokens refused. */
+const TOKEN_CHECK_HINT =
+  'Check the service’s token with the partner’s non-prod key (§5: one key for both directions), aud = your POS name, iss io.service.pos.brokers.openapi, and a minute of clock tolerance: a good token must be taken.';
+
+/**
+ * The dispatches (an order's first delivery, each resend) that the POS answered on every try, never with 2xx; tries a
+ * fault rule acted on are left out, since what they carried was not the sandbox's own order and token.
+ */
+function refusedDispatches(deliveries: readonly JournalEntry[]): JournalEntry[][] {
+  const byDispatch = new Map<string, JournalEntry[]>();
+  for (const entry of deliveries.filter((candidate) => candidate.fault === undefined)) {
+    const key = `${entry.orderId} ${entry.delivery?.dispatch ?? 1}`;
+    byDispatch.set(key, [...(byDispatch.get(key) ?? []), entry]);
+  }
+  return [...byDispatch.values()].filter((tries) => tries.some((entry) => entry.response.status !== 0) && !tries.some(succeeded)).map((tries) => tries.filter((entry) => entry.response.status !== 0));
+}
 
 /** The ExternalIds the POS answered one dispatch of the order with. */
 const externalIdsOf = (traffic: Traffic, orderId: string, dispatch: (n: number) => boolean): string[] => [
@@ -116,12 +146,33 @@ export const ORDER_ITEMS: ChecklistItem[] = [
     judge: (traffic) => {
       const deliveries = traffic.entries.filter(isDelivery);
       if (deliveries.length === 0) return blocked('no order was delivered to the POS during the run (is --pos-order-url right?)');
-      const answered = deliveries.filter(succeeded);
-      if (answered.length === 0) {
-        const heard = deliveries.find((entry) => entry.response.status !== 0);
-        if (!heard) return blocked(`the POS answered none of the ${deliveries.length} deliveries: ${deliveries.at(-1)!.response.error ?? 'no answer'}`, deliveries);
-        return fail(`the POS answered ${deliveries.length} deliver${deliveries.length === 1 ? 'y' : 'ies'}, never with 2xx; the first with ${heard.response.status}`, deliveries);
+      const unauthorized = deliveries.filter(refusedGoodToken);
+      if (unauthorized.length > 0) {
+        const first = unauthorized[0]!;
+        const partner = String(traffic.asked.posName);
+        const said = fail(
+          `the POS refused ${unauthorized.length} of the ${deliveries.length} deliveries with ${first.response.status} although each carried a good token from the sandbox (HS256 with the non-prod key of ${JSON.stringify(partner)}, aud ${JSON.stringify(partner)}, valid when sent); the first, order ${first.orderId} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`,
+          unauthorized,
+        );
+        return asPartnerMismatch(traffic, { ...said, cause: REFUSES_GOOD_TOKENS, hint: TOKEN_CHECK_HINT });
       }
+      const answered = deliveries.filter(succeeded);
+      if (answered.length === 0 && deliveries.every((entry) => entry.response.status === 0)) {
+        return blocked(`the POS answered none of the ${deliveries.length} deliveries: ${deliveries.at(-1)!.response.error ?? 'no answer'}`, deliveries);
+      }
+      // Every dispatch of an order must be taken: one the POS answered only with errors never reached it.
+      const refused = refusedDispatches(deliveries);
+      if (refused.length > 0) {
+        const first = refused[0]![0]!;
+        const dispatches = new Set(deliveries.filter((entry) => entry.fault === undefined).map((entry) => `${entry.orderId} ${entry.delivery?.dispatch ?? 1}`)).size;
+        const which = (first.delivery?.dispatch ?? 1) > 1 ? `the resend of order ${first.orderId}` : `order ${first.orderId}`;
+        return {
+          ...fail(`the POS answered ${refused.length} of the ${dispatches} order deliveries of the run only with errors; ${which} with ${first.response.status} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`, refused.flat()),
+          cause: refusalShape(first),
+          hint: DECLINE_HINT,
+        };
+      }
+      if (answered.length === 0) return blocked(`no order was taken: the only deliveries the POS answered were tries a fault rule acted on`, deliveries);
       const missing = answered.filter((entry) => typeof externalIdOf(entry) !== 'string' || (externalIdOf(entry) as string).trim() === '');
       if (missing.length > 0) return fail(`the POS answered order ${missing[0]!.orderId} with ${JSON.stringify(missing[0]!.response.body ?? '')}: no ExternalId`, missing);
       const reused = reusedExternalId(answered);
@@ -182,9 +233,9 @@ export const ORDER_ITEMS: ChecklistItem[] = [
       const changed = externalIdsOf(traffic, orderId, (dispatch) => dispatch > 1).find((id) => id !== first);
       if (first !== undefined && changed !== undefined) {
         const answers = resent.filter((entry) => externalIdOf(entry) === changed);
-        return fail(`the resent order ${orderId} was answered with ExternalId ${JSON.stringify(changed)}, but the POS gave it ${JSON.stringify(first)} the first time; a resend keeps the order’s ExternalId`, answers);
+        return fail(`the resent order ${orderId} was answered with ExternalId ${typedValue(changed)}, but the POS gave it ${typedValue(first)} the first time; a resend keeps the order’s ExternalId`, answers);
       }
-      return judgeOutcome({ ...traffic, entries: traffic.entries.filter((entry) => (entry.delivery?.dispatch ?? 2) > 1) }, orderId, 'ACCEPTED');
+      return ownFix(judgeOutcome({ ...traffic, entries: traffic.entries.filter((entry) => (entry.delivery?.dispatch ?? 2) > 1) }, orderId, 'ACCEPTED'));
     },
   },
   {
@@ -207,11 +258,17 @@ export const ORDER_ITEMS: ChecklistItem[] = [
       }
       const pairs = [...byTry.values()];
       const answeredPairs = pairs.filter((pair) => pair.filter(succeeded).length >= 2);
-      if (answeredPairs.length === 0) return blocked(`the POS answered ${copies.filter(succeeded).length} of the ${copies.length} copies, never both copies of one delivery`, copies);
+      if (answeredPairs.length === 0) {
+        const said = `the POS answered ${copies.filter(succeeded).length} of the ${copies.length} copies with 2xx, never both copies of one delivery`;
+        // Each copy carried a good token: a POS that refuses those cannot show whether it is idempotent.
+        const unauthorized = copies.filter(refusedGoodToken);
+        if (unauthorized.length > 0) return { ...blocked(`${said}: it refused ${unauthorized.length} with ${unauthorized[0]!.response.status} (${unauthorized[0]!.id}), though each carried a good token`, copies), blockedBy: 'ORDER-01' };
+        return blocked(said, copies);
+      }
       const broken = withFinding(copies, 'DUPLICATE_NOT_IDEMPOTENT');
       if (broken.length > 0) return fail(findingMessage(broken, 'DUPLICATE_NOT_IDEMPOTENT')!, pairs.find((pair) => pair.includes(broken[0]!))!);
       const split = answeredPairs.find((pair) => new Set(pair.filter(succeeded).map((entry) => JSON.stringify(externalIdOf(entry)))).size > 1);
-      if (split) return fail(`the copies of one delivery of order ${split[0]!.orderId} were answered with different ExternalIds: ${split.filter(succeeded).map((entry) => JSON.stringify(externalIdOf(entry))).join(', ')}`, split);
+      if (split) return fail(`the copies of one delivery of order ${split[0]!.orderId} were answered with different ExternalIds: ${split.filter(succeeded).map((entry) => typedValue(externalIdOf(entry))).join(', ')}`, split);
       const ids = answeredPairs.map((pair) => JSON.stringify(externalIdOf(pair.find(succeeded)!)));
       return pass(answeredPairs.length === 1 ? `both copies were answered with ExternalId ${ids[0]}` : `the copies of each of ${answeredPairs.length} duplicated deliveries were answered alike (${ids.join(', ')})`, answeredPairs.flat());
     },
@@ -236,6 +293,10 @@ export const ORDER_ITEMS: ChecklistItem[] = [
       const late = tries.find((entry) => entry.response.status === 0 && alive(entry.orderId));
       if (late) return fail(`a delivery of order ${late.orderId} was not acknowledged within ${limit} ms although the POS was up (it answered another try or sent its status), so the service sent it again`, tries.filter((entry) => entry.orderId === late.orderId));
       if (answered.length === 0) return blocked(`the POS answered none of the ${tries.length} deliveries: ${tries.at(-1)!.response.error ?? 'no answer'}`, tries);
+      // An answer that takes no order says nothing of how soon the POS acknowledges one it takes.
+      if (!answered.some(succeeded)) {
+        return { ...blocked(`the POS took no order: it answered every delivery with an error, the first with ${answered[0]!.response.status} (${answered[0]!.id}), so how soon it acknowledges an order it takes could not be seen`, answered), blockedBy: 'ORDER-01' };
+      }
       const slowest = answered.reduce((worst, entry) => (entry.latencyMs > worst.latencyMs ? entry : worst));
       const orders = new Set(answered.map((entry) => entry.orderId)).size;
       if (slowest.latencyMs > limit / 2) {
@@ -273,6 +334,7 @@ export const ORDER_ITEMS: ChecklistItem[] = [
     remediation: 'Take orders with Channel "kiosk": prepaid, eat-in or takeout, with the pager/table number in Kiosk.PagerNumber.',
     step: 'order-kiosk',
     passive: false,
-    judge: (traffic) => judgeOutcome(traffic, String(traffic.asked.orderId), 'ACCEPTED'),
+    // A kiosk order refused is what the item's own fix is about: taking kiosk orders.
+    judge: (traffic) => ownFix(judgeOutcome(traffic, String(traffic.asked.orderId), 'ACCEPTED')),
   },
 ];

@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { refusedVerdict, wasRefused } from '../refusals.js';
-import { errorMessages, isRefund, namedExternalId, succeeded } from '../traffic.js';
+import { errorMessages, isRefund, namedExternalId, succeeded, typedValue } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';
 
 const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter(isRefund);
@@ -11,11 +11,6 @@ const refundCalls = (traffic: Traffic): JournalEntry[] => traffic.entries.filter
 export const MIN_RETRY_GAP_MS = 1000;
 /** More sends than this of one refunded order inside the observation window is flooding. */
 export const MAX_SENDS_AFTER_5XX = 3;
-/**
- * How long the outage step's outage lasts after the POS's first refund met it: half the least backoff, so a POS
- * that waits that long before a retry meets a service that is back, and one that loops meets the outage.
- */
-export const OUTAGE_AFTER_FIRST_MS = MIN_RETRY_GAP_MS / 2;
 
 /** One refund a step asked the POS for: the order, where it is, the ExternalId the POS gave it. */
 export interface AskedRefund {
@@ -67,7 +62,9 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
   const named = calls.find((entry) => namedExternalId(entry) !== externalId);
   if (named) {
     const sent = namedExternalId(named);
-    const said = fail(sent === undefined ? `the refund (${named.id}) named no ExternalId; the POS gave this order ${JSON.stringify(externalId)}` : `the refund (${named.id}) named ExternalId ${JSON.stringify(sent)}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
+    // Refused, the sandbox's own words say why (a number where a string must be): the same for every refund item.
+    if (wasRefused(named) && !calls.some(succeeded)) return refusedVerdict(`the POS sent the refund of ${JSON.stringify(externalId)} naming ExternalId ${typedValue(sent)} as`, named, calls);
+    const said = fail(sent === undefined ? `the refund (${named.id}) named no ExternalId; the POS gave this order ${JSON.stringify(externalId)}` : `the refund (${named.id}) named ExternalId ${typedValue(sent)}, but the POS gave this order ${JSON.stringify(externalId)}`, [named]);
     // One cause in every refund item (the OrderId named, say): the Hub's and the Kiosk's are REFUND-01's knock-ons.
     return { ...said, cause: REFUND_NAMES_ANOTHER_ORDER };
   }
@@ -97,20 +94,31 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
   return blocked(`the refund of ${externalId} was accepted but is still ${records[0]?.status ?? 'unrecorded'}; the sandbox did not finish it in time`, calls);
 }
 
-/** How often one refused refund was sent inside the step's window. */
-function judgeRetries(traffic: Traffic, after: string, limit: number): Verdict {
+/**
+ * How often one refund was sent once it met the error the step injected (`status`, from the step's fault rule), inside
+ * the step's window. The first refund must be the one the rule answered: a pass says "after a 503" only when a 503 of
+ * the rule is in the traffic, and a refund that never met it leaves the item blocked.
+ */
+function judgeRetries(traffic: Traffic, after: string, status: number, limit: number): Verdict {
   if (traffic.asked.missing !== undefined) {
     const root = traffic.asked.blockedBy as string | undefined;
     return { ...blocked(String(traffic.asked.missing)), ...(root ? { blockedBy: root } : {}) };
   }
   const calls = refundCalls(traffic);
   if (calls.length === 0) return blocked(`the POS sent no refund, so its handling of ${after} could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
-  if (calls.length > limit) return fail(`the refund was sent ${calls.length} times after ${after}; that floods the service`, calls);
+  const first = calls[0]!;
+  if (first.fault === undefined || first.response.status !== status) {
+    return blocked(`no refund met the injected ${after}: the first (${first.id}) was answered ${first.response.status}${first.fault ? ` by ${first.fault.rule}` : ' by the sandbox itself'}, so what the POS does after ${after} could not be seen`, calls);
+  }
+  if (calls.length > limit) return fail(`the refund was sent ${calls.length} times after it met ${after} (${first.id}); that floods the service`, calls);
   const times = calls.map((entry) => Date.parse(entry.time));
   const gaps = times.slice(1).map((time, i) => time - times[i]!);
-  const hasty = gaps.find((gap) => gap < MIN_RETRY_GAP_MS);
-  if (hasty !== undefined) return warn(`the refund was sent again ${hasty} ms after ${after}; wait (with backoff) before a retry`, calls);
-  return pass(calls.length === 1 ? `the refund was sent once; the POS stopped after ${after}` : `the refund was sent ${calls.length} times, with backoff`, calls);
+  const hasty = gaps.findIndex((gap) => gap < MIN_RETRY_GAP_MS);
+  if (hasty !== -1) {
+    return fail(`the refund met ${after} (${first.id}) and was sent again ${gaps[hasty]} ms later (${calls[hasty + 1]!.id}); a retry waits at least ${MIN_RETRY_GAP_MS / 1000} s, with backoff`, calls);
+  }
+  if (calls.length === 1) return pass(`the refund met ${after} (${first.id}) and was not sent again`, calls);
+  return pass(`the refund met ${after} (${first.id}) and was sent ${calls.length - 1} more time${calls.length === 2 ? '' : 's'}, the first ${gaps[0]} ms later (${calls[1]!.id}): at most ${limit} sends, at least ${MIN_RETRY_GAP_MS / 1000} s apart`, calls);
 }
 
 /**
@@ -126,9 +134,9 @@ function judgeAfterOutage(traffic: Traffic): Verdict {
   const calls = refundCalls(traffic);
   const [asked] = askedRefunds(traffic);
   if (calls.length === 0 || asked === undefined) return blocked(`the POS sent no refund, so whether it sends it again after an outage could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
-  const met = calls.filter((entry) => entry.fault !== undefined);
+  const met = calls.filter((entry) => entry.fault !== undefined && entry.response.status === 503);
   const after = calls.filter((entry) => entry.fault === undefined);
-  if (met.length === 0) return blocked(`no refund met the outage: the first (${calls[0]!.id}) was answered ${calls[0]!.response.status}`, calls);
+  if (met.length === 0) return blocked(`no refund met the outage: the first (${calls[0]!.id}) was answered ${calls[0]!.response.status}${calls[0]!.fault ? ` by ${calls[0]!.fault.rule}` : ' by the sandbox itself'}, so whether the POS sends it again after an outage could not be seen`, calls);
   const first = met[0]!;
   if (after.length === 0) {
     const waited = Math.round(((traffic.asked.waitMs as number) + (traffic.asked.windowMs as number)) / 1000);
@@ -165,7 +173,7 @@ export const REFUND_ITEMS: ChecklistItem[] = [
     remediation: 'Show a 400 to the person who asked for the refund, with its message; sending the same body again gets the same 400.',
     step: 'refund-invalid-payload',
     passive: false,
-    judge: (traffic) => judgeRetries(traffic, 'a 400 INVALID_PAYLOAD', 1),
+    judge: (traffic) => judgeRetries(traffic, 'a 400 INVALID_PAYLOAD', 400, 1),
   },
   {
     id: 'REFUND-03',
@@ -177,7 +185,7 @@ export const REFUND_ITEMS: ChecklistItem[] = [
     remediation: `After a 5xx or a timeout, retry at most a few times with growing waits (≥ ${MIN_RETRY_GAP_MS / 1000} s), then report the refund as not sent.`,
     step: 'refund-service-error',
     passive: false,
-    judge: (traffic) => judgeRetries(traffic, 'a 503', MAX_SENDS_AFTER_5XX),
+    judge: (traffic) => judgeRetries(traffic, 'a 503', 503, MAX_SENDS_AFTER_5XX),
   },
   {
     id: 'REFUND-04',

@@ -102,6 +102,8 @@ function compare(reported: ReportItem, verdict: Verdict): string | undefined {
   if (stated !== given || reported.message !== verdict.message) {
     return `the report says ${stated}: ${quote(reported.message)}; its evidence gives ${given}: ${quote(verdict.message)}`;
   }
+  const hint = verdict.blockedBy ? undefined : verdict.hint;
+  if (reported.hint !== hint) return `the report gives the fix ${quote(reported.hint ?? reported.remediation)}; its evidence calls for ${quote(hint ?? reported.remediation)}`;
   if (canonicalJson(reported.evidence) !== canonicalJson(verdict.evidence)) {
     return `the report cites ${reported.evidence.join(', ') || 'no entry'} as evidence; the verdict rests on ${verdict.evidence.join(', ') || 'no entry'}`;
   }

@@ -38,7 +38,7 @@ export function renderHtml(report: Report): string {
 <h1>${html(view.title)}</h1>
 ${view.notice ? `<p class="notice">${html(view.notice)}</p>\n` : ''}<p class="verdict" style="color:${report.outcome.exitCode === 0 ? COLOUR.pass : COLOUR.fail}">${html(view.verdict)}</p>
 <p>${html(view.counts)}</p>
-<h2>Certification statement</h2>
+${view.fixFirst.length > 0 ? `<h2>What to fix first</h2>\n<p>Root causes first: an item that blocks others is listed with them, and fixing it unblocks them.</p>\n${view.fixFirst.map(fixSection).join('\n')}\n` : ''}<h2>Certification statement</h2>
 <table class="statement">${view.statement.map(([name, value]) => `<tr><th>${html(name)}</th><td>${html(value)}</td></tr>`).join('')}</table>
 <p>statement.json holds the same, signed (statement.jws); manifest.json lists every file's sha256 and signature.jws signs it.</p>
 <h2>Run</h2>
@@ -48,7 +48,7 @@ ${view.notice ? `<p class="notice">${html(view.notice)}</p>\n` : ''}<p class="ve
 <table><tr><th>Status</th><th>Item</th><th>§</th><th>Required</th><th>Result</th></tr>
 ${view.rows.map(({ item, label }) => `<tr id="${item.id}"><td>${badge(item.status, label)}</td><td><strong>${item.id}</strong> ${html(item.title)}</td><td>${html(item.section)}</td><td>${item.required ? 'yes' : 'optional'}</td><td>${html(item.message)}${item.evidence.length > 0 ? `<br><small>Evidence: ${evidenceLinks(item.evidence)}</small>` : ''}</td></tr>`).join('\n')}
 </table>
-${view.fixFirst.length > 0 ? `<h2>What to fix first</h2>\n<p>Root causes first: an item that blocks others is listed with them, and fixing it unblocks them.</p>\n${view.fixFirst.map(fixSection).join('\n')}\n` : ''}<h2>Steps</h2>
+<h2>Steps</h2>
 <table><tr><th>Step</th><th>Time</th><th>Waits</th></tr>
 ${view.steps.map((step) => `<tr><td>${html(step.id)}</td><td>${step.seconds}</td><td>${html(step.waits)}</td></tr>`).join('\n')}
 </table>
@@ -63,7 +63,7 @@ ${report.evidence.map((piece) => `<details id="${html(piece.journalId)}"><summar
 function fixSection({ item, label, blocks }: FixEntry): string {
   const fix = item.blockedBy
     ? `<p class="fix"><strong>Blocked by ${html(item.blockedBy)}</strong>, which is outside this run: fix it first. (${html(item.section)})</p>`
-    : `<p class="fix"><strong>Fix:</strong> ${html(item.remediation)} (${html(item.section)})</p>`;
+    : `<p class="fix"><strong>Fix:</strong> ${html(item.hint ?? item.remediation)} (${html(item.section)})</p>`;
   const blocked = blocks.length > 0 ? `<p><strong>Also blocks:</strong> ${blocks.map((other: ReportItem) => `<a href="#${other.id}">${other.id}</a> (${html(other.title)})`).join('; ')}</p>` : '';
   const evidence = item.evidence.length > 0 ? `<p><small>Evidence: ${evidenceLinks(item.evidence)}</small></p>` : '';
   return `<section><h3>${badge(item.status, label)} ${item.id}: ${html(item.title)}</h3>\n<p>${html(item.message)}</p>${fix}${blocked}${evidence}</section>`;

@@ -2,6 +2,7 @@
 import { CATEGORIES } from '../checklist-types.js';
 import type { Report, ReportItem } from './report-model.js';
 import { signerWords } from './render-statement.js';
+import { fixFirst } from './report-view.js';
 
 /** XML text: the five specials escaped, and the control characters XML 1.0 has no place for (all but tab and line breaks) dropped. */
 const xml = (text: string) =>
@@ -14,7 +15,20 @@ const xml = (text: string) =>
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function renderJunit(report: Report): string {
-  const suites = CATEGORIES.map((category) => report.items.filter((item) => item.category === category)).filter((items) => items.length > 0);
+  // What to fix first comes first, as a merge request lists it: the suites holding root causes, and in each suite its
+  // roots, before the rest in checklist order.
+  const fix = fixFirst(report.items);
+  const rank = (item: ReportItem) => {
+    const at = fix.findIndex((entry) => entry.item === item);
+    return at === -1 ? fix.length : at;
+  };
+  const suites = CATEGORIES.map((category) => report.items.filter((item) => item.category === category))
+    .filter((items) => items.length > 0)
+    .map((items) => items.map((item, index) => ({ item, index })).sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index).map(({ item }) => item))
+    .map((items, index) => ({ items, index }))
+    .sort((a, b) => rank(a.items[0]!) - rank(b.items[0]!) || a.index - b.index)
+    .map(({ items }) => items);
+  const byId = new Map(report.items.map((item) => [item.id, item]));
   const total = (items: ReportItem[], ...statuses: string[]) => items.filter((item) => statuses.includes(item.status)).length;
   const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
   const lines = [
@@ -27,16 +41,17 @@ export function renderJunit(report: Report): string {
       `  <testsuite name="${category}" tests="${items.length}" failures="${total(items, 'fail')}" errors="${total(items, 'blocked', 'error')}" skipped="${total(items, 'skipped', 'not_applicable')}" timestamp="${report.startedAt}">`,
     );
     lines.push('    <properties>', `      <property name="signed-by" value="${xml(signerWords(report.signer).who)}"/>`, `      <property name="signature-proves" value="${xml(signerWords(report.signer).proves)}"/>`, `      <property name="report-sha256" value="${xml(report.digest?.value ?? '')}"/>`, '    </properties>');
-    for (const item of items) lines.push(...testCase(item, seconds(item.durationMs)));
+    for (const item of items) lines.push(...testCase(item, seconds(item.durationMs), byId));
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');
 }
 
-function testCase(item: ReportItem, time: string): string[] {
+function testCase(item: ReportItem, time: string, byId: ReadonlyMap<string, ReportItem>): string[] {
   const open = `    <testcase classname="pos-sandbox.${item.category}" name="${xml(`${item.id} ${item.title}${item.required ? '' : ' (optional)'}`)}" time="${time}"`;
-  const fix = item.blockedBy ? `Blocked by ${item.blockedBy}: fix that first` : `Fix: ${item.remediation} (${item.section})`;
+  const root = item.blockedBy ? rootOf(item, byId) : undefined;
+  const fix = item.blockedBy ? `Blocked by ${item.blockedBy}: fix ${root!.id === item.blockedBy ? 'that' : root!.id} first${root!.id === item.id ? '' : ` (${root!.message})`}` : `Fix: ${item.hint ?? item.remediation} (${item.section})`;
   const hint = xml(`${item.message}\n${fix}\nEvidence: ${item.evidence.join(', ') || 'none'}`);
   switch (item.status) {
     case 'pass':
@@ -51,4 +66,15 @@ function testCase(item: ReportItem, time: string): string[] {
     default:
       return [`${open}>`, `      <skipped message="${xml(`${item.status}: ${item.message}`)}"/>`, '    </testcase>'];
   }
+}
+
+/** The item at the root of a knock-on's chain, as far as the report holds it. */
+function rootOf(item: ReportItem, byId: ReadonlyMap<string, ReportItem>): ReportItem {
+  const seen = new Set<string>();
+  let at = item;
+  while (at.blockedBy && byId.has(at.blockedBy) && !seen.has(at.id)) {
+    seen.add(at.id);
+    at = byId.get(at.blockedBy)!;
+  }
+  return at;
 }

@@ -15,6 +15,7 @@ export function renderMarkdown(report: Report): string {
     ...(view.notice ? [`> **${view.notice}**`, ''] : []),
     `**${view.verdict}** (${view.counts})`,
     '',
+    ...fixFirstSection(view.fixFirst),
     '## Certification statement',
     '',
     '| | |',
@@ -38,15 +39,17 @@ export function renderMarkdown(report: Report): string {
     ...view.rows.map(({ item, label }) => `| ${label} | **${item.id}** ${cell(item.title)} | ${cell(item.section)} | ${item.required ? 'yes' : 'optional'} | ${cell(item.message)} |`),
     '',
   ];
-  if (view.fixFirst.length > 0) {
-    lines.push('## What to fix first', '', 'Root causes first: an item that blocks others is listed with them, and fixing it unblocks them.', '');
-    for (const entry of view.fixFirst) lines.push(...fixSection(entry));
-  }
   lines.push('## Steps', '', '| Step | Time | Waits |', '|---|---|---|', ...view.steps.map((step) => `| ${step.id} | ${step.seconds} | ${cell(step.waits)} |`), '');
   lines.push('## Evidence', '', `Each piece is a journal entry of the sandbox, redacted (tokens as header, claims and hash), stored once in report.json with its sha256, and in evidence.har. ${report.evidence.length} entries.`, '');
   for (const item of report.items.filter((i) => i.evidence.length > 0)) lines.push(`- **${item.id}**: ${item.evidence.map((id) => `\`${id}\``).join(', ')}`);
   lines.push('');
   return lines.join('\n');
+}
+
+/** What to fix, first in the file: the root causes, each with the items it blocks. */
+function fixFirstSection(entries: readonly FixEntry[]): string[] {
+  if (entries.length === 0) return [];
+  return ['## What to fix first', '', 'Root causes first: an item that blocks others is listed with them, and fixing it unblocks them.', '', ...entries.flatMap(fixSection)];
 }
 
 function fixSection({ item, label, blocks }: FixEntry): string[] {
@@ -55,7 +58,7 @@ function fixSection({ item, label, blocks }: FixEntry): string[] {
     '',
     item.message,
     '',
-    item.blockedBy ? `**Blocked by ${item.blockedBy}**, which is outside this run: fix it first. (${item.section})` : `**Fix:** ${item.remediation} (${item.section})`,
+    item.blockedBy ? `**Blocked by ${item.blockedBy}**, which is outside this run: fix it first. (${item.section})` : `**Fix:** ${item.hint ?? item.remediation} (${item.section})`,
     '',
     ...(blocks.length > 0 ? [`**Also blocks:** ${blocks.map((other) => `${other.id} (${other.title})`).join('; ')}`, ''] : []),
     ...(item.evidence.length > 0 ? [`Evidence: ${item.evidence.map((id) => `\`${id}\``).join(', ')}`, ''] : []),

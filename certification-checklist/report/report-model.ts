@@ -36,6 +36,8 @@ export interface ReportItem {
   status: ItemStatus;
   message: string;
   remediation: string;
+  /** The fix the evidence calls for, shown in place of `remediation` when the item's own fix would not fit. */
+  hint?: string;
   /** A knock-on: the item whose failure stopped the call this one needed. */
   blockedBy?: string;
   /** The step (or `journal`, in passive mode) whose traffic the verdict was given over. */
@@ -108,6 +110,7 @@ export function buildReport(run: RunResult, outcome: RunOutcome, signer: Pick<Re
       status: result.status,
       message: result.message,
       remediation: result.item.remediation,
+      ...(result.hint ? { hint: result.hint } : {}),
       ...(result.blockedBy ? { blockedBy: result.blockedBy } : {}),
       ...(result.judgedOver ? { judgedOver: result.judgedOver } : {}),
       ...(result.startedAt ? { startedAt: result.startedAt, durationMs: result.durationMs } : {}),

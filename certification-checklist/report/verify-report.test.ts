@@ -199,7 +199,7 @@ describe('rejudgeReport', () => {
 
   it('says it cannot judge a report of another checklist version, and which pos-sandbox can', () => {
     expect(rejudgeReport({ ...report, checklistVersion: '1.0.0' })).toEqual({
-      unsupported: 'the report was judged by checklist 1.0.0; this pos-sandbox has checklist 2.2.0. Judge it again with the pos-sandbox that wrote it (sandbox 0.1.0)',
+      unsupported: 'the report was judged by checklist 1.0.0; this pos-sandbox has checklist 2.3.0. Judge it again with the pos-sandbox that wrote it (sandbox 0.1.0)',
     });
   });
 });

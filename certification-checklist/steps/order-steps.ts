@@ -24,22 +24,23 @@ async function rejectedThenResent(ctx: StepContext): Promise<StepOutcome> {
   return { asked: { orderId, reason: REJECTION_REASON }, actor, orderIds: [orderId] };
 }
 
-async function duplicated(ctx: StepContext): Promise<StepOutcome> {
+/**
+ * An order delivered through an outbound fault that fires once, on a try of this order alone (match.orderId): a
+ * retry of an earlier order still in flight cannot use the rule up, so the order the step judges is the one that
+ * meets it, whatever the POS's pace.
+ */
+async function throughFault(ctx: StepContext, kind: 'duplicate' | 'bad-signature' | 'expired-token' | 'wrong-audience'): Promise<StepOutcome> {
   const location = locationsOf(ctx, 'standard')[0]!;
-  const rule = { match: { direction: 'outbound' as const }, action: { kind: 'duplicate' as const }, times: 1 };
-  const { orderId, actor } = await withFault(ctx, rule, 'duplicate', () => deliverDecided(ctx, 'standard', location, 'ACCEPTED'));
+  const orderId = ctx.newOrderId();
+  const rule = { match: { direction: 'outbound' as const, orderId }, action: { kind }, times: 1 };
+  const { actor } = await withFault(ctx, rule, kind, () => deliverDecided(ctx, 'standard', location, 'ACCEPTED', undefined, { orderId }));
   return { asked: { orderId }, actor, orderIds: [orderId] };
 }
 
+const duplicated = (ctx: StepContext) => throughFault(ctx, 'duplicate');
+
 /** One try carries the spoiled token; the retry is clean, so a correct POS ends up taking the order. */
-function forged(kind: 'bad-signature' | 'expired-token' | 'wrong-audience') {
-  return async (ctx: StepContext): Promise<StepOutcome> => {
-    const location = locationsOf(ctx, 'standard')[0]!;
-    const rule = { match: { direction: 'outbound' as const }, action: { kind }, times: 1 };
-    const { orderId, actor } = await withFault(ctx, rule, kind, () => deliverDecided(ctx, 'standard', location, 'ACCEPTED'));
-    return { asked: { orderId }, actor, orderIds: [orderId] };
-  };
-}
+const forged = (kind: 'bad-signature' | 'expired-token' | 'wrong-audience') => (ctx: StepContext) => throughFault(ctx, kind);
 
 async function hubOrders(ctx: StepContext): Promise<StepOutcome> {
   const orderIds: string[] = [];

@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { Location } from '../../server/fixtures/fixture-schemas.js';
 import type { ActorAnswer, StepId } from '../checklist-types.js';
-import { OUTAGE_AFTER_FIRST_MS, type AskedRefund } from '../items/refund-items.js';
+import type { AskedRefund } from '../items/refund-items.js';
 import { isRefund, succeeded } from '../traffic.js';
 import { ensureAccepted, locationsOf, orderOfItsOwn, patienceFor, waitForEntries, waitForRecord, watchWindow, withFault, type StepContext, type StepOutcome } from './step-context.js';
 
@@ -71,42 +71,40 @@ function refundMeeting(status: 400) {
 }
 
 /**
- * The POS asks for a refund of an order of the step's own while the service is down: every refund is answered 503
- * until OUTAGE_AFTER_FIRST_MS after the first one, then the service is back. A POS that waits at least the least
- * backoff before its retry meets a service that is up; one that loops meets the outage. The refund must then
- * arrive within the wait, and its refund is waited for; the window after it shows a POS that keeps sending.
+ * The POS asks for a refund of an order of the step's own while the service is down. The outage is a fault rule in
+ * force before the POS is asked, which answers the first refund that reaches the sandbox 503 and is then used up:
+ * whatever the POS's pace, header case or choice of location, its first send meets the outage, and every send after
+ * it meets a service that is back. The refund must then arrive within the wait and is waited for; the window after
+ * it shows a POS that keeps sending.
  */
 async function refundThroughOutage(ctx: StepContext): Promise<StepOutcome> {
   const location = locationsOf(ctx, 'standard')[0]!;
   // Its own order: REFUND-01's is refunded already, so a refund retried after the outage would end ALREADY_REFUNDED.
   const order = await orderOfItsOwn(ctx, 'standard', location, { keep: false });
   if ('missing' in order) return { asked: { missing: order.missing, blockedBy: 'ORDER-01' } };
-  const rule = { match: { direction: 'inbound' as const, path: '/order/refund' }, action: { kind: 'status' as const, status: 503 } };
+  const rule = { match: { direction: 'inbound' as const, path: '/order/refund' }, action: { kind: 'status' as const, status: 503 }, times: 1 };
   const what = `a refund of ${order.externalId}`;
-  const mark = await ctx.sandbox.journalMark();
-  // The ask runs beside the outage: a POS that retries answers its driver only once it is done, after the outage.
-  let answer: ActorAnswer | undefined;
-  let answeredAt = 0;
-  const asking = ctx.actor.refund({ sandboxUrl: ctx.sandbox.baseUrl, locationId: order.locationId, externalId: order.externalId }).then((said) => ((answer = said), (answeredAt = Date.now()), said));
-  const outage = await withFault(ctx, rule, 'refund-503', async () => {
+  const actor = await withFault(ctx, rule, 'refund-503', async () => {
+    const mark = await ctx.sandbox.journalMark();
+    // The ask runs beside the waits: a POS that retries answers its driver only once it is done, after the outage.
+    let answer: ActorAnswer | undefined;
+    let answeredAt = 0;
+    const asking = ctx.actor.refund({ sandboxUrl: ctx.sandbox.baseUrl, locationId: order.locationId, externalId: order.externalId }).then((said) => ((answer = said), (answeredAt = Date.now()), said));
     const heard = (entries: JournalEntry[]) => entries.some(isRefund) || (answer !== undefined && Date.now() - answeredAt >= patienceFor(ctx, answer));
-    const first = (await waitForEntries(ctx, what, mark, heard, ctx.actor.waitMs)).find(isRefund);
-    if (first) await watchWindow(ctx, 'the outage to end', Math.max(0, Date.parse(first.time) + OUTAGE_AFTER_FIRST_MS - Date.now()));
-    return { met: first !== undefined };
-  });
-  const actor = await asking;
-  const endedAt = new Date().toISOString();
-  if (outage.met) {
-    // The service is back: the refund must now arrive, and be decided; then the window shows whether it is sent again.
-    const after = await waitForEntries(ctx, `${what} after the outage`, mark, (entries) => entries.some((entry) => isRefund(entry) && entry.fault === undefined), ctx.actor.waitMs);
-    const accepted = new Set(after.filter((entry) => isRefund(entry) && succeeded(entry) && entry.fault === undefined).map((entry) => entry.id));
-    if (accepted.size > 0) {
-      await waitForRecord(ctx, `the sandbox to process the refund of ${order.externalId}`, () => ctx.sandbox.refunds(), (refunds) => refunds.some((refund) => accepted.has(refund.journalId) && refund.status !== 'PENDING'));
+    const met = (await waitForEntries(ctx, what, mark, heard, ctx.actor.waitMs)).some((entry) => isRefund(entry) && entry.fault !== undefined);
+    if (met) {
+      // The service is back: the refund must now arrive, and be decided; then the window shows whether it is sent again.
+      const after = await waitForEntries(ctx, `${what} after the outage`, mark, (entries) => entries.some((entry) => isRefund(entry) && entry.fault === undefined), ctx.actor.waitMs);
+      const accepted = new Set(after.filter((entry) => isRefund(entry) && succeeded(entry) && entry.fault === undefined).map((entry) => entry.id));
+      if (accepted.size > 0) {
+        await waitForRecord(ctx, `the sandbox to process the refund of ${order.externalId}`, () => ctx.sandbox.refunds(), (refunds) => refunds.some((refund) => accepted.has(refund.journalId) && refund.status !== 'PENDING'));
+      }
+      await watchWindow(ctx, 'sends after the outage', ctx.windowMs);
     }
-    await watchWindow(ctx, 'sends after the outage', ctx.windowMs);
-  }
+    return asking;
+  });
   const refunds: AskedRefund[] = [{ orderId: order.orderId, externalId: order.externalId, locationId: order.locationId }];
-  return { asked: { refunds, externalId: order.externalId, locationId: order.locationId, status: 503, outageEndedAt: endedAt, waitMs: ctx.actor.waitMs, windowMs: ctx.windowMs }, actor, orderIds: [order.orderId] };
+  return { asked: { refunds, externalId: order.externalId, locationId: order.locationId, status: 503, waitMs: ctx.actor.waitMs, windowMs: ctx.windowMs }, actor, orderIds: [order.orderId] };
 }
 
 export const REFUND_STEPS: Partial<Record<StepId, (ctx: StepContext) => Promise<StepOutcome>>> = {

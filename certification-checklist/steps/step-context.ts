@@ -50,8 +50,11 @@ export interface StepContext {
   waits: StepWait[];
   /** What the run has seen of the POS's status calls, so a driven POS that never sends one costs one full wait, not one per order. */
   statusCalls: { seen: boolean; missed: boolean };
-  /** Whether the POS answered any delivery in this run, and whether one went unanswered: a silent POS is not sent order after order. */
-  deliveries: { answered: boolean; unanswered: boolean };
+  /**
+   * Whether the POS took any order in this run (answered it 2xx), and whether one ended DELIVERY_FAILED: a POS that
+   * takes none (silent, or refusing every order) is not sent order after order to be refunded.
+   */
+  deliveries: { taken: boolean; failed: boolean };
 }
 
 /** What a step did: what it asked for (for the verdicts to compare), the POS's answer, the orders it is about. */
@@ -123,15 +126,15 @@ export async function deliverDecided(
   location: Location,
   decision: 'ACCEPTED' | 'REJECTED',
   reason?: string,
-  options: { keep?: boolean } = {},
+  options: { keep?: boolean; orderId?: string } = {},
 ): Promise<{ orderId: string; record: OrderRecord; actor: ActorAnswer }> {
-  const orderId = ctx.newOrderId();
+  const orderId = options.orderId ?? ctx.newOrderId();
   const actor = await ctx.actor.decide({ orderId, decision, ...(reason ? { reason } : {}), words: `a ${template} order for ${location.name} (${location.id})` });
   const mark = await ctx.sandbox.journalMark();
   await ctx.sandbox.createOrder({ template, locationId: location.id, orderId, ...(ctx.posOrderUrl ? { posOrderUrl: ctx.posOrderUrl } : {}) });
   const record = await settle(ctx, orderId, mark);
-  if ((record.Deliveries ?? []).some((attempt) => attempt.httpStatus !== undefined)) ctx.deliveries.answered = true;
-  else if (record.Status === 'DELIVERY_FAILED') ctx.deliveries.unanswered = true;
+  if ((record.Deliveries ?? []).some((attempt) => attempt.httpStatus !== undefined && attempt.httpStatus >= 200 && attempt.httpStatus < 300)) ctx.deliveries.taken = true;
+  else if (record.Status === 'DELIVERY_FAILED') ctx.deliveries.failed = true;
   // Kept for the refund steps: an accepted order, or (until one is) an order the POS answered but never decided.
   const keep = options.keep !== false && record.ExternalId !== undefined && (record.Status === 'ACCEPTED' || (record.Status === 'AWAITING_STATUS' && !ctx.accepted.has(location.id)));
   if (keep) ctx.accepted.set(location.id, { orderId, externalId: record.ExternalId!, locationId: location.id });
@@ -189,7 +192,7 @@ export async function ensureAccepted(ctx: StepContext, template: string, locatio
  * another step, nor leave one refunded for the next.
  */
 export async function orderOfItsOwn(ctx: StepContext, template: string, location: Location, options: { keep?: boolean } = {}): Promise<AcceptedOrder | { missing: string }> {
-  if (ctx.deliveries.unanswered && !ctx.deliveries.answered) return { missing: 'the POS answered none of the orders sent to it in this run, so there is no order to refund' };
+  if (ctx.deliveries.failed && !ctx.deliveries.taken) return { missing: 'the POS took none of the orders sent to it in this run (each ended DELIVERY_FAILED, unanswered or refused), so there is no order to refund' };
   const { orderId, record } = await deliverDecided(ctx, template, location, 'ACCEPTED', undefined, options);
   if (record.ExternalId && (record.Status === 'ACCEPTED' || record.Status === 'AWAITING_STATUS')) return { orderId, externalId: record.ExternalId, locationId: location.id };
   return { missing: `order ${orderId}, sent to ${location.id} to be refunded, is ${record.Status} without an ExternalId: the POS must take it first` };

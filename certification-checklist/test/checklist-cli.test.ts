@@ -147,7 +147,7 @@ describe('npm run demo and verify-report', () => {
     expect(intact).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(
-        /^signature: valid, kid \S+, checked with the key it carries\n {2}signer: self-signed [^\n]+\n {2}it proves integrity only[^\n]+\nPOS build: demo-pos \(no version\), partner demo-pos\nintact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 36 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.2\.0\)\n$/,
+        /^signature: valid, kid \S+, checked with the key it carries\n {2}signer: self-signed [^\n]+\n {2}it proves integrity only[^\n]+\nPOS build: demo-pos \(no version\), partner demo-pos\nintact: [^\n]+\n {2}Demo run, not a certification[^\n]+\n[^\n]+\nrejudged: 36 verdicts, the outcome and the kind of run all follow from the report's evidence \(checklist 2\.3\.0\)\n$/,
       ),
     });
 

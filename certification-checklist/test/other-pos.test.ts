@@ -82,9 +82,12 @@ describe('the checklist against another POS', () => {
     expect(said('ORDER-02')).toEqual({ status: 'blocked by AUTH-06', message: expect.stringMatching(/refused 401: token is not valid yet: nbf is .+ check the POS clock$/) });
   }, 30_000);
 
-  it('fails REFUND-01 for an ExternalId sent as a number, naming what it sent', async () => {
+  it('fails REFUND-01 for an ExternalId sent as a number, quoting the sandbox’s refusal and the type of what it sent', async () => {
     const { said } = await runWith({ externalId: (_order, n) => String(1000 + n), refundBody: (body) => ({ ExternalId: Number(body.ExternalId) }) }, ['REFUND-01']);
-    expect(said('REFUND-01')).toEqual({ status: 'fail', message: expect.stringMatching(/^the refund \(j-\d{6}\) named ExternalId 1001, but the POS gave this order "1001"$/) });
+    expect(said('REFUND-01')).toEqual({
+      status: 'fail',
+      message: expect.stringMatching(/^the POS sent the refund of "1001" naming ExternalId 1001 \(a number, not a string\) as POST \/v2\/order\/refund \(j-\d{6}\), refused 400: ExternalId must be a string, got number 1001$/),
+    });
   }, 30_000);
 
   it('fails REFUND-01 for a refund naming another ExternalId (the pager number), without waiting out the step', async () => {
@@ -200,7 +203,7 @@ describe('the checklist against another POS: every call judged, one root per cau
 
   it('warns REFUND-06 for a POS that drops a refund after one 503, and passes REFUND-03: it sent no loop', async () => {
     const { said } = await runWith({ retryAfter5xx: false }, ['REFUND-03', 'REFUND-06']);
-    expect(said('REFUND-03')).toEqual({ status: 'pass', message: 'the refund was sent once; the POS stopped after a 503' });
+    expect(said('REFUND-03')).toEqual({ status: 'pass', message: expect.stringMatching(/^the refund met a 503 \(j-\d{6}\) and was not sent again$/) });
     expect(said('REFUND-06')).toEqual({ status: 'warn', message: expect.stringMatching(/^the refund of OP-1 met a 503 \(j-\d{6}\) and was never sent again once the service was back \(watched \d+ s\): the merchant's refund is lost/) });
   }, 30_000);
 });

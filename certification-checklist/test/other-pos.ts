@@ -50,6 +50,12 @@ export interface Quirks {
   statusAgainAfterMs?: number;
   /** Check the service's token: before booking the order (correct), or after booking it and scheduling its status. */
   checkToken?: 'before-booking' | 'after-booking';
+  /** The POS name and key it signs its calls with and checks the service's tokens with (default: the sandbox's partner's). */
+  identity?: { name?: string; key?: string; checkKey?: string };
+  /** Its waits before each retry of a refund or menu update that met a 5xx (default 1.2 s, then 2.5 s). */
+  retryWaitsMs?: number[];
+  /** Answer an order it is told to reject with this error status instead of taking it and sending REJECTED. */
+  rejectWithStatus?: number;
 }
 
 const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
@@ -64,8 +70,8 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
 
   const call = async (method: string, path: string, locationId: string, body: unknown, kind: 'status' | 'refund' | 'menu', headers: (h: Record<string, string>) => Record<string, string> = (h) => h) => {
     const now = Math.floor(Date.now() / 1000);
-    const correct = { sub: locationId, jti: randomUUID(), nbf: now, exp: now + 120, iss: PARTNER.name, aud: SERVICE_AUDIENCE };
-    const token = jwt.sign(quirks.claims?.(correct, kind) ?? correct, PARTNER.nonProdKey, { algorithm: 'HS256', noTimestamp: true });
+    const correct = { sub: locationId, jti: randomUUID(), nbf: now, exp: now + 120, iss: quirks.identity?.name ?? PARTNER.name, aud: SERVICE_AUDIENCE };
+    const token = jwt.sign(quirks.claims?.(correct, kind) ?? correct, quirks.identity?.key ?? PARTNER.nonProdKey, { algorithm: 'HS256', noTimestamp: true });
     const base = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-service-locationid': locationId, 'x-api-key': PARTNER.apiKey ?? 'k', 'x-api-version': '2' };
     const response = await fetch(`${sandboxUrl}${path}`, { method, headers: headers(base), body: JSON.stringify(body) });
     return { status: response.status, text: await response.text() };
@@ -73,7 +79,7 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
   // A refund or menu update is kept until the service takes it: an outage must not lose the merchant's refund.
   const deliver = async (method: string, path: string, locationId: string, body: unknown, kind: 'refund' | 'menu') => {
     let answer = await call(method, path, locationId, body, kind);
-    for (const wait of quirks.retryAfter5xx === false ? [] : RETRY_WAITS_MS) {
+    for (const wait of quirks.retryAfter5xx === false ? [] : (quirks.retryWaitsMs ?? RETRY_WAITS_MS)) {
       if (answer.status < 500) break;
       await new Promise((resolve) => setTimeout(resolve, wait));
       answer = await call(method, path, locationId, body, kind);
@@ -92,13 +98,14 @@ export async function otherPos(sandboxUrl: string, quirks: Quirks = {}): Promise
     'POST /order': async (body, res, req) => {
       const tokenOk = () => {
         try {
-          jwt.verify(String(req.headers.authorization).replace(/^Bearer /, ''), PARTNER.nonProdKey, { algorithms: ['HS256'], audience: PARTNER.name, issuer: 'io.service.pos.brokers.openapi' });
+          jwt.verify(String(req.headers.authorization).replace(/^Bearer /, ''), quirks.identity?.checkKey ?? quirks.identity?.key ?? PARTNER.nonProdKey, { algorithms: ['HS256'], audience: quirks.identity?.name ?? PARTNER.name, issuer: 'io.service.pos.brokers.openapi' });
           return true;
         } catch {
           return false;
         }
       };
       if (quirks.checkToken === 'before-booking' && !tokenOk()) return json(res, 401, { error: 'bad token' });
+      if (quirks.rejectWithStatus !== undefined && decisions.get(String(body.OrderId))?.decision === 'REJECTED') return json(res, quirks.rejectWithStatus, { error: 'order declined' });
       const known = orders.get(String(body.OrderId));
       const order = known ?? { OrderId: String(body.OrderId), LocationId: String(body.LocationId), ExternalId: quirks.externalId?.({ OrderId: String(body.OrderId) }, ++made) ?? `OP-${++made}` };
       orders.set(order.OrderId, order);
