@@ -78,6 +78,8 @@ function judgeOneSend(traffic: Traffic): Verdict {
   if (calls.length === 0) return blocked(`the POS sent no menu update, so its handling of VALIDATION_ERROR could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
   // The pass rests on the refusal the step injected: an update no rule answered says nothing of how the POS treats one.
   const first = calls[0]!;
+  // Refused by the sandbox before the rule could meet it (v1's retired menu endpoint, say): the refusal is what to fix.
+  if (first.fault === undefined && wasRefused(first)) return refusedVerdict('the POS sent the update as', first, calls);
   if (first.fault === undefined || first.response.status !== 400) {
     return blocked(`no menu update met the injected VALIDATION_ERROR: the first (${first.id}) was answered ${first.response.status}${first.fault ? ` by ${first.fault.rule}` : ' by the sandbox itself'}, so what the POS does after one could not be seen`, calls);
   }

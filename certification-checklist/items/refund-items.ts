@@ -107,6 +107,8 @@ function judgeRetries(traffic: Traffic, after: string, status: number, limit: nu
   const calls = refundCalls(traffic);
   if (calls.length === 0) return blocked(`the POS sent no refund, so its handling of ${after} could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
   const first = calls[0]!;
+  // Refused by the sandbox before any rule could meet it (a retired v1 path, say): the refusal is what to fix.
+  if (first.fault === undefined && wasRefused(first)) return refusedVerdict(`the POS sent the refund as`, first, calls);
   if (first.fault === undefined || first.response.status !== status) {
     return blocked(`no refund met the injected ${after}: the first (${first.id}) was answered ${first.response.status}${first.fault ? ` by ${first.fault.rule}` : ' by the sandbox itself'}, so what the POS does after ${after} could not be seen`, calls);
   }
@@ -136,6 +138,7 @@ function judgeAfterOutage(traffic: Traffic): Verdict {
   if (calls.length === 0 || asked === undefined) return blocked(`the POS sent no refund, so whether it sends it again after an outage could not be seen${traffic.actor ? ` (${traffic.actor.detail})` : ''}`);
   const met = calls.filter((entry) => entry.fault !== undefined && entry.response.status === 503);
   const after = calls.filter((entry) => entry.fault === undefined);
+  if (met.length === 0 && calls[0]!.fault === undefined && wasRefused(calls[0]!)) return refusedVerdict(`the POS sent the refund as`, calls[0]!, calls);
   if (met.length === 0) return blocked(`no refund met the outage: the first (${calls[0]!.id}) was answered ${calls[0]!.response.status}${calls[0]!.fault ? ` by ${calls[0]!.fault.rule}` : ' by the sandbox itself'}, so whether the POS sends it again after an outage could not be seen`, calls);
   const first = met[0]!;
   if (after.length === 0) {

@@ -44,7 +44,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'wrong-location', breaks: { 'ORDER-07': 'fail', 'ORDER-08': 'fail', 'MENU-08': 'fail', 'MENU-09': 'blocked by MENU-08', 'REFUND-04': 'fail', 'REFUND-05': 'fail' }, before: ['ORDER-02'] },
   // Only the Hub's second brand is wrong, in status calls, menus and refunds alike: no other brand's order may stand in.
   { bug: 'hub-first-brand', breaks: { 'ORDER-07': 'fail', 'MENU-08': 'fail', 'REFUND-04': 'fail' } },
-  { bug: 'refuse-kiosk', breaks: { 'ORDER-08': 'fail' } },
+  // Every dispatch must be taken: ORDER-01 shows the same refusal, and follows the item that met it first.
+  { bug: 'refuse-kiosk', breaks: { 'ORDER-08': 'fail', 'ORDER-01': 'blocked by ORDER-08' } },
   { bug: 'float-prices', breaks: { 'MENU-03': 'fail', 'MENU-01': 'blocked by MENU-03', 'MENU-02': 'blocked by MENU-03' } },
   // Prices in major units that happen to be whole (10 for 10.00) are accepted: the item that sees the wrong price names the unit.
   { bug: 'retry-storm', with: ['float-prices'], breaks: { 'MENU-03': 'fail', 'MENU-08': 'blocked by MENU-03' } },
@@ -65,7 +66,8 @@ export const BUG_CASES: BugCase[] = [
   { bug: 'company-profile-header', breaks: { 'ORDER-02': 'fail', 'MENU-01': 'fail', 'REFUND-01': 'fail' } },
   // v1's field in every body: menu updates refused for it (MENU-04's rule), status calls and refunds taken with a finding.
   { bug: 'company-profile-field', breaks: { 'MENU-04': 'fail', 'MENU-01': 'blocked by MENU-04', 'MIGRATION-01': 'warn' }, before: ['ORDER-02'] },
-  { bug: 'v1-menu-endpoint', breaks: { 'MENU-01': 'fail', 'MENU-02': 'blocked by MENU-01' } },
+  // The retired endpoint is refused before any fault rule: MENU-06 cannot be judged, and follows MENU-01's refusal.
+  { bug: 'v1-menu-endpoint', breaks: { 'MENU-01': 'fail', 'MENU-02': 'blocked by MENU-01', 'MENU-06': 'blocked by MENU-01' } },
   // The decision sent to v1's UpdateOrderState (410) is quoted as the status call it meant.
   { bug: 'update-order-state', breaks: { 'ORDER-02': 'fail', 'ORDER-03': 'blocked by ORDER-02' } },
   { bug: 'update-order-state-action', breaks: { 'MIGRATION-01': 'warn' }, before: ['ORDER-02'] },
