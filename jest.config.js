@@ -15,7 +15,7 @@ export default {
   roots: ['<rootDir>'],
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
   testMatch: ['**/*.test.ts'],
-  setupFiles: ['<rootDir>/server/test/use-built-validators.ts'],
+  setupFiles: ['<rootDir>/server/test/use-built-validators.ts', '<rootDir>/server/test/fixed-seed.ts'],
   // Every answer a test receives is judged against openapi.json: server/test/contract/.
   setupFilesAfterEnv: ['<rootDir>/server/test/contract/check-responses.setup.ts'],
   // The document it judges by is built once per run, not once per test file.

@@ -100,8 +100,7 @@ describe('every verdict over bent traffic', () => {
         const verdict = judge(item, entries);
         expect(unbacked(verdict, entries, item)).toEqual([]);
       }),
-      // A seed of its own: the same bends every run, so a failure is the code's, never the draw's.
-      { numRuns: 150, seed: 56 },
+      { numRuns: 150 },
     );
   });
 });
