@@ -28,37 +28,44 @@ export interface PartnerMismatch {
 
 /**
  * The mismatch `entries` show, or undefined: the POS's tokens name another POS than `partner` and either do not
- * verify with the partner's key or go with a POS that refuses the partner's tokens. Another name alone, signed with
- * the right key, is a wrong `iss` (AUTH-03's own failure), not another partner.
+ * verify with the partner's key or go with a POS that refuses the partner's tokens; or, under the partner's name,
+ * they do not verify and the POS refuses the partner's tokens too (one other key, both ways). Another name alone,
+ * signed with the right key, is a wrong `iss` (AUTH-03's own failure); another key one way only is that way's item's.
  */
 export function partnerMismatch(entries: readonly JournalEntry[], partner: string): PartnerMismatch | undefined {
   const calls = entries.filter((entry) => entry.direction === 'inbound');
   const issuers = [...new Set(calls.map((entry) => claimsOf(entry)?.iss).filter((iss): iss is string => typeof iss === 'string' && iss !== partner))];
   const wrongKey = calls.filter((entry) => entry.tokenDefects?.some((defect) => defect.part === 'signature'));
   const refusedDeliveries = entries.filter(refusedGoodToken);
-  if (issuers.length === 0 || (wrongKey.length === 0 && refusedDeliveries.length === 0)) return undefined;
-  return { issuers, wrongKey, refusedDeliveries };
+  const anotherPartner = issuers.length > 0 && (wrongKey.length > 0 || refusedDeliveries.length > 0);
+  const anotherKey = wrongKey.length > 0 && refusedDeliveries.length > 0;
+  return anotherPartner || anotherKey ? { issuers, wrongKey, refusedDeliveries } : undefined;
 }
 
-/** The mismatch in a sentence, with what to do: the root's message. */
+/** The mismatch in a sentence, with what it shows: the root's message. */
 export function mismatchText(mismatch: PartnerMismatch, partner: string): string {
+  const key = `the non-prod key of ${JSON.stringify(partner)}`;
+  const tries = mismatch.refusedDeliveries.length;
+  const refused = tries > 0 ? `it refused ${tries} order delivery ${tries === 1 ? 'try' : 'tries'} whose token the sandbox signed with ${key} (${mismatch.refusedDeliveries[0]!.response.status}, ${mismatch.refusedDeliveries[0]!.id})` : '';
+  const signed = mismatch.wrongKey.length > 0 ? `do not verify with ${key} (${mismatch.wrongKey[0]!.id})` : '';
+  if (mismatch.issuers.length === 0) return `the POS holds another non-prod key than this sandbox plays partner ${JSON.stringify(partner)} with: its tokens ${signed}, and ${refused}`;
   const names = mismatch.issuers.map((iss) => JSON.stringify(iss)).join(', ');
-  const signed = mismatch.wrongKey.length > 0 ? ` and are signed with another key than the non-prod key of ${JSON.stringify(partner)}` : '';
-  const refused = mismatch.refusedDeliveries.length > 0 ? `, and it refused ${mismatch.refusedDeliveries.length} order deliver${mismatch.refusedDeliveries.length === 1 ? 'y' : 'ies'} signed with that key (${mismatch.refusedDeliveries[0]!.response.status}, ${mismatch.refusedDeliveries[0]!.id})` : '';
-  return (
-    `the POS holds another partner's credentials than this sandbox plays: its tokens carry iss ${names}${signed}${refused}; ` +
-    `the sandbox plays partner ${JSON.stringify(partner)}. Run the sandbox as the POS's partner (SANDBOX_PARTNER and SANDBOX_NONPROD_KEY set where the sandbox runs, the certify step of a CI job too), or give the POS this partner's name and non-prod key`
-  );
+  return `the POS holds another partner's credentials than this sandbox plays (partner ${JSON.stringify(partner)}): its tokens carry iss ${names}${signed ? ` and ${signed}` : ''}${refused ? `, and ${refused}` : ''}`;
 }
+
+/** The fix for a partner mismatch: one partner, one key, on both sides. */
+export const MISMATCH_HINT =
+  'Run the sandbox as the POS’s partner: set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY where the sandbox runs (in a CI job, on the step that runs pos-sandbox certify too, not only on the POS’s), or give the POS this sandbox’s partner name and non-prod key; one key signs and checks both ways (§5).';
 
 /**
- * A failure that is one face of a partner mismatch takes its cause, so the first item to show
- * it is the root and the others follow; it says what the mismatch is and what to do, first.
+ * A failure that is one face of a partner mismatch takes its cause, so the first item to show it is the root and the
+ * others follow; it says what the mismatch is first, rests on the exchanges that show it, and gives its fix.
  */
 export function asPartnerMismatch(traffic: Traffic, verdict: Verdict): Verdict {
   const partner = traffic.asked.posName;
   if (verdict.status !== 'fail' || typeof partner !== 'string') return verdict;
   const mismatch = partnerMismatch(traffic.entries, partner);
   if (!mismatch) return verdict;
-  return { ...verdict, message: `${mismatchText(mismatch, partner)}. ${verdict.message}`, cause: PARTNER_MISMATCH };
+  const shown = [mismatch.wrongKey[0]?.id, mismatch.refusedDeliveries[0]?.id].filter((id): id is string => id !== undefined && !verdict.evidence.includes(id));
+  return { ...verdict, message: `${mismatchText(mismatch, partner)}; ${verdict.message}`, evidence: [...shown, ...verdict.evidence], cause: PARTNER_MISMATCH, hint: MISMATCH_HINT };
 }

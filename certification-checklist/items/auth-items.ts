@@ -45,6 +45,12 @@ function withClaims(calls: JournalEntry[], judge: (readable: JournalEntry[]) => 
   return { ...blocked(`none of the ${countOf(calls.length, calls.length)} carried a token whose claims could be read`, calls), blockedBy: 'AUTH-01' };
 }
 
+/** How many of the calls a fault rule answered, whose signature the sandbox never checked: AUTH-01 judged their alg alone. */
+function faultedNote(traffic: Traffic): string {
+  const faulted = posCalls(traffic).filter((entry) => entry.fault !== undefined).length;
+  return faulted === 0 ? '' : `; ${faulted} of the calls were answered by a fault rule, whose signature the sandbox did not check: their alg was`;
+}
+
 /** The sandbox's own reason for refusing a token over one of `parts`, when it refused it so. */
 const refusedFor = (entry: JournalEntry, ...parts: TokenPart[]): string | undefined => entry.tokenDefects?.find((defect) => parts.includes(defect.part))?.message;
 
@@ -111,18 +117,17 @@ export const AUTH_ITEMS: ChecklistItem[] = [
     remediation: 'Sign every token with HS256 and the non-prod key from onboarding (SANDBOX_NONPROD_KEY); never another partner’s, a production or a mistyped key, and never alg none or RS256.',
     step: 'all-traffic',
     passive: true,
-    judge: (traffic) =>
-      asPartnerMismatch(
-        traffic,
-        judgeEach(traffic, 'HS256 signed with the non-prod key', (entry) => {
-          const refused = refusedFor(entry, 'authorization', 'alg', 'payload', 'signature');
-          if (refused) return refused;
-          if (!entry.token) return 'no Bearer token';
-          if (entry.token.unreadable) return `the token is ${entry.token.unreadable}`;
-          if (entry.token.header?.alg !== 'HS256') return `alg is ${str(entry.token.header?.alg)}`;
-          return undefined;
-        }),
-      ),
+    judge: (traffic) => {
+      const verdict = judgeEach(traffic, 'HS256 signed with the non-prod key', (entry) => {
+        const refused = refusedFor(entry, 'authorization', 'alg', 'payload', 'signature');
+        if (refused) return refused;
+        if (!entry.token) return 'no Bearer token';
+        if (entry.token.unreadable) return `the token is ${entry.token.unreadable}`;
+        if (entry.token.header?.alg !== 'HS256') return `alg is ${str(entry.token.header?.alg)}`;
+        return undefined;
+      });
+      return asPartnerMismatch(traffic, verdict.status === 'blocked' ? verdict : { ...verdict, message: `${verdict.message}${faultedNote(traffic)}` });
+    },
   },
   {
     id: 'AUTH-02',

@@ -151,7 +151,7 @@ export const ORDER_ITEMS: ChecklistItem[] = [
         const first = unauthorized[0]!;
         const partner = String(traffic.asked.posName);
         const said = fail(
-          `the POS refused ${unauthorized.length} of the ${deliveries.length} deliveries with ${first.response.status} although each carried a good token from the sandbox (HS256 with the non-prod key of ${JSON.stringify(partner)}, aud ${JSON.stringify(partner)}, valid when sent); the first, order ${first.orderId} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`,
+          `the POS refused ${unauthorized.length} of the ${deliveries.length} delivery tries with ${first.response.status} although each carried a good token from the sandbox (HS256 with the non-prod key of ${JSON.stringify(partner)}, aud ${JSON.stringify(partner)}, valid when sent); the first, order ${first.orderId} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`,
           unauthorized,
         );
         return asPartnerMismatch(traffic, { ...said, cause: REFUSES_GOOD_TOKENS, hint: TOKEN_CHECK_HINT });
@@ -167,7 +167,7 @@ export const ORDER_ITEMS: ChecklistItem[] = [
         const dispatches = new Set(deliveries.filter((entry) => entry.fault === undefined).map((entry) => `${entry.orderId} ${entry.delivery?.dispatch ?? 1}`)).size;
         const which = (first.delivery?.dispatch ?? 1) > 1 ? `the resend of order ${first.orderId}` : `order ${first.orderId}`;
         return {
-          ...fail(`the POS answered ${refused.length} of the ${dispatches} order deliveries of the run only with errors; ${which} with ${first.response.status} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`, refused.flat()),
+          ...fail(`the POS answered ${refused.length} of the ${dispatches} orders delivered in the run (a resend counted apart) only with errors, on every try; ${which} with ${first.response.status} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`, refused.flat()),
           cause: refusalShape(first),
           hint: DECLINE_HINT,
         };

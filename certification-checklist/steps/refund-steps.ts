@@ -29,7 +29,7 @@ function refundOf(template: string, orderItem: string, every = false) {
       actor = await askRefund(ctx, location, order.externalId);
     }
     return {
-      asked: { refunds, ...(missing.length > 0 ? { missing: missing.join('; '), blockedBy: orderItem } : {}) },
+      asked: { refunds, ...(missing.length > 0 ? { missing: [...new Set(missing)].join('; '), blockedBy: orderItem } : {}) },
       ...(actor ? { actor } : {}),
       orderIds: refunds.map((refund) => refund.orderId),
     };

@@ -53,7 +53,13 @@ describe('one root per cause', () => {
   it('a POS with another partner’s name and key: AUTH-01 is the one root, explained first in every file; nothing passes on tokens it refuses alike', async () => {
     const { run, said, message } = await runWith({ identity: { name: 'acme-pos', key: 'acme-nonprod-key-0123456789abcdef' }, checkToken: 'before-booking' }, undefined, ['refund', 'hub', 'kiosk']);
     expect(said('AUTH-01')).toBe('fail');
-    expect(message('AUTH-01')).toMatch(/^the POS holds another partner's credentials than this sandbox plays: its tokens carry iss "acme-pos" and are signed with another key than the non-prod key of "demo-pos", and it refused \d+ order deliveries signed with that key \(401, j-\d{6}\); the sandbox plays partner "demo-pos"\. Run the sandbox as the POS's partner \(SANDBOX_PARTNER and SANDBOX_NONPROD_KEY/);
+    expect(message('AUTH-01')).toMatch(
+      /^the POS holds another partner's credentials than this sandbox plays \(partner "demo-pos"\): its tokens carry iss "acme-pos" and do not verify with the non-prod key of "demo-pos" \(j-\d{6}\), and it refused \d+ order delivery tries whose token the sandbox signed with the non-prod key of "demo-pos" \(401, j-\d{6}\); \d+ of \d+ calls broke the rule; /,
+    );
+    const root = run.results.find((result) => result.item.id === 'AUTH-01')!;
+    expect(root.hint).toMatch(/^Run the sandbox as the POS’s partner: set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY where the sandbox runs/);
+    // The exchanges it names are its evidence: the refused delivery among them.
+    for (const id of root.message.match(/j-\d{6}/g)!) expect(root.evidence.map((entry) => entry.id)).toContain(id);
     // The same cause, shown by other items: knock-ons of the root.
     expect(['AUTH-03', 'ORDER-01'].map(said)).toEqual(['blocked by AUTH-01', 'blocked by AUTH-01']);
     // A POS that refuses the sandbox's good tokens cannot be judged on bad ones, nor on how soon it takes an order.
@@ -77,12 +83,19 @@ describe('one root per cause', () => {
     expect(JSON.parse(files['report.json']).outcome.roots[0]).toMatchObject({ id: 'AUTH-01', message: expect.stringMatching(/^the POS holds another partner's credentials/) });
   }, 60_000);
 
+  it('a POS that signs and checks with another key under the partner’s own name (a mistyped CI secret): one root, AUTH-01, naming the key', async () => {
+    const { run, said } = await runWith({ identity: { key: `${PARTNER.nonProdKey}-typo` }, checkToken: 'before-booking' }, ['ORDER-02', 'AUTH-10', 'MENU-01', 'AUTH-01', 'ORDER-01', 'ORDER-06']);
+    expect(['AUTH-01', 'ORDER-01', 'ORDER-02', 'AUTH-10', 'MENU-01', 'ORDER-06'].map(said)).toEqual(['fail', 'blocked by AUTH-01', 'blocked by ORDER-01', 'blocked by ORDER-01', 'blocked by AUTH-01', 'blocked by ORDER-01']);
+    expect(run.results.find((result) => result.item.id === 'AUTH-01')!.message).toMatch(/^the POS holds another non-prod key than this sandbox plays partner "demo-pos" with: its tokens do not verify with the non-prod key of "demo-pos" \(j-\d{6}\), and it refused \d+ order delivery tries/);
+    expect(runOutcome(judgedItems(run.results)).roots.map((root) => root.id)).toEqual(['AUTH-01']);
+  }, 30_000);
+
   it('a POS that checks the service’s tokens with another key but signs its own right: ORDER-01 is the root, with a fix about the token check', async () => {
     const { run, said } = await runWith({ identity: { checkKey: `${PARTNER.nonProdKey}-typo` }, checkToken: 'before-booking' }, ['ORDER-02', 'AUTH-10', 'ORDER-05', 'MENU-01', 'ORDER-01', 'ORDER-06', 'AUTH-01']);
     expect(['AUTH-01', 'ORDER-01'].map(said)).toEqual(['pass', 'fail']);
     expect(['ORDER-02', 'AUTH-10', 'ORDER-05', 'ORDER-06'].map(said)).toEqual(Array(4).fill('blocked by ORDER-01'));
     const root = run.results.find((result) => result.item.id === 'ORDER-01')!;
-    expect(root.message).toMatch(/^the POS refused \d+ of the \d+ deliveries with 401 although each carried a good token from the sandbox \(HS256 with the non-prod key of "demo-pos", aud "demo-pos", valid when sent\)/);
+    expect(root.message).toMatch(/^the POS refused \d+ of the \d+ delivery tries with 401 although each carried a good token from the sandbox \(HS256 with the non-prod key of "demo-pos", aud "demo-pos", valid when sent\)/);
     expect(root.hint).toMatch(/^Check the service’s token with the partner’s non-prod key/);
   }, 30_000);
 
