@@ -3,7 +3,7 @@
  * over `npm test` and `npm run test:system` together. jest measures what runs in its workers (V8 coverage, mapped to
  * the sources); every process a test spawns (a pos-sandbox, a reference POS, a CLI) writes its own V8 coverage of
  * dist/, which c8 maps back to the sources through dist's source maps. The two are joined by source line and branch
- * (scripts/coverage/merge-coverage.ts). Prints the totals and each folder's; exit 1 when a test run failed.
+ * (scripts/coverage-check/merge-coverage.ts). Prints the totals and each folder's; exit 1 when a test run failed.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../server/version.js';
-import { mergedTotals, percent, type CoverageMap } from './coverage/merge-coverage.js';
+import { mergedTotals, percent, type CoverageMap } from './coverage-check/merge-coverage.js';
 
 const FOLDERS = ['server', 'certification-checklist', 'dashboard', 'reference-pos'];
 const work = mkdtempSync(join(tmpdir(), 'pos-sandbox-coverage-'));

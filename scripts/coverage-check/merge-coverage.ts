@@ -1,0 +1,51 @@
+/**
+ * Pure: coverage gathered apart (jest's own, in its workers; each spawned process's, through its source maps) as one
+ * figure. The two are made from different compiled code, so they are joined on what both map back to: a source line
+ * is covered when any run covered a statement on it, a branch when any run took the arm that starts where it starts.
+ */
+
+/** The parts of an istanbul file coverage (coverage-final.json) this reads. */
+export interface FileCoverage {
+  statementMap: Record<string, { start: { line: number } }>;
+  s: Record<string, number>;
+  branchMap: Record<string, { locations: Array<{ start: { line: number; column: number } }> }>;
+  b: Record<string, number[]>;
+}
+
+export type CoverageMap = Record<string, FileCoverage>;
+
+export interface Totals {
+  lines: { covered: number; total: number };
+  branches: { covered: number; total: number };
+}
+
+/** Lines and branch arms, covered and in all, over `files` (absolute paths) of every map given. */
+export function mergedTotals(maps: readonly CoverageMap[], files: readonly string[]): Totals {
+  const totals: Totals = { lines: { covered: 0, total: 0 }, branches: { covered: 0, total: 0 } };
+  for (const file of files) {
+    const lines = new Map<number, boolean>();
+    const arms = new Map<string, boolean>();
+    for (const map of maps) {
+      const coverage = map[file];
+      if (!coverage) continue;
+      for (const [id, statement] of Object.entries(coverage.statementMap)) {
+        const line = statement.start.line;
+        lines.set(line, (lines.get(line) ?? false) || (coverage.s[id] ?? 0) > 0);
+      }
+      for (const [id, branch] of Object.entries(coverage.branchMap)) {
+        branch.locations.forEach((location, arm) => {
+          const key = `${location.start.line}:${location.start.column}`;
+          arms.set(key, (arms.get(key) ?? false) || (coverage.b[id]?.[arm] ?? 0) > 0);
+        });
+      }
+    }
+    totals.lines.total += lines.size;
+    totals.lines.covered += [...lines.values()].filter(Boolean).length;
+    totals.branches.total += arms.size;
+    totals.branches.covered += [...arms.values()].filter(Boolean).length;
+  }
+  return totals;
+}
+
+/** 87.31 % */
+export const percent = ({ covered, total }: { covered: number; total: number }): string => `${total === 0 ? '100.00' : ((covered / total) * 100).toFixed(2)} %`;
