@@ -13,7 +13,8 @@ export default {
   // (jest reads a percentage over 100% as that many workers, so the number is worked out here.)
   maxWorkers: Math.max(2, Math.floor(availableParallelism() * 1.5)),
   roots: ['<rootDir>'],
-  testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/'],
+  // The whole-system scenarios (*.system.test.ts: real processes, several instances, a browser) are npm run test:system's.
+  testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/', '\\.system\\.test\\.ts$'],
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/server/test/use-built-validators.ts', '<rootDir>/server/test/fixed-seed.ts'],
   // Every answer a test receives is judged against openapi.json: server/test/contract/.

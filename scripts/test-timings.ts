@@ -20,7 +20,7 @@ const TRAITS: Array<[string, RegExp]> = [
   ['spawns processes', /from '[./]*(?:server\/test\/)?processes\.js'|\bspawn\(|execFile/],
   ['PostgreSQL', /testDatabase|RUN_POSTGRES_TESTS|on-postgres/],
   ['browser', /from '[./]*(?:server\/test\/)?browser\.js'|playwright/],
-  ['whole checklist', /runAgainst\(|runChecklist\(|'demo'|certify/],
+  ['whole checklist', /runAgainst\w*\(|runChecklist\(|'demo'|certify/],
 ];
 
 /** The file's source and that of every local module it imports that ends in .suite.ts (the suites a file runs). */

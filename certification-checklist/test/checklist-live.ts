@@ -9,6 +9,8 @@ import { fixtures, PARTNER } from '../../server/test/helpers.js';
 import { listen } from '../../server/test/live.js';
 import type { Capability, ItemStatus } from '../checklist-types.js';
 import { runChecklist, type RunOptions, type RunResult } from '../runner.js';
+import { otherPos, type Quirks } from './other-pos.js';
+import { expectKnockOnsRooted } from './expect-broken.js';
 
 /** The delivery timeout of the test sandbox where the POS's pace is the point: --bug slow-ack is set to 60 % of it. */
 export const ACK_TIMEOUT_MS = 1000;
@@ -83,4 +85,27 @@ export async function runAgainst(
     live: options.live ?? false,
   });
   return { ...run, lines, statusOf: (id) => run.results.find((result) => result.item.id === id)!.status };
+}
+
+/**
+ * A quick sandbox and the POS of other-pos.ts bent by `quirks`, and the checklist run against them over `only`; every
+ * knock-on of the run names a root that did not pass. `said(id)`: the item's status (`blocked by X` for a knock-on)
+ * and message.
+ */
+export async function runAgainstOtherPos(
+  quirks: Quirks,
+  only: string[] | undefined,
+  capabilities: Capability[] = ['refund'],
+  sandbox: { retryDelaysMs?: number[]; attemptTimeoutMs?: number; raceWaitMs?: number } = {},
+  waitMs?: number,
+) {
+  const { sandboxUrl } = await quickSandbox(sandbox.retryDelaysMs, sandbox.attemptTimeoutMs, sandbox.raceWaitMs);
+  const pos = await otherPos(sandboxUrl, quirks);
+  const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { ...(only ? { only } : {}), capabilities, ...(waitMs ? { waitMs } : {}) });
+  expectKnockOnsRooted(run);
+  const said = (id: string) => {
+    const result = run.results.find((candidate) => candidate.item.id === id)!;
+    return { status: result.blockedBy ? `${result.status} by ${result.blockedBy}` : result.status, message: result.message };
+  };
+  return { run, said };
 }

@@ -10,24 +10,15 @@ import { buildReport } from '../report/report-model.js';
 import { renderReportFiles } from '../report/render-report-files.js';
 import { rejudgeReport } from '../report/rejudge.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
-import { quickSandbox, runAgainst } from './checklist-live.js';
-import { expectKnockOnsRooted } from './expect-broken.js';
-import { otherPos, type Quirks } from './other-pos.js';
+import { runAgainstOtherPos } from './checklist-live.js';
+import type { Quirks } from './other-pos.js';
 import { TEST_SIGNER } from './test-signer.js';
 
 afterEach(closeServers);
 
 async function runWith(quirks: Quirks, only?: string[], capabilities: Capability[] = ['refund'], waitMs?: number) {
-  const { sandboxUrl } = await quickSandbox();
-  const pos = await otherPos(sandboxUrl, quirks);
-  const run = await runAgainst({ sandboxUrl, posUrl: pos.url }, { ...(only ? { only } : {}), capabilities, ...(waitMs ? { waitMs } : {}) });
-  expectKnockOnsRooted(run);
-  const said = (id: string) => {
-    const result = run.results.find((candidate) => candidate.item.id === id)!;
-    return result.blockedBy ? `${result.status} by ${result.blockedBy}` : result.status;
-  };
-  const message = (id: string) => run.results.find((candidate) => candidate.item.id === id)!.message;
-  return { run, said, message };
+  const { run, said } = await runAgainstOtherPos(quirks, only, capabilities, {}, waitMs);
+  return { run, said: (id: string) => said(id).status, message: (id: string) => said(id).message };
 }
 
 describe('the outage of REFUND-03 and REFUND-06, whatever the POS’s pace', () => {

@@ -2,7 +2,7 @@
  * The control API suites (server/test/*.suite.ts) on the memory store: fault rules, by the API and by the header,
  * the control endpoints, findings, the journal, the guard of /_sandbox, look-ups, paging, the event stream,
  * readiness, the checklist runs and reports, and the dashboard's files. Several suites to a file, as pos-api.test.ts says why. Run one with
- * `npm test -- server/test/control-api -t NAME`. on-postgres/control-api.test.ts runs the first five again on PostgreSQL.
+ * `npm test -- server/test/control-api -t NAME`. on-postgres/control-api.system.test.ts (npm run test:system) runs the first five again on PostgreSQL.
  */
 // One after another: jest's ES module loader fails imports that run side by side and share a module.
 await import('./faults.suite.js');
