@@ -6,11 +6,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   // jest-environment-node, handing each test file what the contract check reads (contract-environment.js says why).
   testEnvironment: '<rootDir>/server/test/contract/contract-environment.js',
-  // Three workers on the 2-core development machine (jest's default would be 1): the slow files spend much of
-  // their time waiting on child processes, sockets and timers, and a third worker fills that time. 2 workers: 72 s;
-  // 3: 67 s (warm, 2026-11-24). On a fresh clone, where every file is compiled first (then by ts-jest), 3 workers ran
-  // in 79 s and passed; an earlier attempt timed 28 tests out there, before the CLI and the checklist tests got cheaper.
-  // (jest reads a percentage over 100% as that many workers, so the number is worked out here.)
+  // Half again as many workers as cores: the checklist's files wait on an in-process POS, and another worker fills that
+  // time (jest reads a percentage over 100% as that many workers, so the number is worked out here).
   maxWorkers: Math.max(2, Math.floor(availableParallelism() * 1.5)),
   roots: ['<rootDir>'],
   // The whole-system scenarios (*.system.test.ts: real processes, several instances, a browser) are npm run test:system's.

@@ -4,6 +4,7 @@
  * the sources); every process a test spawns (a pos-sandbox, a reference POS, a CLI) writes its own V8 coverage of
  * dist/, which c8 maps back to the sources through dist's source maps. The two are joined by source line and branch
  * (scripts/coverage-check/merge-coverage.ts). Prints the totals and each folder's; exit 1 when a test run failed.
+ * `-- --keep DIR` keeps the three coverage maps there (unit.json, system.json, child.json), to compare two runs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { PACKAGE_ROOT } from '../server/version.js';
 import { mergedTotals, percent, type CoverageMap } from './coverage-check/merge-coverage.js';
 
 const FOLDERS = ['server', 'certification-checklist', 'dashboard', 'reference-pos'];
+const keep = process.argv.includes('--keep') ? process.argv[process.argv.indexOf('--keep') + 1] : undefined;
 const work = mkdtempSync(join(tmpdir(), 'pos-sandbox-coverage-'));
 const raw = join(work, 'raw');
 const env = { ...process.env, NODE_V8_COVERAGE: raw };
@@ -50,6 +52,10 @@ const read = (name: string): CoverageMap => {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as CoverageMap) : {};
 };
 const maps = ['unit', 'system', 'child'].map(read);
+if (keep) {
+  mkdirSync(keep, { recursive: true });
+  ['unit', 'system', 'child'].forEach((name, i) => writeFileSync(join(keep, `${name}.json`), JSON.stringify(maps[i])));
+}
 // Every source file jest was told to measure (jest.config.js, collectCoverageFrom), loaded or not.
 const files = [...new Set(maps.slice(0, 2).flatMap((map) => Object.keys(map)))].sort();
 const rows = [['all', files] as const, ...FOLDERS.map((folder) => [folder, files.filter((file) => relative(PACKAGE_ROOT, file).split(sep)[0] === folder)] as const)];

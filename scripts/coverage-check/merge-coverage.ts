@@ -1,7 +1,8 @@
 /**
  * Pure: coverage gathered apart (jest's own, in its workers; each spawned process's, through its source maps) as one
  * figure. The two are made from different compiled code, so they are joined on what both map back to: a source line
- * is covered when any run covered a statement on it, a branch when any run took the arm that starts where it starts.
+ * is covered when any run covered a statement on it, a branch when any run that loaded the file took the arm that
+ * starts where it starts.
  */
 
 /** The parts of an istanbul file coverage (coverage-final.json) this reads. */
@@ -25,13 +26,17 @@ export function mergedTotals(maps: readonly CoverageMap[], files: readonly strin
   for (const file of files) {
     const lines = new Map<number, boolean>();
     const arms = new Map<string, boolean>();
-    for (const map of maps) {
-      const coverage = map[file];
-      if (!coverage) continue;
+    const present = maps.map((map) => map[file]).filter((coverage): coverage is FileCoverage => coverage !== undefined);
+    // A run that never loaded the file knows only that it has lines: the branch it reports (the whole file, never
+    // taken) is not one of the file's own, and would be counted beside them. Unless no run loaded it.
+    const ran = present.filter((coverage) => Object.values(coverage.s).some((count) => count > 0));
+    for (const coverage of present) {
       for (const [id, statement] of Object.entries(coverage.statementMap)) {
         const line = statement.start.line;
         lines.set(line, (lines.get(line) ?? false) || (coverage.s[id] ?? 0) > 0);
       }
+    }
+    for (const coverage of ran.length > 0 ? ran : present) {
       for (const [id, branch] of Object.entries(coverage.branchMap)) {
         branch.locations.forEach((location, arm) => {
           const key = `${location.start.line}:${location.start.column}`;
