@@ -10,6 +10,8 @@ export default {
   // time (jest reads a percentage over 100% as that many workers, so the number is worked out here).
   maxWorkers: Math.max(2, Math.floor(availableParallelism() * 1.5)),
   roots: ['<rootDir>'],
+  // The slowest files first, also where jest has no times of its own yet (slow-first-sequencer.js says how).
+  testSequencer: '<rootDir>/server/test/slow-first-sequencer.js',
   // The whole-system scenarios (*.system.test.ts: real processes, several instances, a browser) are npm run test:system's.
   testPathIgnorePatterns: ['/node_modules/', '/.sandbox/', '/.scratch/', '\\.system\\.test\\.ts$'],
   testMatch: ['**/*.test.ts'],
