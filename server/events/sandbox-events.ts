@@ -67,7 +67,7 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
     } else if (type === 'order' && this.listenerCount('event') === 0) {
       // An order is changed in place by its delivery, so what it is now is held as its JSON text (what a stream sends
       // of it), parsed and redacted when first read. Redacting every order at each change, for no reader, took an
-      // eighth of the CPU of the stress hunts of npm test (server/test/stress.system.test.ts); the text takes microseconds.
+      // eighth of the CPU of the stress hunts (server/test/stress-hunt.system.test.ts); the text takes microseconds.
       event.data = JSON.stringify(data);
       this.unread.set(event, true);
     } else {

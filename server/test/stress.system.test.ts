@@ -1,86 +1,23 @@
 /**
- * `pos-sandbox stress`'s hunt and lunch rush against POSes over real HTTP: the reference POS, correct and with each
- * bug that only some orders trigger (the hunt is not told which), and a second POS written here apart from it, with
- * a bug of its own. Each failure is shrunk to an order from which removing any one part makes the failure go away.
+ * `pos-sandbox stress` against POSes over real HTTP, past the plain hunt (stress-hunt.system.test.ts): two bugs that
+ * answer alike, a second POS written here apart from the reference POS with a bug of its own, the lunch rush, and the
+ * commands. Each failure is shrunk to an order from which removing any one part makes the failure go away.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createReferencePos } from '../../reference-pos/app.js';
-import type { Bug } from '../../reference-pos/bugs.js';
-import { controlClient } from '../cli/control-client.js';
-import { createSandbox } from '../sandbox.js';
-import { memoryStorage } from '../store/segment-storage.js';
-import { silentLogger } from '../logger.js';
 import { hunt } from '../stress/hunt.js';
-import { CaseRunner, saveFailures } from '../stress/stress-run.js';
-import { withOnePartLess } from '../stress/one-part-less.js';
-import type { Deadlines } from '../stress/delivery-verdict.js';
+import { saveFailures } from '../stress/stress-run.js';
 import { lunchRush } from '../stress/lunch-rush.js';
 import { SHAPE_LIMITS } from '../../reference-pos/order-shape-bugs.js';
-import { fixtures, PARTNER } from './helpers.js';
+import { fixtures } from './helpers.js';
 import { cli } from './processes.js';
-import { closeServers, listen } from './loopback.js';
+import { closeServers } from './loopback.js';
+import { pair } from './stress-pairs.js';
 
 afterAll(closeServers);
-
-/**
- * `npm test` runs it small (200 orders for the correct POS; the slow path's hunt, whose every failing try costs its
- * delay, left out); `npm run test:stress` at the full size the acceptance names (500 orders, every bug):
- * POS_SANDBOX_STRESS_FULL=1, run by CI.
- */
-const FULL = process.env.POS_SANDBOX_STRESS_FULL === '1';
-const CLEAN_ORDERS = FULL ? 500 : 200;
-
-/** Wide: on a loaded machine an ordinary order must never read as slow, or it would shrink as another kind. */
-const DEADLINES: Deadlines = { kioskMs: 10_000, deliveryMs: 10_000 };
-const BIG_ORDER_MS = 1300;
-/** For the slow path: well below its delay, well above an ordinary order's time. */
-const SLOW_TIMING = { deadlines: { kioskMs: 1000, deliveryMs: 1000 }, bigOrderMs: BIG_ORDER_MS, attemptTimeoutMs: 4000, statusWindowMs: 2000 };
-
-async function pair(posHandler?: (sandboxUrl: string) => Parameters<typeof listen>[0], bugs: Bug[] = [], timing = { deadlines: DEADLINES, bigOrderMs: BIG_ORDER_MS, attemptTimeoutMs: 2000, statusWindowMs: 1000 }) {
-  const sandbox = await createSandbox({ fixtures, partner: PARTNER, storage: memoryStorage(), logger: silentLogger(), refundDelayMs: 20, dispatch: { attemptTimeoutMs: timing.attemptTimeoutMs, retryDelaysMs: [20, 20] } });
-  const sandboxUrl = await listen(sandbox.app);
-  const pos =
-    posHandler?.(sandboxUrl) ??
-    createReferencePos({ identity: { posName: PARTNER.name, key: PARTNER.nonProdKey, apiKey: PARTNER.apiKey }, sandboxUrl, menus: fixtures.menus, locations: fixtures.locations, bugs: new Set(bugs), bigOrderMs: timing.bigOrderMs });
-  const posUrl = await listen(pos);
-  const client = controlClient(sandboxUrl, {});
-  return { sandbox, sandboxUrl, posUrl: `${posUrl}/order`, client, runner: () => new CaseRunner(client, timing.statusWindowMs, timing.deadlines, `${posUrl}/order`) };
-}
-
-describe('the hunt', () => {
-  it(`finds nothing in ${CLEAN_ORDERS} orders against the correct reference POS, and says so`, async () => {
-    const { client, runner } = await pair();
-    const cases = runner();
-    const result = await hunt({ seed: 7, orders: CLEAN_ORDERS, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, sending) => cases.run(testCase, sending) });
-    expect({ generated: result.generated, passed: result.passed, findings: result.findings.map((finding) => `${finding.kind}: ${finding.message}`) }).toEqual({ generated: CLEAN_ORDERS, passed: CLEAN_ORDERS, findings: [] });
-    expect((await client.call<unknown[]>('GET', '/_sandbox/orders?limit=1000')).length).toBeGreaterThanOrEqual(CLEAN_ORDERS);
-  }, 60_000);
-
-  it.each<[Bug, string, number]>([
-    ['non-latin-name', '5xx', 80],
-    ['many-modifiers', '5xx', 80],
-    ['zero-total', '5xx', 100],
-    ...(FULL ? [['slow-big-order', 'slow', 80] as [Bug, string, number]] : []),
-  ])('finds --bug %s (a %s) and shrinks it to an order from which removing any part makes it pass', async (bug, kind, orders) => {
-    const { runner } = await pair(undefined, [bug], bug === 'slow-big-order' ? SLOW_TIMING : undefined);
-    const cases = runner();
-    const result = await hunt({ seed: 11, orders, shrinkMs: 60_000, locations: fixtures.locations, menus: fixtures.menus, run: (testCase, sending) => cases.run(testCase, sending) });
-    expect(result.findings.map((finding) => finding.kind)).toEqual([kind]);
-    const [finding] = result.findings;
-    expect(finding!.minimalCertain).toBe(true);
-    // Fails the same way again, and each order with one part less passes.
-    const check = runner();
-    await expect(check.run(finding!.minimal)).resolves.toMatchObject({ ok: false, kind });
-    // (The zero total's smallest order is one free item: it has no part to take out.)
-    const lesser = withOnePartLess(finding!.minimal);
-    const verdicts = await Promise.all(lesser.map(async ({ part, testCase }) => ({ part, ok: (await runner().run(testCase)).ok })));
-    expect(verdicts.filter(({ ok }) => !ok)).toEqual([]);
-  }, 120_000);
-});
 
 describe('two bugs that answer alike', () => {
   it('are two findings, each shrunk to an order that fails with its own answer, saved as 5xx.json and 5xx-2.json', async () => {
