@@ -1,12 +1,9 @@
 // npm run test:system: the whole-system scenarios, *.system.test.ts (docs/development.md): real processes, several
 // instances on PostgreSQL, a SIGKILL, the browser, spawned CLIs. Everything else is as npm test runs it.
-import { availableParallelism } from 'node:os';
 import base from './jest.config.js';
 
 export default {
   ...base,
   testMatch: ['**/*.system.test.ts'],
   testPathIgnorePatterns: base.testPathIgnorePatterns.filter((pattern) => !pattern.includes('system')),
-  // Twice as many workers as cores: these files spend most of their time waiting on the processes they start.
-  maxWorkers: Math.max(2, availableParallelism() * 2),
 };
