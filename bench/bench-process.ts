@@ -3,7 +3,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { PACKAGE_ROOT } from '../server/version.js';
-import { mintPosToken } from '../server/domain/mint-pos-token.js';
+import { mintPosToken } from '../server/tokens/mint-pos-token.js';
 
 export const BENCH_KEY = 'SANDBOX-ONLY-nonprod-key-demo-pos-3f9c2a7e5b1d4c8a9e6f0b2d7a4c1e85';
 

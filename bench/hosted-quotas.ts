@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { mintPosToken } from '../server/domain/mint-pos-token.js';
-import { HOSTED_QUOTAS } from '../server/domain/quotas.js';
+import { mintPosToken } from '../server/tokens/mint-pos-token.js';
+import { HOSTED_QUOTAS } from '../server/hosted/quotas.js';
 import { cpuMs, startPinnedServer } from './bench-process.js';
 
 const ALONE_S = Number(process.env.BENCH_ALONE_S ?? 20);

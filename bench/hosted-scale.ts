@@ -13,8 +13,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mintPosToken } from '../server/domain/mint-pos-token.js';
-import { ownerOf } from '../server/cluster/rendezvous.js';
+import { mintPosToken } from '../server/tokens/mint-pos-token.js';
+import { ownerOf } from '../server/hosted/rendezvous.js';
 import { startPostgres } from '../server/test/postgres.js';
 import { rssMb, startServer } from './bench-process.js';
 

@@ -1,7 +1,7 @@
 /** Pure: the rules MENU-03 and MENU-04 check in a menu update's body, shared with the root-cause of a refused update. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import { findingMessage } from './traffic.js';
-import { isCompanyProfileId } from '../server/domain/v1-habits.js';
+import { isCompanyProfileId } from '../server/migration/v1-habits.js';
 
 const TOP_FIELDS = new Set(['LocationId', 'Items']);
 const ITEM_FIELDS = new Set(['Id', 'Name', 'Type', 'Prices']);

@@ -4,7 +4,7 @@
  * knock-on of it (`blockedBy`), not a second failure with an invented cause.
  */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
-import type { TokenPart } from '../server/domain/pos-token-rules.js';
+import type { TokenPart } from '../server/tokens/pos-token-rules.js';
 import type { Verdict } from './checklist-types.js';
 import { fieldProblem, priceProblem } from './menu-body-rules.js';
 import { errorMessages, isMenu, succeeded } from './traffic.js';

@@ -2,8 +2,8 @@
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import { journalSequence } from '../server/journal/journal.js';
 import { nextPageLink } from '../server/control/paging.js';
-import type { OrderRecord } from '../server/domain/order-record.js';
-import type { RefundRecord } from '../server/domain/refund-outcome.js';
+import type { OrderRecord } from '../server/orders/order-record.js';
+import type { RefundRecord } from '../server/refunds/refund-outcome.js';
 import type { FaultRule } from '../server/faults/fault-rule-types.js';
 import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 

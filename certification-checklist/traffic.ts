@@ -1,7 +1,7 @@
 /** Pure: questions asked of captured journal entries by the checklist items. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { Traffic } from './checklist-types.js';
-import { isUpdateOrderState, lastSegment } from '../server/domain/v1-habits.js';
+import { isUpdateOrderState, lastSegment } from '../server/migration/v1-habits.js';
 
 /** The traffic an item judges, from what its step captured (the runner's record, or a report's). */
 export function trafficOf(step: Pick<Traffic, 'entries' | 'orders' | 'refunds' | 'asked' | 'actor'>): Traffic {

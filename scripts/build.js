@@ -27,8 +27,8 @@ const DIST = join(ROOT, 'dist');
 export async function buildDist() {
   const { outputFiles } = await build({
     absWorkingDir: ROOT,
-    // The checklist's worker (server/processing/checklist-worker.ts) is a file of its own: a Worker starts from a path.
-    entryPoints: ['server/cli.ts', 'reference-pos/cli.ts', 'scripts/build-validators.ts', 'server/processing/checklist-worker.ts'],
+    // The checklist's worker (server/checklist/checklist-worker.ts) is a file of its own: a Worker starts from a path.
+    entryPoints: ['server/cli.ts', 'reference-pos/cli.ts', 'scripts/build-validators.ts', 'server/checklist/checklist-worker.ts'],
     outdir: DIST,
     outbase: '.',
     bundle: true,

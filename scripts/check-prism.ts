@@ -11,7 +11,7 @@
  */
 import type { Server } from 'node:http';
 import { Command } from 'commander';
-import { mintPosToken } from '../server/domain/mint-pos-token.js';
+import { mintPosToken } from '../server/tokens/mint-pos-token.js';
 import { loadFixtures } from '../server/fixtures/load-fixtures.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { freePort, startPosOrderEndpoint, startPrism, startSandbox, stopChildren } from './prism-check/processes.js';

@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/fixtures/menu-update-schemas.js';
-import { ORDER_SCHEMA_FILE } from '../server/fixtures/order-schema.js';
+import { MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/menus/menu-update-schemas.js';
+import { ORDER_SCHEMA_FILE } from '../server/orders/order-schema.js';
 import { FAULT_RULE_SCHEMA_FILE } from '../server/faults/check-fault-rules.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 
@@ -22,11 +22,11 @@ interface TypesTarget {
 
 export const TYPES_TARGETS: TypesTarget[] = [
   {
-    file: join(PACKAGE_ROOT, 'server', 'domain', 'menu-update-types.ts'),
+    file: join(PACKAGE_ROOT, 'server', 'menus', 'menu-update-types.ts'),
     source: 'menu-template/schemas',
     schemas: Object.values(MENU_SCHEMA_FILES).map((file) => join(MENU_SCHEMA_DIR, file)),
   },
-  { file: join(PACKAGE_ROOT, 'server', 'domain', 'sandbox-order-types.ts'), source: 'order-model/', schemas: [ORDER_SCHEMA_FILE] },
+  { file: join(PACKAGE_ROOT, 'server', 'orders', 'sandbox-order-types.ts'), source: 'order-model/', schemas: [ORDER_SCHEMA_FILE] },
   { file: join(PACKAGE_ROOT, 'server', 'faults', 'fault-rule-types.ts'), source: 'server/faults/fault-rule.schema.json', schemas: [FAULT_RULE_SCHEMA_FILE] },
 ];
 

@@ -1,8 +1,8 @@
 /** AUTH: the tokens the POS sends (§5), every one of them, accepted or refused; and how it treats the tokens it receives. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import { lifetimeFindings, migrationHeaderFindings } from '../../server/domain/findings.js';
-import { CLOCK_TOLERANCE_S, SERVICE_AUDIENCE, type TokenPart } from '../../server/domain/pos-token-rules.js';
-import { isCredentialParameter } from '../../server/domain/query-credentials.js';
+import { lifetimeFindings, migrationHeaderFindings } from '../../server/http/findings.js';
+import { CLOCK_TOLERANCE_S, SERVICE_AUDIENCE, type TokenPart } from '../../server/tokens/pos-token-rules.js';
+import { isCredentialParameter } from '../../server/tokens/query-credentials.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { claimsOf, countOf, findingMessage, isStatusCall, namedExternalId, posCalls, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';

@@ -4,8 +4,8 @@
  * item that needed the call fails with the sandbox's words; this item reports the habits that are taken.
  */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import { waitsForRefundResult } from '../../server/domain/v1-habits.js';
-import { routePathOf } from '../../server/api/pos-routes.js';
+import { waitsForRefundResult } from '../../server/migration/v1-habits.js';
+import { routePathOf } from '../../server/pos-routes.js';
 import type { ChecklistItem } from '../checklist-types.js';
 import { countOf, findingMessage, posCalls } from '../traffic.js';
 import { blocked, pass, warn } from '../verdicts.js';

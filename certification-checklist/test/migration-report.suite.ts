@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Bug } from '../../reference-pos/bugs.js';
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import type { MigrationReport, StepState } from '../../server/domain/migration-report.js';
+import type { MigrationReport, StepState } from '../../server/migration/migration-report.js';
 import { closeServers } from '../../server/test/live.js';
 import { runAgainst, sandboxAndPos } from './checklist-live.js';
 

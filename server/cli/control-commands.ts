@@ -5,10 +5,10 @@
  */
 import { replayCommand } from './replay-command.js';
 import { Command, Option } from 'commander';
-import { REFUND_STATUSES } from '../domain/refund-outcome.js';
+import { REFUND_STATUSES } from '../refunds/refund-outcome.js';
 import { ControlError } from './control-client.js';
 import { orderLines, refundLines, type OrderRow, type RefundRow } from './control-format.js';
-import { printableDeep } from '../domain/printable-text.js';
+import { printableDeep } from '../http/printable-text.js';
 import { ident, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
 
 export function statusCommand(): Command {

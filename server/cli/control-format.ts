@@ -5,7 +5,7 @@
  * characters are shown, never sent to the terminal.
  */
 import { journalSummary, type JournalSummary, type SummarySource } from '../journal/journal-summary.js';
-import { printableDeep } from '../domain/printable-text.js';
+import { printableDeep } from '../http/printable-text.js';
 
 export interface Paint {
   dim(text: string): string;

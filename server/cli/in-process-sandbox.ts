@@ -10,7 +10,7 @@ import type { Express } from 'express';
 import { partnerOverrideFromEnv, resolvePartner, type PartnerIdentity, type ServeConfig } from '../config.js';
 import { loadFixtures, type Fixtures } from '../fixtures/load-fixtures.js';
 import { silentLogger } from '../logger.js';
-import { createSandboxServer } from '../http-parser-errors.js';
+import { createSandboxServer } from '../http/http-parser-errors.js';
 import { createSandbox, type Sandbox } from '../sandbox.js';
 import { memoryStorage } from '../store/segment-storage.js';
 import { PACKAGE_ROOT } from '../version.js';

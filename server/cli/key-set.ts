@@ -1,6 +1,6 @@
 /** I/O: the key set `verify-report --keys` names: a JWKS file, or a deployment's /.well-known/jwks.json over HTTP(S). */
 import { keysFromJwks, type VerificationKey } from '../../certification-checklist/report/signing-keys.js';
-import { readPlainFile } from '../files/read-plain-file.js';
+import { readPlainFile } from '../http/read-plain-file.js';
 
 /** A key set is small; a larger answer is not one (and is not read whole). */
 const MAX_BYTES = 256 * 1024;

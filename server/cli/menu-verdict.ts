@@ -2,14 +2,14 @@
  * Pure: what `validate-menu` says of a payload. It runs the server's own check, apply and findings,
  * so the messages are the ones PUT /menu would answer with.
  */
-import { applyMenuUpdate, describeChange, type MenuChange } from '../domain/apply-menu-update.js';
-import { strictMessage, type Finding } from '../domain/findings.js';
-import { LOCATION_REQUIRED } from '../domain/location-header.js';
-import { menuUpdateFindings } from '../domain/menu-findings.js';
-import { checkMenuUpdate, type MenuCheckContext } from '../domain/menu-update-check.js';
-import type { MenuForm } from '../domain/menu-update-shape.js';
-import { isRecord } from '../domain/menu-update-references.js';
-import type { ParsedBody } from '../domain/parse-json-body.js';
+import { applyMenuUpdate, describeChange, type MenuChange } from '../menus/apply-menu-update.js';
+import { strictMessage, type Finding } from '../http/findings.js';
+import { LOCATION_REQUIRED } from '../http/location-header.js';
+import { menuUpdateFindings } from '../menus/menu-findings.js';
+import { checkMenuUpdate, type MenuCheckContext } from '../menus/menu-update-check.js';
+import type { MenuForm } from '../menus/menu-update-shape.js';
+import { isRecord } from '../menus/menu-update-references.js';
+import type { ParsedBody } from '../http/parse-json-body.js';
 import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
 
 export interface MenuVerdict {

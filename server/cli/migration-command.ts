@@ -4,9 +4,9 @@
  * habit) or not yet exercised, and what to change next, as GET /_sandbox/migration builds it (docs/migrating-from-v1.md).
  */
 import { Command } from 'commander';
-import type { MigrationReport, MigrationStepReport } from '../domain/migration-report.js';
+import type { MigrationReport, MigrationStepReport } from '../migration/migration-report.js';
 import { jsonOption, paint, print, printJson, sandboxOption, withSandbox, type Common } from './control-command-kit.js';
-import { printable } from '../domain/printable-text.js';
+import { printable } from '../http/printable-text.js';
 
 export function migrationCommand(): Command {
   return new Command('migration')

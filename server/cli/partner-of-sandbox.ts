@@ -5,7 +5,7 @@
  */
 import type { PartnerIdentity } from '../config.js';
 import { causeOf } from '../../certification-checklist/sandbox-control.js';
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 
 /**
  * How long one question to the sandbox may take. A refused connection answers at once; only a server that stays

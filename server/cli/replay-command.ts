@@ -3,8 +3,8 @@
  * sandbox, exactly as the hunt sent it, and judged the same way: exit 1 while it still fails, 0 once the POS takes it.
  */
 import { Command } from 'commander';
-import { readPlainFile } from '../files/read-plain-file.js';
-import { printable } from '../domain/printable-text.js';
+import { readPlainFile } from '../http/read-plain-file.js';
+import { printable } from '../http/printable-text.js';
 import { FAILURE_FORMAT, type FailureFile } from '../stress/stress-run.js';
 import { CaseRunner } from '../stress/stress-run.js';
 import { DEFAULT_DEADLINES } from '../stress/delivery-verdict.js';

@@ -4,16 +4,16 @@
  * partner, the front, and a banner that prints no key or token.
  */
 import { dirname, join } from 'node:path';
-import { InstanceMetrics } from '../metrics/instance-metrics.js';
+import { InstanceMetrics } from '../hosted/instance-metrics.js';
 import pc from 'picocolors';
 import type { ServeConfig, ServeFlags } from '../config.js';
 import { loadFaultFile } from '../faults/load-fault-file.js';
 import { Redactor } from '../journal/redactor.js';
 import { createLogger } from '../logger.js';
-import { createHostedSandbox } from '../partners/hosted-sandbox.js';
+import { createHostedSandbox } from '../hosted/hosted-sandbox.js';
 import { defaultInstanceId } from '../sandbox.js';
-import { loadPartnersFile } from '../partners/load-partners-file.js';
-import { createSandboxServer } from '../http-parser-errors.js';
+import { loadPartnersFile } from '../hosted/load-partners-file.js';
+import { createSandboxServer } from '../http/http-parser-errors.js';
 import { fileStorage, memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
@@ -38,7 +38,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   // On a database, each partner is led by one instance at a time: this one, or the one it sends the partner's
   // requests to (docs/hosting.md).
   const metrics = new InstanceMetrics({ process: true });
-  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger, metrics, idleMs: config.idleMs });
+  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../hosted/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger, metrics, idleMs: config.idleMs });
   const dataFile = config.dataFile;
   if (config.freshState && dataFile !== undefined) {
     for (const partner of setup.partners) {
@@ -68,7 +68,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
     },
   });
   const server = createSandboxServer(
-    cluster ? (await import('../cluster/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, database: cluster.database }) : hosted.listener,
+    cluster ? (await import('../hosted/cluster.js')).answerReadinessHere(hosted.listener, { readiness: hosted.readiness, database: cluster.database }) : hosted.listener,
     { originFormOnly: true },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);

@@ -12,16 +12,16 @@ import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadFaultFile } from '../faults/load-fault-file.js';
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { createLogger, type Logger } from '../logger.js';
 import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
-import { createSandboxServer } from '../http-parser-errors.js';
+import { createSandboxServer } from '../http/http-parser-errors.js';
 import { listenOn } from './listen.js';
 import { OrderLogLines } from './order-log-lines.js';
 import { stopGracefully } from './graceful-stop.js';
-import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../signing/laptop-key.js';
+import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../checklist/laptop-key.js';
 
 const SAMPLE_TTL_S = 3600;
 
@@ -72,12 +72,12 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const readiness = { draining: false };
   // On a database, the partner is led by one instance at a time; this one leads it, or sends its requests to the
   // one that does (docs/hosting.md). The driver and the migration tool are loaded only then.
-  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../cluster/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
+  const cluster = config.databaseUrl === undefined ? undefined : await (await import('../hosted/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
   const slot = await cluster?.add(partner.name, sandboxOn);
   const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
   laptopKey.save();
   const server = createSandboxServer(
-    cluster && slot ? (await import('../cluster/cluster.js')).answerReadinessHere(slot.listener, { readiness, database: cluster.database }) : sandbox!.app,
+    cluster && slot ? (await import('../hosted/cluster.js')).answerReadinessHere(slot.listener, { readiness, database: cluster.database }) : sandbox!.app,
     { originFormOnly: cluster !== undefined, prototypesOf: sandbox?.app },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, partnerOverrideFromEnv, resolvePartner } from '../config.js';
-import { MAX_TOKEN_LIFETIME_S } from '../domain/findings.js';
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { MAX_TOKEN_LIFETIME_S } from '../http/findings.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { exitWith } from './exit.js';

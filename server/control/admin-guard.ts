@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
-import { clientAddress, FORWARDED_FOR, isLoopbackAddress } from '../pipeline/client-address.js';
+import { clientAddress, FORWARDED_FOR, isLoopbackAddress } from '../hosted/client-address.js';
 
 /** Equal-length digests, so the comparison takes the same time whatever was sent. */
 function sameSecret(sent: string, expected: string): boolean {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Router, type Response } from 'express';
 import { ApiError } from '../errors.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { clientAddress, isLoopbackAddress } from '../pipeline/client-address.js';
+import { clientAddress, isLoopbackAddress } from '../hosted/client-address.js';
 import { isOwnHost } from './cross-site-guard.js';
 
 export const DASHBOARD_PATH = '/_sandbox/ui/';

@@ -1,10 +1,10 @@
 /** /_sandbox state: health, reset (fixtures and the fault rules of the start), partners, locations and their menus, refunds (paged). */
 import { Router } from 'express';
 import { ApiError } from '../errors.js';
-import { keyFingerprint } from '../domain/key-fingerprint.js';
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { keyFingerprint } from '../tokens/key-fingerprint.js';
+import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import type { ControlDeps } from './control-router.js';
-import type { RefundView } from '../domain/refund-outcome.js';
+import type { RefundView } from '../refunds/refund-outcome.js';
 import { checkQuery, pageLimit, unknownCursor } from './control-query.js';
 import { pageAfter, RECORD_PAGE } from './paging.js';
 import { sendPage } from './page-response.js';

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { Redactor } from '../journal/redactor.js';
 import { EventStreams } from './stream-backlog.js';
-import { isoTime } from '../domain/iso-time.js';
+import { isoTime } from '../http/iso-time.js';
 
 export const EVENT_TYPES = ['order', 'refund', 'menu', 'journal', 'checklist', 'stress'] as const;
 export type SandboxEventType = (typeof EVENT_TYPES)[number];

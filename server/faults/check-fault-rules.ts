@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Options, ValidateFunction } from 'ajv';
-import { schemaMessages } from '../domain/schema-messages.js';
+import { schemaMessages } from '../http/schema-messages.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { FAULT_KINDS, KIND_PARAMETERS, OUTBOUND_ONLY_KINDS, STATUS_FAULT_RANGE, type FaultParameter } from './fault-kinds.js';

@@ -2,11 +2,11 @@
  * Pure: what the journal takes of an inbound call as its answer leaves (plain values, never the request or
  * response objects, so 5,000 kept entries hold no sockets), its summary, and the entry built from it when read.
  */
-import type { Finding } from '../domain/findings.js';
-import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
-import type { TokenDefect } from '../domain/pos-token-rules.js';
-import { isCredentialParameter } from '../domain/query-credentials.js';
-import { isoTime } from '../domain/iso-time.js';
+import type { Finding } from '../http/findings.js';
+import type { MenuUpdateOutcome } from '../menus/apply-menu-update.js';
+import type { TokenDefect } from '../tokens/pos-token-rules.js';
+import { isCredentialParameter } from '../tokens/query-credentials.js';
+import { isoTime } from '../http/iso-time.js';
 import { bodyForJournal, JOURNAL_BODY_LIMIT, redactHeaders, viewToken, type JournalEntry, type JournalFault } from './journal-entry.js';
 import { journalSummary, type JournalSummary } from './journal-summary.js';
 

@@ -1,9 +1,9 @@
 /** Pure: what the journal keeps of one request, with every secret taken out. */
 import { createHash } from 'node:crypto';
-import type { Finding } from '../domain/findings.js';
-import type { MenuUpdateOutcome } from '../domain/apply-menu-update.js';
-import type { TokenDefect } from '../domain/pos-token-rules.js';
-import { MAX_JSON_DEPTH, jsonDepth } from '../domain/json-depth.js';
+import type { Finding } from '../http/findings.js';
+import type { MenuUpdateOutcome } from '../menus/apply-menu-update.js';
+import type { TokenDefect } from '../tokens/pos-token-rules.js';
+import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-depth.js';
 
 export interface TokenView {
   header?: Record<string, unknown>;

@@ -1,7 +1,7 @@
 /** The checklist parts of openapi.json: runs started from the control API, the report folders, the migration report. */
 import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
 import { CAPABILITIES, ITEM_STATUSES } from '../../certification-checklist/checklist-types.js';
-import { MIGRATION_STEPS } from '../domain/v1-habits.js';
+import { MIGRATION_STEPS } from '../migration/v1-habits.js';
 import { controlError, controlOk, controlResponses, getById, json, ref } from './openapi-parts.js';
 
 /** The protected header of an operator's signature, base64url: {"alg":"EdDSA","kid":"2026-q4"}. */

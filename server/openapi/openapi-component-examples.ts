@@ -1,6 +1,6 @@
 /** The examples of the OpenAPI document's component schemas, each a value the sandbox really takes or answers. */
-import type { SandboxOrder } from '../domain/sandbox-order-types.js';
-import { LAPTOP_QUOTAS } from '../domain/quotas.js';
+import type { SandboxOrder } from '../orders/sandbox-order-types.js';
+import { LAPTOP_QUOTAS } from '../hosted/quotas.js';
 
 /** The payloads the examples are taken from (read by the caller: this module does no I/O). */
 export interface ExamplePayloads {

@@ -1,5 +1,5 @@
 /** The order parts of openapi.json: POST /order/status, /_sandbox/orders, /_sandbox/events, and the order model. */
-import { ORDER_STATUSES } from '../domain/order-states.js';
+import { ORDER_STATUSES } from '../orders/order-states.js';
 import { EVENT_TYPES } from '../events/sandbox-events.js';
 import { controlOk, controlResponses, getById, json, posOperation, ref, schemaComponents } from './openapi-parts.js';
 import { pagedOk, pageParameters } from './openapi-paging.js';

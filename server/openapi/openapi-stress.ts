@@ -1,5 +1,5 @@
 /** The stress-run parts of openapi.json: what a `pos-sandbox stress` run tells the sandbox, for the dashboard. */
-import { stressRunViewSchema } from '../domain/stress-run-view.js';
+import { stressRunViewSchema } from '../stress/stress-run-view.js';
 import { controlOk, controlResponses, getById, json, ref } from './openapi-parts.js';
 
 const NOT_FOUND = 'no run of that id among the last 20';

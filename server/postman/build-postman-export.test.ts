@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { menuVerdict } from '../cli/menu-verdict.js';
-import { parseJsonBody } from '../domain/parse-json-body.js';
-import { loadMenuUpdateSchemas } from '../fixtures/menu-update-schemas.js';
+import { parseJsonBody } from '../http/parse-json-body.js';
+import { loadMenuUpdateSchemas } from '../menus/menu-update-schemas.js';
 import { fixtures, PARTNER } from '../test/test-identity.js';
 import { buildPostmanExport } from './build-postman-export.js';
 import { pickExamples, type PostmanExamples } from './postman-examples.js';

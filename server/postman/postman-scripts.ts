@@ -2,7 +2,7 @@
  * Pure: the JavaScript the exported collection runs inside Postman (and newman). Kept as plain lines so a
  * user can read them in Postman's Scripts tab; the tests parse every one and run them all with newman.
  */
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 
 /** Five minutes, as the sandbox's own service → POS tokens: short-lived, well within the hour of TOKEN_LIFETIME_OVER_1H. */
 export const TOKEN_TTL_SECONDS = 300;

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { RefundRecord } from '../domain/refund-outcome.js';
-import { decidedRecord } from '../domain/refund-outcome.js';
+import type { RefundRecord } from '../refunds/refund-outcome.js';
+import { decidedRecord } from '../refunds/refund-outcome.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { KeptRecord } from './kept-record.js';
-import { RefundProcessor } from '../processing/refund-processor.js';
+import { RefundProcessor } from '../refunds/refund-processor.js';
 import { SandboxStore } from './sandbox-store.js';
 import { memoryStorage } from './segment-storage.js';
 import { STORE_CLOCK, storeFixtures } from '../test/stored-state.js';

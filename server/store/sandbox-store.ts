@@ -6,8 +6,8 @@
 import { Low } from 'lowdb';
 import type { Menu } from '../fixtures/fixture-schemas.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
-import type { RefundRecord, RefundView } from '../domain/refund-outcome.js';
-import type { OrderRecord } from '../domain/order-record.js';
+import type { RefundRecord, RefundView } from '../refunds/refund-outcome.js';
+import type { OrderRecord } from '../orders/order-record.js';
 import type { ActiveFaultRule } from '../faults/fault-registry.js';
 import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
@@ -17,7 +17,7 @@ import { storedStateNotes } from './stored-state-notes.js';
 import { logsOf, segmentsOf } from './stored-documents.js';
 import { RecordLog } from './record-log.js';
 import type { KeptRecord } from './kept-record.js';
-import { isoTimeMs } from '../domain/iso-time.js';
+import { isoTimeMs } from '../http/iso-time.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
 import { damagedStateError, otherPartnerError } from './store-error.js';
 

@@ -5,10 +5,10 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { menuSchema } from '../fixtures/fixture-schemas.js';
-import { ORDER_STATUSES } from '../domain/order-states.js';
-import type { RefundRecord } from '../domain/refund-outcome.js';
-import type { DeliveryAttempt, OrderRecord, StatusChange } from '../domain/order-record.js';
-import type { Finding } from '../domain/findings.js';
+import { ORDER_STATUSES } from '../orders/order-states.js';
+import type { RefundRecord } from '../refunds/refund-outcome.js';
+import type { DeliveryAttempt, OrderRecord, StatusChange } from '../orders/order-record.js';
+import type { Finding } from '../http/findings.js';
 
 const text = { type: 'string' } as const;
 const key = { type: 'string', minLength: 1 } as const;

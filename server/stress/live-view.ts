@@ -5,7 +5,7 @@
  * one, say) costs one warning, never the run.
  */
 import type { ControlClient } from '../cli/control-client.js';
-import { STRESS_VIEW_LIMITS, withRecent, type StressRun, type StressRunView } from '../domain/stress-run-view.js';
+import { STRESS_VIEW_LIMITS, withRecent, type StressRun, type StressRunView } from './stress-run-view.js';
 import type { Verdict } from './delivery-verdict.js';
 import type { Finding } from './hunt.js';
 

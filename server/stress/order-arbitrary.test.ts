@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { checkGivenOrder } from '../domain/given-order.js';
-import { lineAmount } from '../domain/build-order.js';
-import { orderSchema } from '../fixtures/order-schema.js';
+import { checkGivenOrder } from '../orders/given-order.js';
+import { lineAmount } from '../orders/build-order.js';
+import { orderSchema } from '../orders/order-schema.js';
 import { fixtures } from '../test/helpers.js';
 import { orderArbitrary } from './order-arbitrary.js';
 

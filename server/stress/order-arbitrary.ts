@@ -8,9 +8,9 @@
  */
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
-import { lineAmount } from '../domain/build-order.js';
-import type { GivenOrder } from '../domain/given-order.js';
-import type { Fee, OrderItem, Promotion } from '../domain/sandbox-order-types.js';
+import { lineAmount } from '../orders/build-order.js';
+import type { GivenOrder } from '../orders/given-order.js';
+import type { Fee, OrderItem, Promotion } from '../orders/sandbox-order-types.js';
 
 /** The most of each list an order gets: enough to find a POS that breaks past a size. */
 export const LIMITS = { items: 40, variations: 3, modifiers: 30, quantity: 40, fees: 3, promotions: 2, taxes: 2, largeAmount: 99_999_999 } as const;

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import type { TokenPart } from '../domain/pos-token-rules.js';
+import type { TokenPart } from '../tokens/pos-token-rules.js';
 import { NOW_S, PARTNER, orderEnvelope, posToken, postRefund, signHs256, testApp, testSandbox, validClaims } from './helpers.js';
 
 const AUD = 'io.service.pos.brokers.openapi';

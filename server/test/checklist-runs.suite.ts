@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { ChecklistRunRefused } from '../processing/checklist-runs.js';
-import { RUN_THREAD_NICE } from '../processing/thread-priority.js';
+import { ChecklistRunRefused } from '../checklist/checklist-runs.js';
+import { RUN_THREAD_NICE } from '../checklist/thread-priority.js';
 import { closedPort, listen } from './loopback.js';
 import { orderEnvelope, PARTNER, posToken, testSandbox } from './helpers.js';
 

@@ -7,7 +7,7 @@ import express from 'express';
 import request from 'supertest';
 import { dashboardRoutes } from '../control/dashboard-routes.js';
 import { silentLogger } from '../logger.js';
-import { errorHandler } from '../pipeline/error-handler.js';
+import { errorHandler } from '../http/error-handler.js';
 import { orderEnvelope, testSandbox } from './helpers.js';
 import { overUnixSocket } from './unix-socket.js';
 

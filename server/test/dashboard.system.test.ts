@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { launchBrowser, RUN_BROWSER_TESTS } from './browser.js';
 import { PARTNER, signHs256 } from './helpers.js';
 import { closedPort } from './loopback.js';
 import { cli, referencePos, serve, serveHosted, stopServers } from './processes.js';
-import type { MigrationReport } from '../domain/migration-report.js';
+import type { MigrationReport } from '../migration/migration-report.js';
 import { writeFileSync } from 'node:fs';
 
 const run = promisify(execFile);

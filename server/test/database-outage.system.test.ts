@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PARTNER, signHs256 } from './test-identity.js';
 import { serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, startPostgres, type PostgresServer } from './postgres.js';
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { instanceIdOf, waitForLeaders } from './leaders.js';
-import { ownerOf } from '../cluster/rendezvous.js';
+import { ownerOf } from '../hosted/rendezvous.js';
 
 const ADMIN = 'outage-admin-token-0001';
 const OPERATOR = 'outage-operator-token-01';

@@ -15,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PARTNER, signHs256 } from './test-identity.js';
 import { referencePos, serve, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { allPages } from './all-pages.js';
 import { instanceIdOf, waitForLeaders } from './leaders.js';
-import { ownerOf } from '../cluster/rendezvous.js';
+import { ownerOf } from '../hosted/rendezvous.js';
 
 const FULL = process.env.POS_SANDBOX_INSTANCES_FULL === '1';
 const REFUNDS = FULL ? 10_000 : 300;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import request from 'supertest';
 import { ALPHA, BETA, OPERATOR, startHosted, type HostedTest } from './hosted-partners.js';
-import { InstanceMetrics, routeLabel } from '../metrics/instance-metrics.js';
+import { InstanceMetrics, routeLabel } from '../hosted/instance-metrics.js';
 
 interface Family {
   name: string;

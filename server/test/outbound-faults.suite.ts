@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import type { Express } from 'express';
 import request from 'supertest';
 import type { FaultRule } from '../faults/fault-rule-types.js';
-import { DEFAULT_RACE_WAIT_MS } from '../processing/order-desk.js';
+import { DEFAULT_RACE_WAIT_MS } from '../orders/order-desk.js';
 import { sleeps, testSandbox } from './helpers.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeServers, createOrder, listen, liveReferencePos, liveSandbox, orderReaches, scriptedPos } from './live.js';

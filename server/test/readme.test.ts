@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { FINDING_CODES } from '../domain/findings.js';
+import { FINDING_CODES } from '../http/findings.js';
 import { FAULT_KINDS } from '../faults/fault-kinds.js';
 import { BUGS } from '../../reference-pos/bugs.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../version.js';
 import { checklistCommand } from '../cli/checklist.js';
 import { damagedStateError } from '../store/store-error.js';
 import { setAsideReport } from '../store/set-aside-state.js';
-import { REFUND_STATUSES } from '../domain/refund-outcome.js';
+import { REFUND_STATUSES } from '../refunds/refund-outcome.js';
 
 const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
 const doc = (page: string) => readFileSync(join(PACKAGE_ROOT, 'docs', page), 'utf8');

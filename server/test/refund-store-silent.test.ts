@@ -9,7 +9,7 @@ import request from 'supertest';
 import { createSandbox } from '../sandbox.js';
 import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { cleanHeaders, fixtures, PARTNER } from './helpers.js';
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 
 /** A memory store whose writes fail while `down` is set, as a database that went away. */
 function storeThatGoesAway(): { storage: DocumentStorage; down: { now: boolean } } {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
-import { errorHandler } from '../pipeline/error-handler.js';
+import { errorHandler } from '../http/error-handler.js';
 import { silentLogger } from '../logger.js';
 import { orderEnvelope, postRefund, testApp } from './helpers.js';
 

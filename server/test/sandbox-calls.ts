@@ -1,5 +1,5 @@
 /** Calls a test makes to a sandbox process over real HTTP: a clean refund, and a wait for an event-stream client. */
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { PARTNER } from './test-identity.js';
 
 /** Resolves once the sandbox counts a client on its event stream: a `--follow` has opened it. */

@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { PARTNER } from './test-identity.js';
 import { serve, stopServers } from './processes.js';
 

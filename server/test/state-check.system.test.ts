@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, jest } from '@jest/globals';
-import { mintPosToken } from '../domain/mint-pos-token.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { SandboxStore } from '../store/sandbox-store.js';
 import { fileStorage } from '../store/segment-storage.js';
 import { cli, serve, stopServers } from './processes.js';

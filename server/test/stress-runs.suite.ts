@@ -5,8 +5,8 @@
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { orderEnvelope, testSandbox } from './helpers.js';
-import { STRESS_SILENT_MS, STRESS_VIEW_LIMITS, type StressRunView } from '../domain/stress-run-view.js';
-import { KEPT_RUNS } from '../control/stress-routes.js';
+import { STRESS_SILENT_MS, STRESS_VIEW_LIMITS, type StressRunView } from '../stress/stress-run-view.js';
+import { KEPT_RUNS } from '../stress/stress-routes.js';
 
 const VIEW: StressRunView = { mode: 'hunt', seed: 42, state: 'running', planned: 500, sent: 0, passed: 0, shrinkSends: 0, findings: [], recent: [] };
 const json = (body: unknown) => JSON.stringify(body);

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { resolvePartner } from '../config.js';
-import { SERVICE_AUDIENCE } from '../domain/pos-token-rules.js';
+import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { PACKAGE_ROOT } from '../version.js';
 

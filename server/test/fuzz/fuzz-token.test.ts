@@ -6,7 +6,7 @@
 import { createSecretKey } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { checkAuthorizationHeader } from '../../domain/pos-token-rules.js';
+import { checkAuthorizationHeader } from '../../tokens/pos-token-rules.js';
 import { viewToken } from '../../journal/journal-entry.js';
 import { EXTERNAL_ID, NOW_S, PARTNER } from '../helpers.js';
 import { startFuzzTarget, sendAndCheck, TEST_CONTEXT, type FuzzTarget } from './in-process-target.js';

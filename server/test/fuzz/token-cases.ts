@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { CLOCK_TOLERANCE_S, SERVICE_AUDIENCE } from '../../domain/pos-token-rules.js';
+import { CLOCK_TOLERANCE_S, SERVICE_AUDIENCE } from '../../tokens/pos-token-rules.js';
 import { extraEntries, jsonText, nastyString, objectText, oneTimeIn } from './nasty-text.js';
 
 export interface TokenContext {

@@ -1,0 +1,157 @@
+/**
+ * Pure: which partner a request to a hosted sandbox belongs to (docs/hosting.md).
+ * - A POS call belongs to the partner named by its token's iss, when its signature is that partner's. Every other
+ *   rule is then that partner's own sandbox's to judge. A token signed with any other key is refused here, with the
+ *   401 of a wrong signature, which does not say whose key it was; it reaches no partner.
+ * - A control call belongs to the partner whose admin token it carries. The operator's token acts for the
+ *   partner named by `x-sandbox-partner`, and alone reads the list of partners and their health.
+ * - The dashboard's files hold no data, and go to anyone.
+ * A call that cannot be attributed is refused in the envelope of its path, and never reaches a partner.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ErrorCode } from '../errors.js';
+import { JWKS_PATH } from '../../certification-checklist/report/signing-keys.js';
+import { checkAuthorizationHeader, decodeJsonPart } from '../tokens/pos-token-rules.js';
+import { createSecretKey, type KeyObject } from 'node:crypto';
+
+export const PARTNER_HEADER = 'x-sandbox-partner';
+
+export type Attribution =
+  /** `authorization`: the header the partner's sandbox is to see in place of the one sent (an operator's call). */
+  | { to: 'partner'; name: string; authorization?: string }
+  /** The dashboard's files: any partner's sandbox serves them alike. */
+  | { to: 'any' }
+  /** The operator's own reads: the partners, their health. */
+  | { to: 'operator' }
+  /** What anyone may read, with no partner: the report keys (/.well-known/jwks.json). */
+  | { to: 'public' }
+  /** Refused before any partner: a POS call's 401 (or 404/405 for a path that is none) or a control call's refusal. */
+  | { to: 'nobody'; code: ErrorCode; messages: string[] };
+
+/** The partners' names and tokens, kept as digests and compared in constant time, and their keys, to judge signatures. */
+export class PartnerBook {
+  private readonly admins: Array<{ name: string; digest: Buffer; token: string }>;
+  private readonly operator: Buffer | undefined;
+  private readonly keys: Map<string, KeyObject>;
+  readonly names: ReadonlySet<string>;
+
+  constructor(partners: ReadonlyArray<{ name: string; adminToken: string; nonProdKey?: string }>, operatorToken: string | undefined) {
+    this.admins = partners.map((partner) => ({ name: partner.name, digest: digest(partner.adminToken), token: partner.adminToken }));
+    this.operator = operatorToken === undefined ? undefined : digest(operatorToken);
+    this.names = new Set(partners.map((partner) => partner.name));
+    this.keys = new Map(partners.flatMap((partner) => (partner.nonProdKey === undefined ? [] : [[partner.name, createSecretKey(Buffer.from(partner.nonProdKey, 'utf8'))] as const])));
+  }
+
+  /** The key of a partner, when the book was given it. */
+  keyOf(name: string): KeyObject | undefined {
+    return this.keys.get(name);
+  }
+
+  /** The partner whose admin token this is; every token is compared, so the time says nothing of which matched. */
+  partnerOfToken(token: string): string | undefined {
+    const sent = digest(token);
+    let found: string | undefined;
+    for (const admin of this.admins) if (timingSafeEqual(sent, admin.digest)) found = admin.name;
+    return found;
+  }
+
+  isOperator(token: string): boolean {
+    return this.operator !== undefined && timingSafeEqual(digest(token), this.operator);
+  }
+
+  adminTokenOf(name: string): string | undefined {
+    return this.admins.find((admin) => admin.name === name)?.token;
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+export interface RequestHead {
+  method: string;
+  /** The request target's path (no query). */
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export function attributeRequest(request: RequestHead, book: PartnerBook): Attribution {
+  const path = request.path.toLowerCase();
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  // The dashboard's files hold no data; readiness says only ready or not, to load balancers, which carry no token.
+  if (read && (path === '/' || path === '/_sandbox/ui' || path.startsWith('/_sandbox/ui/') || path === '/_sandbox/ready')) return { to: 'any' };
+  if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return attributeControlCall(request, path, book);
+  if (path === '/metrics') return attributeMetrics(request.headers.authorization, book);
+  if (path === JWKS_PATH) return { to: 'public' };
+  return attributePosCall(request.headers.authorization, book);
+}
+
+function attributeControlCall(request: RequestHead, path: string, book: PartnerBook): Attribution {
+  const token = /^\s*Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+  const named = headerValue(request.headers[PARTNER_HEADER]);
+  const owner = token === undefined ? undefined : book.partnerOfToken(token);
+  if (owner !== undefined) {
+    if (named !== undefined && named !== owner) {
+      return { to: 'nobody', code: 'FORBIDDEN', messages: [`this admin token is partner '${owner}''s: it cannot act for ${PARTNER_HEADER}: '${named}'`] };
+    }
+    return { to: 'partner', name: owner };
+  }
+  if (token !== undefined && book.isOperator(token)) {
+    if (named === undefined) {
+      if (request.method === 'GET' && (path === '/_sandbox/partners' || path === '/_sandbox/health')) return { to: 'operator' };
+      return { to: 'nobody', code: 'INVALID_REQUEST', messages: [`the operator's token acts for one partner at a time: name it in the header ${PARTNER_HEADER} (GET /_sandbox/partners lists them)`] };
+    }
+    if (!book.names.has(named)) return { to: 'nobody', code: 'INVALID_REQUEST', messages: [`${PARTNER_HEADER} names no partner of this sandbox ('${named}'); GET /_sandbox/partners lists them`] };
+    return { to: 'partner', name: named, authorization: `Bearer ${book.adminTokenOf(named)}` };
+  }
+  return {
+    to: 'nobody',
+    code: 'UNAUTHORIZED',
+    messages: [`this sandbox hosts several partners: its control API needs Authorization: Bearer <your partner's admin token>, or the operator's token with ${PARTNER_HEADER}: <partner>`],
+  };
+}
+
+/** GET /metrics: the operator's alone. A partner's admin token is refused as such (403), no token as none (401). */
+function attributeMetrics(authorization: string | undefined, book: PartnerBook): Attribution {
+  const token = /^\s*Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+  if (token !== undefined && book.isOperator(token)) return { to: 'operator' };
+  if (token !== undefined && book.partnerOfToken(token) !== undefined) {
+    return { to: 'nobody', code: 'FORBIDDEN', messages: ["GET /metrics is the operator's: it counts every partner of this instance, and a partner's admin token does not read it"] };
+  }
+  return { to: 'nobody', code: 'UNAUTHORIZED', messages: ["GET /metrics needs Authorization: Bearer <the operator's token> (the partners file's operatorToken)"] };
+}
+
+/** A key no partner has: the token's structure is judged with it, which does not depend on the key. */
+const NO_KEY = createSecretKey(Buffer.from('no partner has this key; only the structure is judged'));
+
+function attributePosCall(authorization: string | undefined, book: PartnerBook): Attribution {
+  // A call belongs to the partner its iss names once its signature is that partner's: whatever else is wrong with
+  // the token (its claims, its time), that partner's sandbox says so, and its journal shows the call. A signature that
+  // is not the partner's proves nothing: anyone can write an iss, and a call of anyone's must not spend the partner's
+  // quota, fill its journal or be judged by its checklist run. It is refused here, as the partner's sandbox would.
+  const token = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
+  const iss = decodeJsonPart(token.split('.')[1] ?? '')?.iss;
+  if (typeof iss === 'string' && book.names.has(iss)) {
+    const key = book.keyOf(iss);
+    if (key === undefined) return { to: 'partner', name: iss };
+    const check = checkAuthorizationHeader(authorization, { key, posName: iss, nowSeconds: 0 });
+    const unsigned = !check.ok && check.defects.find((defect) => defect.part === 'authorization' || defect.part === 'alg' || defect.part === 'payload' || defect.part === 'signature');
+    if (!unsigned) return { to: 'partner', name: iss };
+    return { to: 'nobody', code: 'UNAUTHORIZED', messages: [unsigned.message] };
+  }
+  const check = checkAuthorizationHeader(authorization, { key: NO_KEY, posName: '', nowSeconds: 0 });
+  // The header's form, the token's parts, alg and payload are judged before the signature, alike for every partner.
+  if (!check.ok && check.defects.some((defect) => defect.part === 'authorization' || defect.part === 'alg' || defect.part === 'payload')) {
+    return { to: 'nobody', code: 'UNAUTHORIZED', messages: check.defects.map((defect) => defect.message) };
+  }
+  if (typeof iss !== 'string' || iss.trim() === '') {
+    return { to: 'nobody', code: 'UNAUTHORIZED', messages: ['token claim iss is missing or not a string: it must be your POS name, by which this sandbox knows whose key signed the token (§5)'] };
+  }
+  return { to: 'nobody', code: 'UNAUTHORIZED', messages: [`token iss is '${iss}', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)`] };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first.trim() === '' ? undefined : first.trim();
+}

@@ -1,0 +1,136 @@
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a NUL or control character
+ * in a header, a broken request line) get the same JSON envelope as every other refusal, instead of Node's
+ * empty 400/431; a CONNECT, which Node would close unanswered, is refused the same way. They never reach the
+ * journal: there is no request to record, only bytes.
+ */
+import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily, type ErrorCode } from '../errors.js';
+import { isOriginForm, ORIGIN_FORM_ONLY } from './request-target.js';
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
+
+/**
+ * The HTTP server of a sandbox: Node's own refusals answered in the envelope. Node answers an HTTP/1.1
+ * request without Host (400) and an Expect other than 100-continue (417) with an empty body, before the app
+ * sees them; here the Host check is left to the app (which refuses in the envelope) and the 417 gets one.
+ */
+export function createSandboxServer(app: RequestListener, options: { originFormOnly?: boolean; prototypesOf?: RequestListener } = {}): Server {
+  const server = createServer({ requireHostHeader: false, ...madeAsExpressMakesThem(options.prototypesOf ?? app) }, (req, res) => {
+    const refuse = (family: EnvelopeFamily, message: string) => {
+      const body = JSON.stringify(renderEnvelope(family, 'INVALID_REQUEST', [message]));
+      res.writeHead(ERROR_STATUS.INVALID_REQUEST, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.end(body);
+    };
+    // A hosted sandbox (or several instances) takes paths only, on every instance alike: a follower must never be
+    // made to send a request to a host the target names (pipeline/request-target.ts).
+    if (options.originFormOnly && req.url !== undefined && !isOriginForm(req.url)) return refuse(envelopeFamilyFor(pathPart(req.url)), ORIGIN_FORM_ONLY);
+    // A request target with no path (`GET http:// HTTP/1.1`) leaves Express without a path to route: its own
+    // final handler would answer an HTML 404 "Cannot GET null".
+    if (hasPath(req.url)) return app(req, res);
+    refuse('order', 'the request target has no path; send origin-form (/v2/order/refund) or an absolute URL with a path');
+  });
+  answerParserErrors(server);
+  server.on('checkExpectation', (req, res) => {
+    const body = JSON.stringify(
+      renderEnvelope(envelopeFamilyFor(req.url?.split('?')[0] ?? '/'), 'EXPECTATION_FAILED', [
+        `Expect: ${req.headers.expect ?? ''} is not something the sandbox can meet; send Expect: 100-continue or no Expect header`,
+      ]),
+    );
+    res.writeHead(ERROR_STATUS.EXPECTATION_FAILED, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
+  return server;
+}
+
+/**
+ * Express gives each request and response its own prototypes (req.get, res.json...) by Object.setPrototypeOf, the moment
+ * it sees them, and changing an object's prototype makes V8 give up what it had learned about that object's accesses,
+ * in Node's HTTP and stream code as much as in ours: it cost about half of the CPU of a clean refund (docs/performance.md;
+ * expressjs/express#5998 proposes the same for Express itself, nodejs/node#37457 measured it first). Made by
+ * constructors whose prototypes are already the app's, they keep theirs: setting the prototype an object already has
+ * changes nothing. `prototypesOf` names the Express app behind a listener that hands requests on to it (serve
+ * --store's readiness probe); for any other (a hosted sandbox routes to one of many apps), Node's own. A request
+ * that reaches another app than the one named still gets that app's prototypes from Express, at the old cost.
+ */
+function madeAsExpressMakesThem(app: RequestListener): Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
+  const { request, response } = app as unknown as { request?: object; response?: object };
+  if (!(request instanceof IncomingMessage) || !(response instanceof ServerResponse)) return {};
+  function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>): void {
+    IncomingMessage.apply(this, args);
+  }
+  Request.prototype = request;
+  function Response(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>): void {
+    ServerResponse.apply(this, args);
+  }
+  Response.prototype = response;
+  return { IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse };
+}
+
+/** Pure: the answer to one parser error, from its code and the first bytes of what was sent. */
+export function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }): { code: ErrorCode; message: string; path: string } {
+  const path = /^[A-Z]+ (\S+)/.exec(error.rawPacket?.toString('latin1', 0, 2048) ?? '')?.[1] ?? '/';
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { path, code: 'HEADERS_TOO_LARGE', message: 'the request headers are larger than the 16 KiB the sandbox reads; a §5 token and the §4 headers need under 2 KiB' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { path, code: 'REQUEST_TIMEOUT', message: 'the request was not received whole in time; send the headers and body without pausing' };
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_INVALID_CHARACTER':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return { path, code: 'INVALID_REQUEST', message: 'a header name or value holds a character HTTP does not allow (a control character, NUL or bare line feed); send printable ASCII headers' };
+    case 'HPE_INVALID_METHOD':
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_VERSION':
+      return { path, code: 'INVALID_REQUEST', message: 'the request line is not METHOD /path HTTP/1.1; this is not an HTTP request the sandbox can read' };
+    default:
+      return { path, code: 'INVALID_REQUEST', message: `the request is not valid HTTP (${error.code ?? 'parse error'}); the sandbox cannot read it` };
+  }
+}
+
+/** The path of any target, for its envelope: an absolute URL's own path when it parses. */
+function pathPart(target: string): string {
+  try {
+    return new URL(target, 'http://sandbox.invalid').pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/** Origin-form (`/path`), or an absolute URL that parses and has a path. */
+function hasPath(url: string | undefined): boolean {
+  if (url === undefined || url === '') return false;
+  if (url.startsWith('/')) return true;
+  try {
+    return new URL(url).pathname.startsWith('/');
+  } catch {
+    return false;
+  }
+}
+
+/** Answers every parser error of `server` with the envelope, then closes the connection. */
+export function answerParserErrors(server: Server): void {
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
+    // A reset or a socket already answered has nobody left to tell.
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { code, message, path } = parserErrorAnswer(error);
+    answerRaw(socket, code, message, path);
+  });
+  // Node closes a CONNECT's connection without a word when nobody listens: the sandbox is no proxy, and says so.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    answerRaw(socket, 'INVALID_REQUEST', `the sandbox is no proxy: CONNECT ${req.url ?? ''} is refused; send the request itself (POST /v2/order/refund)`, '/');
+  });
+}
+
+/** An envelope written on the socket itself, for a request Express never gets; the connection closes after it. */
+function answerRaw(socket: Duplex, code: ErrorCode, message: string, path: string): void {
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify(renderEnvelope(envelopeFamilyFor(path.split('?')[0] ?? path), code, [message]));
+  socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
