@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { nextPageLink } from '../server/control/paging.js';
+import { nextPageLink } from '../server/control/control-query.js';
 import { freePort, refundHeaders, rssMb, startPinnedServer } from './bench-process.js';
 
 export interface SoakResult {

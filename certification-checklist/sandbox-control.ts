@@ -1,9 +1,9 @@
 /** The runner's client of the sandbox's control API (/_sandbox): orders, faults, journal, records. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import { journalSequence } from '../server/journal/journal.js';
-import { nextPageLink } from '../server/control/paging.js';
+import { nextPageLink } from '../server/control/control-query.js';
 import type { OrderRecord } from '../server/orders/order-record.js';
-import type { RefundRecord } from '../server/refunds/refund-outcome.js';
+import type { RefundRecord } from '../server/refunds/refund-rules.js';
 import type { FaultRule } from '../server/faults/fault-rule-types.js';
 import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 

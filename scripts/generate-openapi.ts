@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { posSideDocument, sandboxOpenApi } from '../server/openapi/sandbox-openapi.js';
+import { posSideDocument } from '../server/openapi/sandbox-openapi.js';
+import { sandboxOpenApi } from '../server/routes.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 
 export const OPENAPI_FILE = join(PACKAGE_ROOT, 'openapi', 'openapi.json');

@@ -22,7 +22,7 @@ import type { DocumentStorage } from './store/segment-storage.js';
 import { VERSION } from './version.js';
 import { resolve } from 'node:path';
 import { hostname } from 'node:os';
-import type { Readiness } from './control/control-router.js';
+import type { Readiness } from './control/sandbox-routes.js';
 import { ChecklistRuns } from './checklist/checklist-runs.js';
 import { DEFAULT_REPORT_DIR } from './config.js';
 import { OPEN_EGRESS, type EgressPolicy } from './hosted/egress-policy.js';
@@ -135,13 +135,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const journal = new Journal(quotas.journalEntries, redactor, quotas.journalBytes);
   const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
+  const partnerKey = createSecretKey(Buffer.from(options.partner.nonProdKey, 'utf8'));
   const orders = new OrderDesk({ store, locations: options.fixtures.locations, templates: options.fixtures.templates, clock, newId, posOrderUrl: options.posOrderUrl, raceWaitMs: options.raceWaitMs });
   orders.useDelivery(
     orderDelivery({
       desk: orders,
       journal,
       partner: options.partner,
-      key: createSecretKey(Buffer.from(options.partner.nonProdKey, 'utf8')),
+      key: partnerKey,
       clock,
       newId,
       version: VERSION,
@@ -178,6 +179,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = createApp({
     fixtures: options.fixtures,
     partner: options.partner,
+    partnerKey,
     strict: options.strict ?? false,
     logger: options.logger,
     store,
@@ -202,6 +204,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     hosted: options.hosted ?? false,
     reportKeys,
     clock,
+    startedAt: clock(),
     newId,
   });
   refunds.start();

@@ -5,7 +5,7 @@
  */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import { waitsForRefundResult } from '../../server/migration/v1-habits.js';
-import { routePathOf } from '../../server/pos-routes.js';
+import { routePathOf } from '../../server/http/route.js';
 import type { ChecklistItem } from '../checklist-types.js';
 import { countOf, findingMessage, posCalls } from '../traffic.js';
 import { blocked, pass, warn } from '../verdicts.js';

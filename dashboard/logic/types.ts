@@ -8,7 +8,7 @@ export type { JournalEntry } from '../../server/journal/journal-entry.js';
 export type { MenuChange } from '../../server/menus/apply-menu-update.js';
 export type { Location } from '../../server/fixtures/fixture-schemas.js';
 export type { OrderRecord } from '../../server/orders/order-record.js';
-export type { RefundRecord } from '../../server/refunds/refund-outcome.js';
+export type { RefundRecord } from '../../server/refunds/refund-rules.js';
 export type { FaultRuleView as FaultRule } from '../../server/faults/fault-registry.js';
 export type { ReadyScript } from '../../server/faults/load-fault-file.js';
 export type { ChecklistRun, ReportListing } from '../../server/checklist/checklist-runs.js';

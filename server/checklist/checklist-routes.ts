@@ -1,89 +1,140 @@
-/**
- * /_sandbox/checklist/runs: start a checklist run in driver mode (a POS test build, or the bundled reference POS),
- * follow it (GET, or `checklist` events), and /_sandbox/reports: the report folders written so far, each report.html.
- */
-import { Router } from 'express';
+/** Checklist runs started from the control API in driver mode (a POS test build, or the bundled reference POS), and their OpenAPI parts. */
+import { CAPABILITIES, ITEM_STATUSES } from '../../certification-checklist/checklist-types.js';
 import { heldSecretMessage } from '../../certification-checklist/report-fields.js';
-import { holdsSecret } from '../journal/secret-routes.js';
 import { ApiError } from '../errors.js';
-import { checkChecklistRunRequest } from './checklist-run-request.js';
-import { ChecklistRunRefused } from './checklist-runs.js';
 import { readJsonBody } from '../http/json-body.js';
+import type { ControlRoute } from '../http/route.js';
+import { checkQuery, jsonBody } from '../control/control-query.js';
 import { egressProblem } from '../hosted/egress-fetch.js';
-import type { ControlDeps } from '../control/control-router.js';
-import { checkQuery } from '../control/control-query.js';
-import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
+import type { EgressPolicy } from '../hosted/egress-policy.js';
+import { holdsSecret } from '../journal/journal-routes.js';
+import type { Journal } from '../journal/journal.js';
+import { byId, controlOk, controlResponses, json, ref } from '../openapi/openapi-parts.js';
+import { checkChecklistRunRequest } from './checklist-run-request.js';
+import { ChecklistRunRefused, type ChecklistRuns } from './checklist-runs.js';
 
-/** The report is the sandbox's own HTML, self-contained: inline style only, nothing loaded, never framed. */
-const REPORT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+type ChecklistDeps = { checklist: ChecklistRuns; journal: Journal; egress: EgressPolicy };
 
-/** What each file of a report folder is served as; the signatures are JWS compact serializations (RFC 7515 §9.2). */
-const FILE_TYPES: Partial<Record<string, string>> = Object.fromEntries(
-  FOLDER_FILES.map((file) => [file, file.endsWith('.html') ? 'text/html; charset=utf-8' : file.endsWith('.md') ? 'text/markdown; charset=utf-8' : file.endsWith('.xml') ? 'application/xml; charset=utf-8' : file.endsWith('.jws') ? 'application/jose' : 'application/json; charset=utf-8']),
-);
-
-export function checklistRoutes(deps: ControlDeps): Router {
-  const router = Router();
-  const { checklist } = deps;
-
-  router.get('/checklist/runs', (req, res) => {
+export const checklistRunsRoute: ControlRoute<ChecklistDeps> = {
+  method: 'GET',
+  path: '/_sandbox/checklist/runs',
+  api: 'control',
+  handle: ({ checklist }) => (req, res) => {
     checkQuery(req.query, []);
     res.json(checklist.list());
-  });
+  },
+  doc: {
+    operationId: 'checklistRuns',
+    summary: 'Checklist runs started here, newest first',
+    description: 'The runs this sandbox process started (the last 50), each with its items, its outcome and its report once it finished.',
+    responses: controlResponses({ '200': controlOk('Runs', { type: 'array', items: ref('ChecklistRun') }) }, { invalid: 'a query parameter' }),
+  },
+};
 
-  router.post('/checklist/runs', readJsonBody, async (_req, res) => {
-    const body = res.locals.body;
-    if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
-    const { CHECKLIST } = await import('../../certification-checklist/items/all-items.js');
-    const check = checkChecklistRunRequest(body.value, CHECKLIST.map((item) => item.id));
-    if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
-    // A report is shared: no field it prints may hold the partner's key or a token, in any form the redaction finds.
-    const { pos } = check.request;
-    const keyed = ([['posName', pos?.name], ['posVersion', pos?.version], ['posBuild', pos?.build], ...('url' in check.request.driver ? [['driverUrl', check.request.driver.url], ['posOrderUrl', check.request.driver.posOrderUrl]] : [])] as Array<[string, string | undefined]>).filter(
-      ([, value]) => value !== undefined && holdsSecret(deps.journal.redactor, value),
-    );
-    if (keyed.length > 0) throw new ApiError('INVALID_REQUEST', keyed.map(([field]) => heldSecretMessage(field)));
-    const driver = check.request.driver;
-    if (!('referencePos' in driver)) {
-      const refused = (await Promise.all([egressProblem(deps.egress, driver.url, 'driverUrl'), driver.posOrderUrl === undefined ? undefined : egressProblem(deps.egress, driver.posOrderUrl, 'posOrderUrl')])).filter(
-        (problem): problem is string => problem !== undefined,
-      );
-      if (refused.length > 0) throw new ApiError('INVALID_REQUEST', refused);
-    }
-    try {
-      const run = await checklist.start(check.request);
-      res.location(`/_sandbox/checklist/runs/${run.id}`).status(202).json(run);
-    } catch (error) {
-      if (!(error instanceof ChecklistRunRefused)) throw error;
-      throw new ApiError('INVALID_STATE', error.message);
-    }
-  });
+export const startChecklistRunRoute: ControlRoute<ChecklistDeps> = {
+  method: 'POST',
+  path: '/_sandbox/checklist/runs',
+  api: 'control',
+  handle: ({ checklist, journal, egress }) => [
+    readJsonBody,
+    async (_req, res) => {
+      const value = jsonBody(res);
+      const { CHECKLIST } = await import('../../certification-checklist/items/all-items.js');
+      const check = checkChecklistRunRequest(value, CHECKLIST.map((item) => item.id));
+      if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
+      // A report is shared: no field it prints may hold the partner's key or a token, in any form the redaction finds.
+      const { pos, driver } = check.request;
+      const fields: Array<[string, string | undefined]> = [['posName', pos?.name], ['posVersion', pos?.version], ['posBuild', pos?.build], ...('url' in driver ? ([['driverUrl', driver.url], ['posOrderUrl', driver.posOrderUrl]] as Array<[string, string | undefined]>) : [])];
+      const keyed = fields.filter(([, text]) => text !== undefined && holdsSecret(journal.redactor, text));
+      if (keyed.length > 0) throw new ApiError('INVALID_REQUEST', keyed.map(([field]) => heldSecretMessage(field)));
+      if (!('referencePos' in driver)) {
+        const refused = (await Promise.all([egressProblem(egress, driver.url, 'driverUrl'), driver.posOrderUrl === undefined ? undefined : egressProblem(egress, driver.posOrderUrl, 'posOrderUrl')])).filter((problem): problem is string => problem !== undefined);
+        if (refused.length > 0) throw new ApiError('INVALID_REQUEST', refused);
+      }
+      try {
+        const run = await checklist.start(check.request);
+        res.location(`/_sandbox/checklist/runs/${run.id}`).status(202).json(run);
+      } catch (error) {
+        if (!(error instanceof ChecklistRunRefused)) throw error;
+        throw new ApiError('INVALID_STATE', error.message);
+      }
+    },
+  ],
+  doc: {
+    operationId: 'startChecklistRun',
+    summary: 'Start a checklist run in driver mode',
+    description:
+      "Runs the certification checklist against this sandbox, in driver mode: against a POS test build's driver (driverUrl, and posOrderUrl unless the sandbox has one), or against the bundled reference POS started for the run (referencePos, with bugs to switch on). " +
+      "Answers 202 at once; each verdict is a `checklist` event (GET /_sandbox/events), and GET /_sandbox/checklist/runs/{id} has the run. At the end the report folder is written to the report directory (serve --report-dir). One run at a time: a run changes the sandbox's state (orders, faults).",
+    requestBody: {
+      required: true,
+      content: json({
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          driverUrl: { type: 'string', format: 'uri' },
+          posOrderUrl: { type: 'string', format: 'uri' },
+          referencePos: { const: true },
+          bugs: { type: 'array', items: { type: 'string' } },
+          capabilities: { type: 'array', items: { enum: [...CAPABILITIES] } },
+          only: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          windowMs: { type: 'integer', minimum: 0, maximum: 60000 },
+          posName: { type: 'string', minLength: 1, maxLength: 100 },
+          posVersion: { type: 'string', minLength: 1, maxLength: 100 },
+          posBuild: { type: 'string', minLength: 1, maxLength: 100 },
+        },
+      }),
+    },
+    responses: controlResponses(
+      { '202': controlOk('The run, started', ref('ChecklistRun')) },
+      {
+        invalid: 'neither or both of driverUrl and referencePos, an unknown capability, item or bug, a bad URL or window; every problem listed',
+        readsBody: true,
+        changesState: true,
+        conflict: 'INVALID_STATE: another run is still running',
+      },
+    ),
+  },
+};
 
-  router.get('/checklist/runs/:id', (req, res) => {
-    const run = checklist.get(req.params.id);
+export const checklistRunRoute: ControlRoute<ChecklistDeps> = {
+  method: 'GET',
+  path: '/_sandbox/checklist/runs/:id',
+  api: 'control',
+  handle: ({ checklist }) => (req, res) => {
+    const run = checklist.get(String(req.params.id));
     if (!run) throw new ApiError('NOT_FOUND', `no checklist run '${req.params.id}' in this sandbox process; GET /_sandbox/checklist/runs lists them, GET /_sandbox/reports the reports written`);
     res.json(run);
-  });
+  },
+  doc: byId('checklistRun', 'One checklist run', 'The run as it stands: its items (pending until judged), its outcome and report once it finished, or why it failed.', 'The run', ref('ChecklistRun'), 'no run with that id in this sandbox process', 'run-1'),
+};
 
-  router.get('/reports', async (req, res) => {
-    checkQuery(req.query, []);
-    res.json(await checklist.reports());
-  });
-
-  // Every file of a report folder, so a partner of a hosted sandbox takes the signed folder home (`pos-sandbox reports get`).
-  router.get('/reports/:id/:file', async (req, res) => {
-    checkQuery(req.query, []);
-    const { id, file } = req.params;
-    const type = FILE_TYPES[file];
-    if (type === undefined) throw new ApiError('NOT_FOUND', `a report folder has no file '${file}': it holds ${FOLDER_FILES.join(', ')}`);
-    const text = await checklist.reportFile(id, file);
-    // The folder is not named: on a hosted sandbox, a partner sees nothing of the host.
-    if (text === undefined) throw new ApiError('NOT_FOUND', `no report '${id}' with ${file} in this sandbox's report folder; GET /_sandbox/reports lists them`);
-    res.set({ 'content-type': type, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
-    if (file === 'report.html') res.set({ 'content-security-policy': REPORT_POLICY, 'x-frame-options': 'DENY' });
-    else res.set('content-disposition', `attachment; filename="${file}"`);
-    res.send(text);
-  });
-
-  return router;
-}
+export const checklistSchemas = {
+  ChecklistRun: {
+    type: 'object',
+    required: ['id', 'status', 'startedAt', 'driver', 'capabilities', 'items'],
+    properties: {
+      id: { type: 'string' },
+      status: { enum: ['running', 'finished', 'failed'] },
+      startedAt: { type: 'string', format: 'date-time' },
+      finishedAt: { type: 'string', format: 'date-time' },
+      driver: { type: 'object', required: ['referencePos'], properties: { url: { type: 'string' }, referencePos: { type: 'boolean' }, bugs: { type: 'array', items: { type: 'string' } } } },
+      capabilities: { type: 'array', items: { type: 'string' } },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'title', 'section', 'required', 'status'],
+          properties: { id: { type: 'string' }, title: { type: 'string' }, section: { type: 'string' }, required: { type: 'boolean' }, status: { enum: ['pending', ...ITEM_STATUSES] }, message: { type: 'string' } },
+        },
+      },
+      outcome: {
+        type: 'object',
+        required: ['verdict', 'counts', 'reason'],
+        properties: { verdict: { enum: ['passed', 'failed', 'incomplete'] }, counts: { type: 'object', additionalProperties: { type: 'integer' } }, reason: { type: 'string' } },
+      },
+      report: { type: 'object', required: ['id', 'html'], properties: { id: { type: 'string' }, html: { type: 'string' } } },
+      error: { type: 'string' },
+    },
+  },
+};

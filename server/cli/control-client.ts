@@ -4,7 +4,7 @@
  * with the envelope's message). SANDBOX_ADMIN_TOKEN is sent as the bearer token when set, for a sandbox that is
  * reached by another name than loopback.
  */
-import { nextPageLink } from '../control/paging.js';
+import { nextPageLink } from '../control/control-query.js';
 import { printable } from '../http/printable-text.js';
 import { failureCause } from './failure-cause.js';
 import { httpExchange, type HttpAnswer } from './http-exchange.js';

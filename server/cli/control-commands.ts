@@ -5,7 +5,7 @@
  */
 import { replayCommand } from './replay-command.js';
 import { Command, Option } from 'commander';
-import { REFUND_STATUSES } from '../refunds/refund-outcome.js';
+import { REFUND_STATUSES } from '../refunds/refund-rules.js';
 import { ControlError } from './control-client.js';
 import { orderLines, refundLines, type OrderRow, type RefundRow } from './control-format.js';
 import { printableDeep } from '../http/printable-text.js';

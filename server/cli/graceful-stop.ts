@@ -5,7 +5,7 @@
  * handed back: the next start (or another instance of the same state) decides it. The database closes last.
  */
 import type { Server } from 'node:http';
-import type { Readiness } from '../control/control-router.js';
+import type { Readiness } from '../control/sandbox-routes.js';
 
 /** How long requests in flight get to finish after SIGTERM. */
 export const STOP_GRACE_MS = 5_000;

@@ -3,7 +3,7 @@
  * `journal show ID`: one exchange whole, as the journal keeps it (the ids the migration report and findings name).
  */
 import { Command, Option } from 'commander';
-import { JOURNAL_PAGE } from '../control/paging.js';
+import { JOURNAL_PAGE } from '../control/control-query.js';
 import { exchangeLine, exchangeMatches, exchangeRow, type ExchangeRow } from './control-format.js';
 import { followEvents } from './follow-events.js';
 import { ident, journalNumber, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';

@@ -11,13 +11,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Router, type Response } from 'express';
+import type { Response } from 'express';
+import type { PageRoute } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { clientAddress, isLoopbackAddress } from '../hosted/client-address.js';
 import { isOwnHost } from './cross-site-guard.js';
 
-export const DASHBOARD_PATH = '/_sandbox/ui/';
+const DASHBOARD_PATH = '/_sandbox/ui/';
 
 const FILES: Record<string, string> = {
   '': 'text/html; charset=utf-8',
@@ -34,56 +35,62 @@ const FILES: Record<string, string> = {
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export interface DashboardPolicy {
-  adminToken: boolean;
-  listenHost: string | undefined;
+interface DashboardDeps {
+  adminToken?: string;
+  listenHost?: string;
   /** Where the built files are; dist/dashboard of the package by default. */
-  directory?: string;
-  /** Several instances on one database: the key of the requests another instance sends on. */
+  dashboardDirectory?: string;
   forwardKey?: string;
 }
 
-export function dashboardRoutes(policy: DashboardPolicy): Router {
-  const directory = policy.directory ?? join(PACKAGE_ROOT, 'dist', 'dashboard');
-  const cache = new Map<string, Buffer>();
-  const read = (name: string): Buffer | undefined => {
-    if (!cache.has(name)) {
-      try {
-        cache.set(name, readFileSync(join(directory, name)));
-      } catch {
-        return undefined;
-      }
-    }
-    return cache.get(name);
-  };
-  const router = Router();
-  router.get('/', (_req, res) => {
+export const dashboardRootRoute: PageRoute<DashboardDeps> = {
+  method: 'GET',
+  path: '/',
+  api: 'page',
+  handle: () => (_req, res) => {
     res.set('cache-control', 'no-store');
     res.redirect(302, DASHBOARD_PATH);
-  });
-  // One route for both: Express takes /_sandbox/ui/ for /_sandbox/ui (trailing slashes are not strict).
-  router.get(['/_sandbox/ui', '/_sandbox/ui/{:file}'], (req, res) => {
-    // The page's relative links (app.js, app.css) need the slash.
-    if (!req.path.endsWith('/') && req.params.file === undefined) return res.redirect(301, DASHBOARD_PATH);
-    if (!policy.adminToken) {
-      if (!isLoopbackAddress(clientAddress(req, policy.forwardKey))) {
-        throw new ApiError('FORBIDDEN', `the dashboard answers loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`);
+  },
+};
+
+export const dashboardRoute: PageRoute<DashboardDeps> = {
+  method: 'GET',
+  // /_sandbox/ui/ too: trailing slashes are not strict.
+  path: '/_sandbox/ui{/:file}',
+  api: 'page',
+  handle: (deps) => {
+    const directory = deps.dashboardDirectory ?? join(PACKAGE_ROOT, 'dist', 'dashboard');
+    const cache = new Map<string, Buffer>();
+    const read = (name: string): Buffer | undefined => {
+      if (!cache.has(name)) {
+        try {
+          cache.set(name, readFileSync(join(directory, name)));
+        } catch {
+          return undefined;
+        }
       }
-      if (req.headers.host !== undefined && !isOwnHost(req.headers.host, policy.listenHost)) {
-        throw new ApiError('FORBIDDEN', `Host '${req.headers.host}' is not this sandbox's name; open the dashboard at http://127.0.0.1 or http://localhost (DNS rebinding protection, as the control API)`);
+      return cache.get(name);
+    };
+    return (req, res) => {
+      // The page's relative links (app.js, app.css) need the slash.
+      if (!req.path.endsWith('/') && req.params.file === undefined) return res.redirect(301, DASHBOARD_PATH);
+      if (deps.adminToken === undefined) {
+        if (!isLoopbackAddress(clientAddress(req, deps.forwardKey))) {
+          throw new ApiError('FORBIDDEN', `the dashboard answers loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an address-less socket'}); start the sandbox with --admin-token to allow others`);
+        }
+        if (req.headers.host !== undefined && !isOwnHost(req.headers.host, deps.listenHost)) {
+          throw new ApiError('FORBIDDEN', `Host '${req.headers.host}' is not this sandbox's name; open the dashboard at http://127.0.0.1 or http://localhost (DNS rebinding protection, as the control API)`);
+        }
       }
-    }
-    const name = typeof req.params.file === 'string' ? req.params.file : '';
-    const type = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
-    if (type === undefined) throw new ApiError('NOT_FOUND', `no dashboard file '${name}'; the dashboard is at ${DASHBOARD_PATH}`);
-    const body = read(name === '' ? 'index.html' : name);
-    if (body === undefined) {
-      throw new ApiError('NOT_FOUND', `the dashboard is not built in ${directory}: run npm run build (npm install runs it too)`);
-    }
-    send(res, type, body);
-  });
-  return router;
-}
+      const name = typeof req.params.file === 'string' ? req.params.file : '';
+      const type = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
+      if (type === undefined) throw new ApiError('NOT_FOUND', `no dashboard file '${name}'; the dashboard is at ${DASHBOARD_PATH}`);
+      const body = read(name === '' ? 'index.html' : name);
+      if (body === undefined) throw new ApiError('NOT_FOUND', `the dashboard is not built in ${directory}: run npm run build (npm install runs it too)`);
+      send(res, type, body);
+    };
+  },
+};
 
 function send(res: Response, type: string, body: Buffer): void {
   res.set({

@@ -1,23 +1,22 @@
-/**
- * GET /_sandbox/events: server-sent events of orders, refunds, menu changes and journal entries (?types= narrows them).
- * A client that reads slower than events come has up to 1 MiB of them kept for it; past that it is dropped with a last
- * `dropped` event, and reconnects with Last-Event-ID to catch up.
- */
-import { Router } from 'express';
+/** GET /_sandbox/events: server-sent events of orders, refunds, menus, journal entries and runs; a slow reader is dropped past 1 MiB. */
 import { ApiError } from '../errors.js';
-import { EVENT_TYPES, formatServerSentEvent, type SandboxEvent, type SandboxEventType } from './sandbox-events.js';
-import { StreamBacklog } from './stream-backlog.js';
-import type { ControlDeps } from '../control/control-router.js';
+import type { ControlRoute } from '../http/route.js';
+import type { QuotaBook } from '../hosted/quota-book.js';
 import { checkQuery } from '../control/control-query.js';
+import { controlResponses } from '../openapi/openapi-parts.js';
+import { EVENT_TYPES, formatServerSentEvent, type SandboxEvent, type SandboxEvents, type SandboxEventType } from './sandbox-events.js';
+import { StreamBacklog } from './stream-backlog.js';
 
 /** A comment line this often keeps proxies and idle timeouts from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 /** How long a dropped client has to read its last event before its socket is destroyed. */
 const DROP_GRACE_MS = 5_000;
 
-export function eventRoutes(deps: ControlDeps): Router {
-  const router = Router();
-  router.get('/events', (req, res) => {
+export const eventsRoute: ControlRoute<{ events: SandboxEvents; quota: QuotaBook }> = {
+  method: 'GET',
+  path: '/_sandbox/events',
+  api: 'control',
+  handle: (deps) => (req, res) => {
     const { types } = checkQuery(req.query, ['types']);
     const wanted = new Set<string>(types === undefined ? EVENT_TYPES : types.split(',').map((type) => type.trim()));
     const unknown = [...wanted].filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
@@ -72,6 +71,18 @@ export function eventRoutes(deps: ControlDeps): Router {
       deps.events.off('closed', closed);
       stop(false);
     });
-  });
-  return router;
-}
+  },
+  doc: {
+    operationId: 'events',
+    summary: 'Server-sent events: orders, refunds, menu changes, journal entries',
+    description:
+      "The sandbox's own event stream for tools (§6: events are not shown; nothing is pushed to the POS). " +
+      'Each event: `id`, `event` (its type) and `data` {id, type, time, data}. Last-Event-ID replays the events held since (the last 500). ' +
+      'A client that reads slower than events come has at most 1 MiB of them kept for it; past that the stream ends with an `event: dropped` (no id; data {type, reason}) and the connection closes: reconnect with Last-Event-ID to catch up.',
+    parameters: [{ name: 'types', in: 'query', schema: { type: 'string' }, description: `Comma-separated: ${EVENT_TYPES.join(', ')}` }],
+    responses: controlResponses(
+      { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+      { invalid: 'an unknown query parameter or event type' },
+    ),
+  },
+};

@@ -11,7 +11,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../errors.js';
-import { JWKS_PATH } from '../../certification-checklist/report/signing-keys.js';
+import { CONTROL_MOUNT } from '../control/control-api.js';
+import { routeFinder } from '../http/route.js';
+import { ROUTES } from '../routes.js';
 import { checkAuthorizationHeader, decodeJsonPart } from '../tokens/pos-token-rules.js';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 
@@ -76,18 +78,23 @@ export interface RequestHead {
   headers: IncomingHttpHeaders;
 }
 
+/** The dashboard's files and readiness, which hold no data; what the operator reads itself; the operator's alone; anyone's. */
+const anyPartner = routeFinder(ROUTES.filter((route) => route.api === 'page' || (route.api === 'control' && route.hosted === 'any')));
+const operatorReads = routeFinder(ROUTES.filter((route) => route.api === 'control' && route.operator !== undefined));
+const operatorOnly = routeFinder(ROUTES.filter((route) => route.api === 'operator'), true);
+const open = routeFinder(ROUTES.filter((route) => route.api === 'public'), true);
+
 export function attributeRequest(request: RequestHead, book: PartnerBook): Attribution {
-  const path = request.path.toLowerCase();
-  const read = request.method === 'GET' || request.method === 'HEAD';
-  // The dashboard's files hold no data; readiness says only ready or not, to load balancers, which carry no token.
-  if (read && (path === '/' || path === '/_sandbox/ui' || path.startsWith('/_sandbox/ui/') || path === '/_sandbox/ready')) return { to: 'any' };
-  if (path === '/_sandbox' || path.startsWith('/_sandbox/')) return attributeControlCall(request, path, book);
-  if (path === '/metrics') return attributeMetrics(request.headers.authorization, book);
-  if (path === JWKS_PATH) return { to: 'public' };
+  const { method, path } = request;
+  if (anyPartner(method, path)) return { to: 'any' };
+  const lower = path.toLowerCase();
+  if (lower === CONTROL_MOUNT || lower.startsWith(`${CONTROL_MOUNT}/`)) return attributeControlCall(request, book);
+  if (operatorOnly(method, path)) return attributeMetrics(request.headers.authorization, book);
+  if (open(method, path)) return { to: 'public' };
   return attributePosCall(request.headers.authorization, book);
 }
 
-function attributeControlCall(request: RequestHead, path: string, book: PartnerBook): Attribution {
+function attributeControlCall(request: RequestHead, book: PartnerBook): Attribution {
   const token = /^\s*Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
   const named = headerValue(request.headers[PARTNER_HEADER]);
   const owner = token === undefined ? undefined : book.partnerOfToken(token);
@@ -99,7 +106,7 @@ function attributeControlCall(request: RequestHead, path: string, book: PartnerB
   }
   if (token !== undefined && book.isOperator(token)) {
     if (named === undefined) {
-      if (request.method === 'GET' && (path === '/_sandbox/partners' || path === '/_sandbox/health')) return { to: 'operator' };
+      if (operatorReads(request.method, request.path)) return { to: 'operator' };
       return { to: 'nobody', code: 'INVALID_REQUEST', messages: [`the operator's token acts for one partner at a time: name it in the header ${PARTNER_HEADER} (GET /_sandbox/partners lists them)`] };
     }
     if (!book.names.has(named)) return { to: 'nobody', code: 'INVALID_REQUEST', messages: [`${PARTNER_HEADER} names no partner of this sandbox ('${named}'); GET /_sandbox/partners lists them`] };

@@ -4,7 +4,7 @@
  * live instances by rendezvous hashing: one instance alone leads every partner; one that joins takes its share.
  */
 import type { RequestListener } from 'node:http';
-import { STOPPING, STORE_SILENT, type Readiness } from '../control/control-router.js';
+import { STOPPING, STORE_SILENT, type Readiness } from '../control/sandbox-routes.js';
 import { pingStore } from '../store/ping-store.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';

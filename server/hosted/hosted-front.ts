@@ -4,16 +4,17 @@
  * What belongs to no partner is answered here, in the same envelopes: a POS call that names no known partner, a
  * control call without a partner's token, and the operator's reads across partners.
  */
-import { mountJwks } from '../checklist/jwks-route.js';
 import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { ApiError, envelopeFamilyFor, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { legacyRouter } from '../migration/legacy-routes.js';
+import { legacyRouter, LEGACY_MOUNT } from '../migration/legacy-routes.js';
 import { notFound } from '../http/not-found.js';
-import { LEGACY_MOUNT, POS_MOUNTS, POS_ROUTES } from '../pos-routes.js';
+import { CONTROL_MOUNT } from '../control/control-api.js';
+import { anyMethod, posPaths, type OperatorView } from '../http/route.js';
+import { ROUTES, type AppDeps } from '../routes.js';
 import { errorHandler } from '../http/error-handler.js';
 import { requireHostHeader } from '../http/host-header.js';
 import { requestId } from '../http/request-id.js';
@@ -94,60 +95,41 @@ function pathOf(url: string | undefined): string {
 
 function nobodyApp(options: FrontOptions): Express {
   const app = express();
-  const startedAt = options.clock();
+  const view: OperatorView = { partners: options.partners, version: options.version, instanceId: options.instanceId, startedAt: options.clock(), clock: options.clock, metrics: options.metrics };
   app.disable('x-powered-by');
   app.set('etag', false);
   // No partner's key can appear in these lines: a random one stands in for the redaction of query credentials.
   app.use(series(requestId(randomUUID), requireHostHeader, requestLog(options.logger, options.clock, randomBytes(24).toString('hex'))));
-  const refusalOf = (req: express.Request) => (req as express.Request & { refusal?: Refusal }).refusal;
-  app.use('/_sandbox', (req, res, next) => {
-    res.locals.family = 'order';
-    const refusal = refusalOf(req);
+  const refused: RequestHandler = (req, _res, next) => {
+    const refusal = (req as express.Request & { refusal?: Refusal }).refusal;
     if (refusal) throw new ApiError(refusal.code, refusal.messages);
     next();
-  });
-  mountJwks(app, options.reportKeys);
-  app.all('/metrics', async (req, res) => {
+  };
+  app.use(CONTROL_MOUNT, (_req, res, next) => {
     res.locals.family = 'order';
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /metrics; use GET`, { headers: { Allow: 'GET' } });
-    const refusal = refusalOf(req);
-    if (refusal) throw new ApiError(refusal.code, refusal.messages);
-    const { body, contentType } = await options.metrics.render();
-    res.set({ 'content-type': contentType, 'cache-control': 'no-store' }).send(body);
-  });
-  app.get('/_sandbox/partners', (_req, res) => {
-    res.json(options.partners.map((partner) => partner.listing()));
-  });
-  app.get('/_sandbox/health', async (_req, res) => {
-    const partners: Array<Record<string, unknown>> = await Promise.all(options.partners.map(async (partner) => ({ name: partner.name, ...(await partner.health()) })));
-    const ok = partners.every((partner) => partner.status === 'ok');
-    res.status(ok ? 200 : 503).json({
-      status: ok ? 'ok' : 'unavailable',
-      version: options.version,
-      startedAt: new Date(startedAt).toISOString(),
-      uptimeSeconds: Math.floor((options.clock() - startedAt) / 1000),
-      instanceId: options.instanceId,
-      partners,
-    });
-  });
-  app.use(LEGACY_MOUNT, legacyRouter());
+    next();
+  }, refused);
+  for (const route of ROUTES) {
+    if (route.api === 'public') app.all(route.path, anyMethod(route, route.handle({ reportKeys: options.reportKeys } as AppDeps)));
+    else if (route.api === 'operator') app.all(route.path, anyMethod(route, [refused, ...[route.handle(view)].flat()]));
+    else if (route.api === 'control' && route.operator !== undefined) app.get(route.path, route.operator(view));
+  }
+  app.use(LEGACY_MOUNT, legacyRouter(ROUTES));
   // A POS call that reached no partner: the refusal attribute-request.ts gave, at the routes of the POS API only,
   // so that another path or method is answered 404 or 405 as a partner's sandbox would.
-  for (const route of POS_ROUTES) {
-    const paths = POS_MOUNTS.map((mount) => `${mount === '/' ? '' : mount}${route.path}`);
-    const handler: express.RequestHandler = (req, res) => {
+  for (const route of ROUTES) {
+    if (route.api !== 'pos') continue;
+    app[route.method === 'PUT' ? 'put' : 'post'](posPaths(route.path), (req, res) => {
       res.locals.family = route.family;
-      const refusal = refusalOf(req) ?? { code: 'UNAUTHORIZED' as const, messages: ['the request names no partner of this sandbox'] };
+      const refusal = (req as express.Request & { refusal?: Refusal }).refusal ?? { code: 'UNAUTHORIZED' as const, messages: ['the request names no partner of this sandbox'] };
       throw new ApiError(refusal.code, refusal.messages);
-    };
-    if (route.method === 'POST') app.post(paths, handler);
-    else app.put(paths, handler);
+    });
   }
   app.use((req, res, next) => {
     res.locals.family = envelopeFamilyFor(req.path);
     next();
   });
-  app.use(notFound);
+  app.use(notFound(ROUTES));
   app.use(errorHandler(options.logger));
   return app;
 }

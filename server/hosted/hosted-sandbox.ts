@@ -14,7 +14,7 @@ import type { DocumentStorage } from '../store/segment-storage.js';
 import { Redactor } from '../journal/redactor.js';
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { pingStore } from '../store/ping-store.js';
-import type { Readiness } from '../control/control-router.js';
+import type { Readiness } from '../control/sandbox-routes.js';
 import { VERSION } from '../version.js';
 import { hostedFront } from './hosted-front.js';
 import { keyFingerprint } from '../tokens/key-fingerprint.js';

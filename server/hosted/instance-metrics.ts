@@ -5,25 +5,27 @@
  * instance's own, not prom-client's global one: two sandboxes in one process (the tests) never share counts.
  * Labels are few and bounded: a route is one of the API's, never a path as sent, and no label names a partner.
  */
-import { JWKS_PATH } from '../../certification-checklist/report/signing-keys.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sandbox } from '../sandbox.js';
-import { routePathOf, POS_ROUTES } from '../pos-routes.js';
+import { routePathOf } from '../http/route.js';
+import { ROUTES } from '../routes.js';
 
 /** Who a request was for, as the front saw it: a partner's, the operator's, or nobody's (refused there). */
 export type PartnerClass = 'partner' | 'operator' | 'nobody' | 'any' | 'public';
 
-const KNOWN_ROUTES = new Set(POS_ROUTES.map((route) => route.path));
+/** The labels a path may have besides the control API's: each POS route's path, and the operator's and public paths as sent. */
+const POS_PATHS = new Set(ROUTES.filter((route) => route.api === 'pos').map((route) => route.path));
+const OTHER_PATHS = new Set(ROUTES.filter((route) => route.api === 'operator' || route.api === 'public').map((route) => route.path));
 
-/** The route label of a path: one of the POS API's, `/_sandbox/<first part>`, `/metrics`, or `other`. */
+/** The route label of a path: one of the API's routes, `/_sandbox/<first part>`, or `other`. */
 export function routeLabel(url: string | undefined): string {
   const path = (url ?? '/').split('?')[0]!;
   const control = /^\/_sandbox(\/[A-Za-z-]{1,30})?/i.exec(path);
   if (control) return `/_sandbox${control[1]?.toLowerCase() ?? ''}`;
-  if (path === '/metrics' || path === JWKS_PATH) return path;
+  if (OTHER_PATHS.has(path)) return path;
   const route = routePathOf(path);
-  return KNOWN_ROUTES.has(route) ? route : 'other';
+  return POS_PATHS.has(route) ? route : 'other';
 }
 
 export class InstanceMetrics {

@@ -1,25 +1,19 @@
 /**
- * The first stage of a partner's requests: its request rate (processing/quota-book.ts), before the body is read or
- * anything is journaled. A refused request costs the process next to nothing, and is counted, not journaled (the
- * journal would otherwise hold the flood instead of the calls worth reading). Readiness and the dashboard's files
- * hold no data and pass. A checklist run the sandbox makes for the partner counts like any of its calls: a partner
- * flooding its own sandbox while a run polls it slows the run, never the other partners.
+ * The first stage of a partner's requests: its request rate, before the body is read or anything is journaled, so a
+ * refused request costs next to nothing and the journal keeps the calls worth reading. The dashboard's files and
+ * readiness hold no data and pass; a checklist run the sandbox makes for the partner counts like any of its calls.
  */
 import type { RequestHandler } from 'express';
 import { envelopeFamilyFor } from '../errors.js';
+import { routeFinder, type Route } from '../http/route.js';
 import type { QuotaBook } from './quota-book.js';
 
-export function requestQuota(book: QuotaBook): RequestHandler {
+export function requestQuota(book: QuotaBook, routes: ReadonlyArray<Route<never>>): RequestHandler {
+  const free = routeFinder(routes.filter((route) => route.api === 'page' || (route.api === 'control' && route.hosted === 'any')));
   return (req, res, next) => {
-    if (book.quotas.requestsPerSecond === null || passes(req.method, req.path)) return next();
+    if (book.quotas.requestsPerSecond === null || free(req.method, req.path) !== undefined) return next();
     res.locals.family = envelopeFamilyFor(req.path);
     book.takeRequest();
     next();
   };
-}
-
-function passes(method: string, path: string): boolean {
-  if (method !== 'GET' && method !== 'HEAD') return false;
-  const lower = path.toLowerCase();
-  return lower === '/' || lower === '/_sandbox/ready' || lower === '/_sandbox/ui' || lower.startsWith('/_sandbox/ui/');
 }

@@ -6,19 +6,21 @@ import { Router, type RequestHandler } from 'express';
 import { ApiError, envelopeFamilyFor } from '../errors.js';
 import { isUpdateOrderState, lastSegment, REFUND_RESULT_INSTEAD, stepOf, UPDATE_ORDER_STATE_INSTEAD, waitsForRefundResult } from './v1-habits.js';
 import { readBodyText } from '../http/json-body.js';
-import { allowedMethods, LEGACY_MOUNT, POS_ROUTES, routePathOf } from '../pos-routes.js';
+import { allowedMethods, routePathOf, type Route } from '../http/route.js';
+
+/** The retired v1 family (§4.3), answered with 410 and the v2 path to use. */
+export const LEGACY_MOUNT = '/v1/pos/integration';
 
 /** A path below v1's menu: /menu/items, /menu/items/{id} … */
 const MENU_BELOW = /^\/menu\//;
 
-const SERVED = POS_ROUTES.map((route) => `${route.method} /v2${route.path}`).join(', ');
-
 /** What v2 serves in place of `method rest` (the path below the v1 mount), in the words of the 410. */
-function v2Instead(method: string, rest: string): string {
+function v2Instead(routes: ReadonlyArray<Route<never>>, method: string, rest: string): string {
   const routePath = routePathOf(rest);
   if (waitsForRefundResult(method, routePath)) return REFUND_RESULT_INSTEAD;
   if (MENU_BELOW.test(routePath)) return `v2 has no menu endpoint below /menu: it updates items, by Id, with PUT /v2/menu (also under /v1/pos/openapi/menu), with a Bearer JWT (§4.2, §4.3, §5)`;
-  const allowed = allowedMethods(rest);
+  const allowed = allowedMethods(routes, rest);
+  const SERVED = routes.filter((route) => route.api === 'pos').map((route) => `${route.method} /v2${route.path}`).join(', ');
   if (allowed.length === 0) return `v2 has no endpoint at ${rest || '/'}; it serves ${SERVED} (also under /v1/pos/openapi), with a Bearer JWT (§4, §4.3, §5)`;
   const v2Method = allowed.includes(method) ? method : allowed.join(' or ');
   return `v2 serves ${v2Method} /v2${routePath} (also under /v1/pos/openapi${routePath}), with a Bearer JWT (§4.3, §5)`;
@@ -34,14 +36,14 @@ export const updateOrderStateRetired: RequestHandler = (req, res, next) => {
   readBodyText(req, res, () => next(retired));
 };
 
-export function legacyRouter(): Router {
+export function legacyRouter(routes: ReadonlyArray<Route<never>>): Router {
   const router = Router();
   router.use(updateOrderStateRetired);
   router.use((req, res, next) => {
     // v1's menu family (…/menu/items/x) answers in the menu envelope, as v2's menu endpoint does.
     res.locals.family = MENU_BELOW.test(routePathOf(req.path)) ? 'menu' : envelopeFamilyFor(req.path);
     const rest = req.path === '/' ? '' : req.path;
-    const retired = new ApiError('ENDPOINT_RETIRED', `${LEGACY_MOUNT}${rest} is the retired v1 integration API (${stepOf('adjust endpoints')}); ${v2Instead(req.method, rest)}`);
+    const retired = new ApiError('ENDPOINT_RETIRED', `${LEGACY_MOUNT}${rest} is the retired v1 integration API (${stepOf('adjust endpoints')}); ${v2Instead(routes, req.method, rest)}`);
     // Read first: the journal keeps what the POS sent to v1 (a menu update's v1 fields, a refund's ExternalId).
     readBodyText(req, res, () => next(retired));
   });

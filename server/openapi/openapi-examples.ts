@@ -4,12 +4,12 @@
  * the sandbox really takes or really answers: the menu updates are the menu-template files, the order is built from
  * the standard template, the rest was copied from a running sandbox. A test validates each against its schema.
  */
-import { AT, CHECKLIST_RUN, componentExamples, menuError, orderError, REFUND, REQUEST_ID, type ExamplePayloads } from './openapi-component-examples.js';
+import { AT, CHECKLIST_RUN, componentExamples, menuError, orderError, REQUEST_ID, type ExamplePayloads } from './openapi-component-examples.js';
 import { CONTROL_ERRORS, errorExample, injectedText, MENU_ERRORS, POS_ERRORS } from './openapi-error-examples.js';
 
 export type { ExamplePayloads } from './openapi-component-examples.js';
 
-/** Parameter examples by name; a path's own `id` is told by its collection. */
+/** Parameter examples by name; the route declares those of its own (an id, a status of its list). */
 const PARAMETER_EXAMPLES: Record<string, unknown> = {
   'x-service-locationid': 'loc-std-001',
   'x-api-key': 'sandbox-only-x-api-key-demo-pos',
@@ -27,24 +27,6 @@ const PARAMETER_EXAMPLES: Record<string, unknown> = {
   order: 'ord-std-0001',
   fault: 'true',
 };
-const ID_EXAMPLES: Array<[string, string]> = [
-  ['/_sandbox/journal', 'j-000001'],
-  ['/_sandbox/orders', 'ord-std-0003'],
-  ['/_sandbox/faults', 'refund-outage'],
-  ['/_sandbox/locations', 'loc-std-001'],
-  ['/_sandbox/checklist/runs', 'run-1'],
-  ['/_sandbox/reports', '2026-11-21T10-00-00-000Z-1a2b3c'],
-  ['/_sandbox/stress-runs', 'stress-1'],
-];
-/** Parameters whose example depends on the list: a status of a refund is not one of an order. */
-const LIST_PARAMETER_EXAMPLES: Record<string, Record<string, unknown>> = {
-  '/_sandbox/refunds': { status: 'PROCESSED', after: REFUND.id },
-  '/_sandbox/orders': { status: 'ACCEPTED', after: 'ord-std-0002' },
-  '/_sandbox/faults': { after: 'refund-outage' },
-  '/_sandbox/journal': { status: '4xx', after: 'j-000001', before: 'j-000100' },
-  '/_sandbox/journal.har': { status: '4xx', after: 'j-000001' },
-};
-
 /** Bodies of control operations whose schema is written in place, by operationId. */
 function inlineBodyExamples(payloads: ExamplePayloads): Record<string, unknown> {
   return {
@@ -136,13 +118,10 @@ export function withExamples<T>(document: T, payloads: ExamplePayloads): T {
   };
   for (const [path, operations] of Object.entries(doc.paths)) {
     const control = path.startsWith('/_sandbox');
-    const list = Object.keys(LIST_PARAMETER_EXAMPLES).find((prefix) => path === prefix);
-    const id = ID_EXAMPLES.find(([prefix]) => path.startsWith(`${prefix}/`))?.[1];
     for (const [method, operation] of Object.entries(operations)) {
       for (const parameter of operation.parameters ?? []) {
         if (parameter.example !== undefined) continue;
-        const value = parameter.name === 'id' ? id : ((list && LIST_PARAMETER_EXAMPLES[list]![parameter.name]) ?? PARAMETER_EXAMPLES[parameter.name]);
-        if (value !== undefined) parameter.example = value;
+        if (PARAMETER_EXAMPLES[parameter.name] !== undefined) parameter.example = PARAMETER_EXAMPLES[parameter.name];
       }
       for (const media of Object.values(operation.requestBody?.content ?? {})) {
         if (media.schema?.oneOf !== undefined) {

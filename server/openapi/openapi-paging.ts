@@ -1,6 +1,6 @@
 /** The paging parts of openapi.json: `limit` and the cursor of a list, and the Link header that names the next page. */
 import { json } from './openapi-parts.js';
-import { RECORD_PAGE, type PageSize } from '../control/paging.js';
+import { RECORD_PAGE, type PageSize } from '../control/control-query.js';
 
 const LINK_HEADER = {
   Link: {

@@ -1,6 +1,7 @@
 /** Building blocks of openapi.json: content, refs, the shared shape of a POS operation and of a control GET. */
 
 import { FAULT_HEADER_SYNTAX } from '../faults/fault-header.js';
+import type { PosDoc } from '../http/route.js';
 
 export const json = (schema: object) => ({ 'application/json': { schema } });
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -69,55 +70,39 @@ function injectedDefault(envelope: 'OrderErrorEnvelope' | 'MenuErrorEnvelope') {
 }
 
 /** One POS API operation at one mount: the shared auth, headers and error statuses, in the envelope of its family. */
-export function posOperation(spec: {
-  method: 'post' | 'put';
-  name: string;
-  mount: string;
-  summary: string;
-  /** What the operation does, citing the interface (§N); the fault notes are added to it. */
-  description: string;
-  body: object;
-  ok: string;
-  okHeader: [string, object];
-  invalid: string;
-  envelope: 'OrderErrorEnvelope' | 'MenuErrorEnvelope';
-  /** Statuses only this operation answers, e.g. 409. */
-  more?: Record<string, string>;
-}) {
+export function posOperation(spec: PosDoc & { mount: string }) {
   const error = (description: string) => ({ description, content: json(ref(spec.envelope)) });
   const injected = (description: string, headers: object = {}) => ({ description, headers: { ...faultRuleHeader, ...headers }, content: json(ref(spec.envelope)) });
   return {
-    [spec.method]: {
-      operationId: `${spec.name}${spec.mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
-      tags: ['POS API'],
-      summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
-      description: `${spec.description} ${FAULT_KINDS_NOTE} ${FAULT_HEADER_NOTE}`,
-      security: POS_SECURITY,
-      parameters: [locationHeader, ...migrationHeaders, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: json(spec.body) },
-      responses: {
-        '200': {
-          description: spec.ok,
-          headers: {
-            'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
-            'x-sandbox-journal-id': { schema: { type: 'string' } },
-            [spec.okHeader[0]]: spec.okHeader[1],
-          },
+    operationId: `${spec.name}${spec.mount.replace(/[^a-z0-9]/gi, '') || 'Root'}`,
+    tags: ['POS API'],
+    summary: `${spec.summary}, mounted at ${spec.mount || '/'}`,
+    description: `${spec.description} ${FAULT_KINDS_NOTE} ${FAULT_HEADER_NOTE}`,
+    security: POS_SECURITY,
+    parameters: [locationHeader, ...migrationHeaders, { name: 'x-request-id', in: 'header', required: false, schema: { type: 'string' } }],
+    requestBody: { required: true, content: json(spec.body) },
+    responses: {
+      '200': {
+        description: spec.ok,
+        headers: {
+          'x-sandbox-findings': { schema: { type: 'integer' }, description: 'How many findings the request drew.' },
+          'x-sandbox-journal-id': { schema: { type: 'string' } },
+          [spec.okHeader[0]]: spec.okHeader[1],
         },
-        '400': error(`${spec.invalid}; INVALID_REQUEST: an x-sandbox-fault header the sandbox cannot read. Under --strict, a finding too.`),
-        '401': error('UNAUTHORIZED: the token (§5), one error per defect, each naming it; also the key in a query parameter, and under --strict a finding about the token'),
-        '405': error('METHOD_NOT_ALLOWED, with Allow: this path called with another method'),
-        '413': error("PAYLOAD_TOO_LARGE: over 1 MiB, or over a hosted partner's own bodyBytes"),
-        '429': injected(
-          "TOO_MANY_REQUESTS: when a rate-limit fault injects it (a rule, or x-sandbox-fault: rate-limit); or, in a hosted sandbox, past the partner's request quota (requestsPerSecond, burst)",
-          { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait (default 1).' } },
-        ),
-        '503': injected(
-          'SERVICE_UNAVAILABLE: when a status fault injects it (nothing was processed); or, with several instances on one database, when the instance leading the partner stopped while it had the request (whether it was stored is unknown), or when none led it for 5 s (nothing stored); then with Retry-After: 1',
-        ),
-        ...Object.fromEntries(Object.entries(spec.more ?? {}).map(([status, description]) => [status, error(description)])),
-        default: injectedDefault(spec.envelope),
       },
+      '400': error(`${spec.invalid}; INVALID_REQUEST: an x-sandbox-fault header the sandbox cannot read. Under --strict, a finding too.`),
+      '401': error('UNAUTHORIZED: the token (§5), one error per defect, each naming it; also the key in a query parameter, and under --strict a finding about the token'),
+      '405': error('METHOD_NOT_ALLOWED, with Allow: this path called with another method'),
+      '413': error("PAYLOAD_TOO_LARGE: over 1 MiB, or over a hosted partner's own bodyBytes"),
+      '429': injected(
+        "TOO_MANY_REQUESTS: when a rate-limit fault injects it (a rule, or x-sandbox-fault: rate-limit); or, in a hosted sandbox, past the partner's request quota (requestsPerSecond, burst)",
+        { 'Retry-After': { schema: { type: 'integer', minimum: 0 }, description: 'Seconds to wait (default 1).' } },
+      ),
+      '503': injected(
+        'SERVICE_UNAVAILABLE: when a status fault injects it (nothing was processed); or, with several instances on one database, when the instance leading the partner stopped while it had the request (whether it was stored is unknown), or when none led it for 5 s (nothing stored); then with Retry-After: 1',
+      ),
+      ...Object.fromEntries(Object.entries(spec.more ?? {}).map(([status, description]) => [status, error(description)])),
+      default: injectedDefault(spec.envelope),
     },
   };
 }
@@ -158,17 +143,16 @@ export function controlResponses(
   };
 }
 
-/** A control GET of one thing by its id: 200 with it, 404 in the envelope when there is none. */
-export function getById(operationId: string, summary: string, description: string, found: string, schema: object, notFound: string) {
+export const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+/** A control GET of one thing by its id (`example`): 200 with it, 404 in the envelope when there is none. */
+export function byId(operationId: string, summary: string, description: string, found: string, schema: object, notFound: string, example: string) {
   return {
-    get: {
-      operationId,
-      tags: ['Control API'],
-      summary,
-      description,
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: controlResponses({ '200': controlOk(found, schema) }, { invalid: 'an id that is not UTF-8 percent-encoding', notFound }),
-    },
+    operationId,
+    summary,
+    description,
+    parameters: [{ ...idParameter, example }],
+    responses: controlResponses({ '200': controlOk(found, schema) }, { invalid: 'an id that is not UTF-8 percent-encoding', notFound }),
   };
 }
 

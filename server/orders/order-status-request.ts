@@ -1,6 +1,6 @@
 /** Pure: the body of POST /order/status, {ExternalId, Status, Reason?}; every problem listed. */
 import { describeValue as describe } from '../http/describe-value.js';
-import { MAX_EXTERNAL_ID_LENGTH, externalIdTooLong } from '../refunds/refund-request.js';
+import { MAX_EXTERNAL_ID_LENGTH, externalIdTooLong } from '../refunds/refund-rules.js';
 import { POS_DECISIONS, type PosDecision } from './order-states.js';
 
 export interface OrderStatusRequest {

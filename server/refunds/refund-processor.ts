@@ -3,7 +3,7 @@
  * Time and timers are injected, so tests move the clock instead of sleeping.
  */
 import { EventEmitter } from 'node:events';
-import { decideRefund, decidedRecord, type RefundRecord, type RefundView } from './refund-outcome.js';
+import { decideRefund, decidedRecord, type RefundRecord, type RefundView } from './refund-rules.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { isoTime } from '../http/iso-time.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { RefundRecord } from '../refunds/refund-outcome.js';
+import type { RefundRecord } from '../refunds/refund-rules.js';
 import { RecordLog } from './record-log.js';
 import { memoryStorage } from './segment-storage.js';
 import { refundRecord } from '../test/stored-state.js';

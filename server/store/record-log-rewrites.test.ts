@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { RefundRecord } from '../refunds/refund-outcome.js';
+import type { RefundRecord } from '../refunds/refund-rules.js';
 import { RecordLog } from './record-log.js';
 import { acceptedAtMs } from './sandbox-store.js';
 import { fileStorage, type DocumentStorage } from './segment-storage.js';

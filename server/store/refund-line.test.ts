@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { RefundRecord } from '../refunds/refund-outcome.js';
-import { decidedRecord } from '../refunds/refund-outcome.js';
+import type { RefundRecord } from '../refunds/refund-rules.js';
+import { decidedRecord } from '../refunds/refund-rules.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { KeptRecord } from './kept-record.js';
 import { RefundProcessor } from '../refunds/refund-processor.js';

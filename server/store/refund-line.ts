@@ -10,7 +10,7 @@
  * time is what `Date.prototype.toISOString` writes. Any other line (a hand edit, keys in another order, an escaped
  * character) gives undefined and is read by JSON.parse and checked against the schema as before.
  */
-import type { RefundStatus, RefundView } from '../refunds/refund-outcome.js';
+import type { RefundStatus, RefundView } from '../refunds/refund-rules.js';
 import { KeptRecord } from './kept-record.js';
 import { refundRecordSchema } from './stored-state-schemas.js';
 

@@ -6,7 +6,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { menuSchema } from '../fixtures/fixture-schemas.js';
 import { ORDER_STATUSES } from '../orders/order-states.js';
-import type { RefundRecord } from '../refunds/refund-outcome.js';
+import type { RefundRecord } from '../refunds/refund-rules.js';
 import type { DeliveryAttempt, OrderRecord, StatusChange } from '../orders/order-record.js';
 import type { Finding } from '../http/findings.js';
 

@@ -3,7 +3,7 @@
  * than its limit (it stops at 1 MiB of bodies, and at 25 ms of redaction on a busy machine), so a test that read the
  * first page alone saw part of the journal when the machine was loaded.
  */
-import { nextPageLink } from '../control/paging.js';
+import { nextPageLink } from '../control/control-query.js';
 
 /** Each page's JSON text, in order: a test that searches the text searches all of them. */
 export async function allPageTexts(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<string[]> {

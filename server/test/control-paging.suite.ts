@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
-import { nextPageLink } from '../control/paging.js';
+import { nextPageLink } from '../control/control-query.js';
 import { fileStorage } from '../store/segment-storage.js';
 import { orderEnvelope, postRefund, testSandbox } from './helpers.js';
 

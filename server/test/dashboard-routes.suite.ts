@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
-import { dashboardRoutes } from '../control/dashboard-routes.js';
+import { dashboardRoute } from '../control/dashboard-routes.js';
 import { silentLogger } from '../logger.js';
 import { errorHandler } from '../http/error-handler.js';
 import { orderEnvelope, testSandbox } from './helpers.js';
@@ -72,7 +72,7 @@ describe('the dashboard files', () => {
 
   it('says how to build the dashboard when its files are missing', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'no-dashboard-'));
-    const app = express().use(dashboardRoutes({ adminToken: false, listenHost: undefined, directory })).use(errorHandler(silentLogger()));
+    const app = express().get(dashboardRoute.path, dashboardRoute.handle({ dashboardDirectory: directory })).use(errorHandler(silentLogger()));
     const response = await request(app).get('/_sandbox/ui/');
     expect(response.status).toBe(404);
     expect(response.body).toEqual(orderEnvelope('NOT_FOUND', `the dashboard is not built in ${directory}: run npm run build (npm install runs it too)`));

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
-import { sandboxOpenApi } from '../openapi/sandbox-openapi.js';
+import { sandboxOpenApi } from '../routes.js';
 import { cleanHeaders, testSandbox } from './helpers.js';
 
 interface Media {

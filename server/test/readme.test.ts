@@ -10,7 +10,7 @@ import { PACKAGE_ROOT } from '../version.js';
 import { checklistCommand } from '../cli/checklist.js';
 import { damagedStateError } from '../store/store-error.js';
 import { setAsideReport } from '../store/set-aside-state.js';
-import { REFUND_STATUSES } from '../refunds/refund-outcome.js';
+import { REFUND_STATUSES } from '../refunds/refund-rules.js';
 
 const README = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
 const doc = (page: string) => readFileSync(join(PACKAGE_ROOT, 'docs', page), 'utf8');

@@ -1,7 +1,7 @@
 /** Test helpers: a real state folder written by the store itself, and a byte-for-byte picture of a folder. */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { RefundRecord } from '../refunds/refund-outcome.js';
+import type { RefundRecord } from '../refunds/refund-rules.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { SandboxStore } from '../store/sandbox-store.js';
 import { fileStorage, segmentsFolderOf } from '../store/segment-storage.js';

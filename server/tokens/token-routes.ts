@@ -1,54 +1,119 @@
-/**
- * POST /_sandbox/tokens {locationId, ttl?}: a POS → service token, for tools that cannot sign one.
- * POST /_sandbox/tokens/check {token}: what the POS API would answer a call carrying a token, and why, rule by rule.
- */
-import { createSecretKey } from 'node:crypto';
-import { Router } from 'express';
-import { explainPosToken } from './explain-pos-token.js';
-import { sha256 } from '../journal/journal-entry.js';
+/** POST /_sandbox/tokens mints a POS → service token; POST /_sandbox/tokens/check judges one rule by rule, as the POS API would. */
+import type { KeyObject } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { describeValue } from '../http/describe-value.js';
-import { mintPosToken } from './mint-pos-token.js';
 import { readJsonBody } from '../http/json-body.js';
-import type { ControlDeps } from '../control/control-router.js';
+import type { ControlRoute } from '../http/route.js';
+import { jsonBody } from '../control/control-query.js';
+import { sha256 } from '../journal/journal-entry.js';
+import type { Journal } from '../journal/journal.js';
+import { controlOk, controlResponses, json, ref } from '../openapi/openapi-parts.js';
+import { explainPosToken } from './explain-pos-token.js';
+import type { JtiRegistry } from './jti-registry.js';
+import { mintPosToken } from './mint-pos-token.js';
 
 const MAX_TTL_S = 24 * 3600;
 
-export function tokenRoutes(deps: ControlDeps): Router {
-  const router = Router();
-  // Made once: given the key as a string, jsonwebtoken tries it as a PEM key first at every call, which took 50 to 80
-  // times the signature itself (0.46-0.65 ms a token against 8-9 µs, 2026-11-29).
-  const key = createSecretKey(Buffer.from(deps.partner.nonProdKey, 'utf8'));
-  router.post('/tokens', readJsonBody, (_req, res) => {
-    const body = res.locals.body;
-    if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
-    const { locationId, ttl } = tokenRequest(body.value);
-    const nowSeconds = Math.floor(deps.clock() / 1000);
-    const minted = mintPosToken({ posName: deps.partner.name, key, locationId, ttlSeconds: ttl, nowSeconds });
-    // Handed out here, redacted everywhere else: its signature alone in a later log line or body is hidden too.
-    deps.journal.redactor.remember(minted.token);
-    res.status(201).json({
-      token: minted.token,
-      header: { alg: 'HS256', typ: 'JWT' },
-      claims: minted.claims,
-      expiresAt: new Date(minted.claims.exp * 1000).toISOString(),
-    });
-  });
-  router.post('/tokens/check', readJsonBody, (_req, res) => {
-    const body = res.locals.body;
-    if (!body?.ok) throw new ApiError('INVALID_REQUEST', body?.problem ?? 'body is missing');
-    const token = checkRequest(body.value);
-    const explanation = explainPosToken(token, {
-      key,
-      posName: deps.partner.name,
-      nowSeconds: Math.floor(deps.clock() / 1000),
-      jtiUsedByAnother: (jti, whole) => deps.jtis.usedByAnother(jti, sha256(whole)),
-    });
-    // The claims and messages may quote what was pasted: nothing the sandbox knows to be secret leaves in them.
-    res.json(deps.journal.redactor.value(explanation));
-  });
-  return router;
+interface TokenDeps {
+  partner: { name: string };
+  partnerKey: KeyObject;
+  clock: () => number;
+  journal: Journal;
+  jtis: JtiRegistry;
 }
+
+export const mintTokenRoute: ControlRoute<TokenDeps> = {
+  method: 'POST',
+  path: '/_sandbox/tokens',
+  api: 'control',
+  unredacted: true,
+  handle: ({ partner, partnerKey, clock, journal }) => [
+    readJsonBody,
+    (_req, res) => {
+      const { locationId, ttl } = tokenRequest(jsonBody(res));
+      const minted = mintPosToken({ posName: partner.name, key: partnerKey, locationId, ttlSeconds: ttl, nowSeconds: Math.floor(clock() / 1000) });
+      // Handed out here, redacted everywhere else: its signature alone in a later log line or body is hidden too.
+      journal.redactor.remember(minted.token);
+      res.status(201).json({ token: minted.token, header: { alg: 'HS256', typ: 'JWT' }, claims: minted.claims, expiresAt: new Date(minted.claims.exp * 1000).toISOString() });
+    },
+  ],
+  doc: {
+    operationId: 'mintToken',
+    summary: 'Mint a POS → service token',
+    description: "A valid POS → service token for a location, signed with the partner's key, with exactly the claims of §5 (sub, jti, nbf, exp, iss, aud), for tools that cannot sign one.",
+    requestBody: {
+      required: true,
+      content: json({ type: 'object', required: ['locationId'], additionalProperties: false, properties: { locationId: { type: 'string' }, ttl: { type: 'integer', minimum: 1, maximum: 86400 } } }),
+    },
+    responses: controlResponses(
+      {
+        '201': controlOk('The token and its claims', {
+          type: 'object',
+          properties: { token: { type: 'string' }, header: { type: 'object' }, claims: { type: 'object' }, expiresAt: { type: 'string', format: 'date-time' } },
+        }),
+      },
+      { invalid: 'a body that is not {locationId, ttl?}, every problem listed', readsBody: true, changesState: true },
+    ),
+  },
+};
+
+export const checkTokenRoute: ControlRoute<TokenDeps> = {
+  method: 'POST',
+  path: '/_sandbox/tokens/check',
+  api: 'control',
+  handle: ({ partner, partnerKey, clock, journal, jtis }) => [
+    readJsonBody,
+    (_req, res) => {
+      const token = checkRequest(jsonBody(res));
+      const explanation = explainPosToken(token, {
+        key: partnerKey,
+        posName: partner.name,
+        nowSeconds: Math.floor(clock() / 1000),
+        jtiUsedByAnother: (jti, whole) => jtis.usedByAnother(jti, sha256(whole)),
+      });
+      // The claims and messages may quote what was pasted: nothing the sandbox knows to be secret leaves in them.
+      res.json(journal.redactor.value(explanation));
+    },
+  ],
+  doc: {
+    operationId: 'checkToken',
+    summary: 'Judge a POS → service token, rule by rule',
+    description:
+      "What the POS API would answer a call carrying this token (authenticated, or 401 with its body), and each §5 rule passed, failed (every reason) or not judged (why). The claims are judged even where a 401 stops at a broken signature or alg. Nothing is recorded: the token's jti is not used up.",
+    requestBody: {
+      required: true,
+      content: json({ type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', maxLength: 16384, description: "A JWT, or a whole 'Bearer <JWT>' header value." } } }),
+    },
+    responses: controlResponses(
+      {
+        '200': controlOk('The answer, the decoded token and every rule', {
+          type: 'object',
+          required: ['answer', 'rules', 'findings'],
+          properties: {
+            answer: { type: 'object', required: ['authenticated'], properties: { authenticated: { type: 'boolean' }, status: { const: 401 }, body: ref('OrderErrorEnvelope') } },
+            header: { type: 'object' },
+            claims: { type: 'object' },
+            rules: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['rule', 'asks', 'verdict', 'details'],
+                properties: {
+                  rule: { enum: ['format', 'alg', 'payload', 'signature', 'sub', 'jti', 'iss', 'aud', 'nbf', 'exp'] },
+                  asks: { type: 'string' },
+                  verdict: { enum: ['pass', 'fail', 'not-judged'] },
+                  details: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+            findings: { type: 'array', items: { type: 'object', required: ['code', 'message', 'section'], properties: { code: { type: 'string' }, message: { type: 'string' }, section: { type: 'string' } } } },
+          },
+        }),
+      },
+      { invalid: 'a body that is not {token}, or a token over 16 KiB', readsBody: true, changesState: true },
+    ),
+  },
+};
 
 /** The longest token the debugger judges; a POS sending a longer Authorization header gets 431 long before. */
 const MAX_CHECKED_TOKEN = 16 * 1024;

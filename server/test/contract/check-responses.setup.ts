@@ -12,7 +12,7 @@ import { contractCheck, type ObservedExchange } from './response-contract.js';
 // The document is built once per run by openapi-document.global-setup.ts, and its body validators compiled from it;
 // contract-environment.js reads both once per worker. Read here when it did not, built here if the setup did not run.
 const shared = (globalThis as { __posSandboxContract?: { document: object; validators: ReturnType<typeof readRunBodyValidators> } }).__posSandboxContract;
-const document = shared?.document ?? readRunOpenApiDocument() ?? (await import('../../openapi/sandbox-openapi.js')).sandboxOpenApi();
+const document = shared?.document ?? readRunOpenApiDocument() ?? (await import('../../routes.js')).sandboxOpenApi();
 const check = contractCheck(document as Parameters<typeof contractCheck>[0], shared?.validators ?? readRunBodyValidators());
 const violations: string[] = [];
 

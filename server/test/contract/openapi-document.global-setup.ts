@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import type * as SandboxOpenApiModule from '../../openapi/sandbox-openapi.js';
+import type * as SandboxOpenApiModule from '../../routes.js';
 import type * as DocumentFileModule from './openapi-document-file.js';
 import type * as ResponseContractModule from './response-contract.js';
 import type * as PostgresModule from '../postgres.js';
@@ -35,7 +35,7 @@ async function writeDocument(): Promise<void> {
   // The sources below load the validators built, as the tests do (use-built-validators.ts); one the build is still
   // writing (a schema just edited) is not there yet, and is compiled, as where there is no build.
   process.env.POS_SANDBOX_BUILT_VALIDATORS = 'dist';
-  const { sandboxOpenApi } = (await tsImport('../../openapi/sandbox-openapi.ts', import.meta.url)) as typeof SandboxOpenApiModule;
+  const { sandboxOpenApi } = (await tsImport('../../routes.ts', import.meta.url)) as typeof SandboxOpenApiModule;
   const { OPENAPI_DOCUMENT_ENV } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as typeof DocumentFileModule;
   const { bodyValidatorsModule } = (await tsImport('./response-contract.ts', import.meta.url)) as typeof ResponseContractModule;
   const { BODY_VALIDATORS_FILE } = (await tsImport('./openapi-document-file.ts', import.meta.url)) as typeof DocumentFileModule;

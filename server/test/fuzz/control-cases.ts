@@ -4,7 +4,7 @@
  * take one (fault rules, new orders, tokens).
  */
 import fc from 'fast-check';
-import { CONTROL_MOUNT } from '../../control/control-router.js';
+import { CONTROL_MOUNT } from '../../control/control-api.js';
 import { brokenJsonText, extraEntries, fieldText, jsonText, nastyString, objectText, oneTimeIn } from './nasty-text.js';
 import { wireCase, type WireCase } from './wire-case.js';
 

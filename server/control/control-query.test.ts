@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { nextPageLink, nextPagePath, pageAfter, parsePageLimit, RECORD_PAGE } from './paging.js';
+import { nextPageLink, nextPagePath, pageAfter, parsePageLimit, RECORD_PAGE } from './control-query.js';
 
 const records = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, even: i % 2 === 0 }));
 const ids = (page: { items: Array<{ id: string }>; next?: string } | undefined) => page && { ids: page.items.map((r) => r.id), next: page.next };

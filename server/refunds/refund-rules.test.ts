@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decidedRecord, decideRefund, type RefundRecord } from './refund-outcome.js';
+import { decidedRecord, decideRefund, type RefundRecord } from './refund-rules.js';
 import type { OrderRecord } from '../orders/order-record.js';
 
 const order = (OrderId: string, LocationId: string, ExternalId: string, Status: OrderRecord['Status']): OrderRecord => ({

@@ -1,75 +1,12 @@
-/** The journal parts of openapi.json: /_sandbox/journal, one entry, the HAR export, and their schemas (server/journal/). */
-import { controlOk, controlResponses, getById, ref } from './openapi-parts.js';
-import { pagedOk, pageParameters } from './openapi-paging.js';
-import { JOURNAL_PAGE } from '../control/paging.js';
-
-const JOURNAL_FILTER_PROBLEMS = 'an unknown query parameter, or a filter that does not parse (status, since, direction, findings, after, before, limit)';
-
-export function journalPaths() {
-  return {
-    '/_sandbox/journal': {
-      get: {
-        operationId: 'journal',
-        tags: ['Control API'],
-        summary: `Journal entries, newest first, a page at a time (${JOURNAL_PAGE.defaultLimit} unless limit says otherwise)`,
-        description:
-          'Every call to the POS API, rejected ones included, and every delivery of an order to the POS, with headers, bodies, the token as header and claims (never the key or a signature), findings and the fault that acted. A typo in a filter answers 400 instead of returning everything.',
-        parameters: [...journalParameters(), ...pageParameters('before', JOURNAL_PAGE)],
-        responses: controlResponses({ '200': pagedOk('Entries', { type: 'array', items: ref('JournalEntry') }) }, { invalid: JOURNAL_FILTER_PROBLEMS }),
-      },
-      delete: {
-        operationId: 'clearJournal',
-        tags: ['Control API'],
-        summary: 'Clear the journal',
-        description: 'Drops every journal entry; refunds, orders and menus stay.',
-        responses: controlResponses({ '200': controlOk('Cleared', { type: 'object', properties: { cleared: { const: true } } }) }, { changesState: true }),
-      },
-    },
-    '/_sandbox/journal.har': {
-      get: {
-        operationId: 'journalHar',
-        tags: ['Control API'],
-        summary: 'The journal as HAR 1.2, oldest first: all of it (at most --journal-limit entries), not paged',
-        description:
-          "The journal entries the filters select, as a HAR 1.2 log for a browser's network panel, Postman, Insomnia or Charles; the sandbox's own fields (journal id, token view, findings, fault …) start with an underscore, as HAR allows. Sent as an attachment.",
-        parameters: [...journalParameters(), { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 }, description: 'At most this many of the newest entries' }],
-        // In place, not a component: the HAR shape belongs to this one answer.
-        responses: controlResponses({ '200': controlOk('A HAR log', harSchema()) }, { invalid: JOURNAL_FILTER_PROBLEMS }),
-      },
-    },
-    '/_sandbox/journal/{id}': getById(
-      'journalEntry',
-      'One journal entry',
-      'The entry with this journal id (j-000042), as the list shows it.',
-      'The entry',
-      ref('JournalEntry'),
-      'no entry with this id: never written, or dropped (the journal keeps --journal-limit entries)',
-    ),
-  };
-}
-
-function journalParameters() {
-  return [
-    { name: 'path', in: 'query', schema: { type: 'string' }, description: 'Entries whose path contains this' },
-    { name: 'status', in: 'query', schema: { type: 'string' }, description: 'A status (401) or a class (4xx)' },
-    { name: 'location', in: 'query', schema: { type: 'string' } },
-    { name: 'since', in: 'query', schema: { type: 'string' }, description: 'ISO time or ms since the epoch' },
-    { name: 'after', in: 'query', schema: { type: 'string', pattern: '^j-\\d+$' }, description: 'Entries newer than this journal id (j-000042): what happened since an entry you have seen' },
-    { name: 'direction', in: 'query', schema: { enum: ['inbound', 'outbound'] } },
-    { name: 'order', in: 'query', schema: { type: 'string' }, description: 'Entries about this OrderId' },
-    { name: 'fault', in: 'query', schema: { type: 'string' }, description: 'true: entries a fault acted on; false: the others; else a rule id' },
-    { name: 'findings', in: 'query', schema: { enum: ['true', 'false'] }, example: 'true', description: 'true: entries with at least one finding; false: entries with none' },
-  ];
-}
+/** The journal's OpenAPI components: an entry as the journal keeps it, and HAR 1.2 as the export writes it. */
 
 const nameValues = {
   type: 'array',
   items: { type: 'object', required: ['name', 'value'], additionalProperties: false, properties: { name: { type: 'string' }, value: { type: 'string' } } },
 };
 
-/** The JournalEntry schema: what server/journal/journal-entry.ts writes. */
-export function journalSchemas(): Record<string, object> {
-  return {
+/** The JournalEntry component: what journal-entry.ts writes. */
+export const journalSchemas = {
     JournalEntry: {
       type: 'object',
       required: ['id', 'requestId', 'time', 'method', 'path', 'request', 'response', 'latencyMs', 'findings'],
@@ -110,8 +47,7 @@ export function journalSchemas(): Record<string, object> {
         },
       },
     },
-  };
-}
+};
 
 /** One journal entry of the HAR; the sandbox's own fields start with an underscore, as HAR allows. */
 const harEntry = {
@@ -187,9 +123,8 @@ const harEntry = {
   },
 };
 
-/** HAR 1.2 as server/journal/har.ts writes it: the parts it writes, and nothing else. */
-function harSchema(): object {
-  return {
+/** HAR 1.2 as har.ts writes it: the parts it writes, and nothing else. */
+export const harSchema = {
     type: 'object',
     description: 'A HAR 1.2 log: the parts the sandbox writes.',
     required: ['log'],
@@ -211,5 +146,4 @@ function harSchema(): object {
         },
       },
     },
-  };
-}
+};
