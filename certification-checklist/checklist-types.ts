@@ -1,6 +1,6 @@
 /** The shapes of the certification checklist: items, the traffic they judge, their verdicts. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
-import type { OrderRecord } from '../server/orders/order-record.js';
+import type { OrderRecord } from '../server/orders/order-rules.js';
 import type { RefundRecord } from '../server/refunds/refund-rules.js';
 
 export const CATEGORIES = ['AUTH', 'REFUND', 'MENU', 'ORDER', 'MIGRATION'] as const;

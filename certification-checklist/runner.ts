@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { JournalEntry } from '../server/journal/journal-entry.js';
-import type { OrderRecord } from '../server/orders/order-record.js';
+import type { OrderRecord } from '../server/orders/order-rules.js';
 import type { RefundRecord } from '../server/refunds/refund-rules.js';
 import { CHECKLIST } from './items/all-items.js';
 import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId, type Verdict } from './checklist-types.js';

@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import { journalSequence } from '../server/journal/journal.js';
 import { nextPageLink } from '../server/control/control-query.js';
-import type { OrderRecord } from '../server/orders/order-record.js';
+import type { OrderRecord } from '../server/orders/order-rules.js';
 import type { RefundRecord } from '../server/refunds/refund-rules.js';
 import type { FaultRule } from '../server/faults/fault-rule-types.js';
 import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';

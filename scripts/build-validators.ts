@@ -12,7 +12,7 @@ import { locationsSchema, menuSchema, orderTemplateSchema, ordersSchema, partner
 import { FIXTURE_AJV_OPTIONS } from '../server/fixtures/load-fixtures.js';
 import { MENU_AJV_OPTIONS, MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/menus/menu-update-schemas.js';
 import { ORDER_AJV_OPTIONS, ORDER_SCHEMA_FILE } from '../server/orders/order-schema.js';
-import { FAULT_RULE_AJV_OPTIONS, FAULT_RULE_SCHEMA_FILE } from '../server/faults/check-fault-rules.js';
+import { FAULT_RULE_AJV_OPTIONS, FAULT_RULE_SCHEMA_FILE } from '../server/faults/fault-rules.js';
 import { partnersFileSchema } from '../server/hosted/partners-file-schema.js';
 import { orderSegmentSchema, refundRecordSchema, refundSegmentSchema, stateDocumentSchema, STORED_AJV_OPTIONS } from '../server/store/stored-state-schemas.js';
 

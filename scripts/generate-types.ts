@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { MENU_SCHEMA_DIR, MENU_SCHEMA_FILES } from '../server/menus/menu-update-schemas.js';
 import { ORDER_SCHEMA_FILE } from '../server/orders/order-schema.js';
-import { FAULT_RULE_SCHEMA_FILE } from '../server/faults/check-fault-rules.js';
+import { FAULT_RULE_SCHEMA_FILE } from '../server/faults/fault-rules.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 
 interface TypesTarget {

@@ -12,7 +12,7 @@ import { dashboardRootRoute, dashboardRoute } from './control/dashboard-routes.j
 import { healthRoute, partnersRoute, readyRoute, resetRoute, type Readiness } from './control/sandbox-routes.js';
 import { eventsRoute } from './events/event-routes.js';
 import type { SandboxEvents } from './events/sandbox-events.js';
-import type { FaultBook } from './faults/fault-book.js';
+import type { FaultRegistry } from './faults/fault-registry.js';
 import { addFaultsRoute, clearFaultsRoute, faultRoute, faultScriptsRoute, faultsRoute, removeFaultRoute } from './faults/fault-routes.js';
 import type { Fixtures } from './fixtures/load-fixtures.js';
 import type { ControlRoute, OperatorRoute, Route } from './http/route.js';
@@ -26,7 +26,7 @@ import type { MenuUpdateValidators } from './menus/menu-update-schemas.js';
 import { migrationRoute } from './migration/migration-routes.js';
 import { controlOk, controlResponses } from './openapi/openapi-parts.js';
 import { documentOf } from './openapi/sandbox-openapi.js';
-import type { DispatchPolicy } from './orders/order-dispatcher.js';
+import type { DispatchPolicy } from './orders/order-delivery.js';
 import type { OrderDesk } from './orders/order-desk.js';
 import { createOrderRoute, orderRoute, ordersRoute, orderStatusRoute, resendOrderRoute } from './orders/order-routes.js';
 import type { RefundProcessor } from './refunds/refund-processor.js';
@@ -48,7 +48,7 @@ export interface AppDeps {
   refunds: RefundProcessor;
   orders: OrderDesk;
   events: SandboxEvents;
-  faults: FaultBook;
+  faults: FaultRegistry;
   checklist: ChecklistRuns;
   journal: Journal;
   jtis: JtiRegistry;

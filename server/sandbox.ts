@@ -1,5 +1,5 @@
 /** Builds a whole sandbox (store, refund processor, order desk, journal, events, app) from its options: what serve and the tests start. */
-import { DEFAULT_JOURNAL_LIMIT, DEFAULT_REFUND_DELAY_MS } from './config.js';
+import { DEFAULT_JOURNAL_LIMIT, DEFAULT_REFUND_DELAY_MS, DEFAULT_REPORT_DIR } from './config.js';
 import { HistoryKeeper } from './journal/history-keeper.js';
 import { createSecretKey } from 'node:crypto';
 import type { Express } from 'express';
@@ -13,10 +13,10 @@ import { Journal } from './journal/journal.js';
 import { Redactor } from './journal/redactor.js';
 import { RefundProcessor, type SetTimer } from './refunds/refund-processor.js';
 import { OrderDesk } from './orders/order-desk.js';
-import { DEFAULT_DISPATCH_POLICY, orderDelivery, type DispatchPolicy } from './orders/order-dispatcher.js';
+import { DEFAULT_DISPATCH_POLICY, orderDelivery, type DispatchPolicy } from './orders/order-delivery.js';
 import { SandboxEvents } from './events/sandbox-events.js';
 import { SandboxStore } from './store/sandbox-store.js';
-import { FaultBook } from './faults/fault-book.js';
+import { openFaultRegistry, type FaultRegistry } from './faults/fault-registry.js';
 import type { FaultRule } from './faults/fault-rule-types.js';
 import type { DocumentStorage } from './store/segment-storage.js';
 import { VERSION } from './version.js';
@@ -24,7 +24,6 @@ import { resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { Readiness } from './control/sandbox-routes.js';
 import { ChecklistRuns } from './checklist/checklist-runs.js';
-import { DEFAULT_REPORT_DIR } from './config.js';
 import { OPEN_EGRESS, type EgressPolicy } from './hosted/egress-policy.js';
 import { LAPTOP_QUOTAS, withQuotas, type Quotas } from './hosted/quotas.js';
 import { QuotaBook, type SharedSlots } from './hosted/quota-book.js';
@@ -89,7 +88,7 @@ export interface Sandbox {
   refunds: RefundProcessor;
   orders: OrderDesk;
   events: SandboxEvents;
-  faults: FaultBook;
+  faults: FaultRegistry;
   journal: Journal;
   /** Checklist runs started from the control API; told the sandbox's address once it listens. */
   checklist: ChecklistRuns;
@@ -133,7 +132,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const quotas = options.quotas ?? withQuotas(LAPTOP_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT });
   const quota = new QuotaBook(quotas, options.partner.name, clock, options.allExports);
   const journal = new Journal(quotas.journalEntries, redactor, quotas.journalBytes);
-  const faults = await FaultBook.open({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
+  const faults = await openFaultRegistry({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };
   const partnerKey = createSecretKey(Buffer.from(options.partner.nonProdKey, 'utf8'));
   const orders = new OrderDesk({ store, locations: options.fixtures.locations, templates: options.fixtures.templates, clock, newId, posOrderUrl: options.posOrderUrl, raceWaitMs: options.raceWaitMs });

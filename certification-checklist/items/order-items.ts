@@ -1,6 +1,6 @@
 /** ORDER: orders the service sends to the POS (§3, §4.3): ExternalId, statuses, resends, duplicates, Hub, Kiosk. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import type { OrderRecord } from '../../server/orders/order-record.js';
+import type { OrderRecord } from '../../server/orders/order-rules.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { refusalShape, refusedVerdict, wasRefused } from '../refusals.js';
 import { asPartnerMismatch, refusedGoodToken } from '../partner-mismatch.js';

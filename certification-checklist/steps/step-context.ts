@@ -4,7 +4,7 @@
  * as a correct one. Each wait is recorded, so the live output and the report say where a step's time went.
  */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import type { OrderRecord } from '../../server/orders/order-record.js';
+import type { OrderRecord } from '../../server/orders/order-rules.js';
 import type { Location } from '../../server/fixtures/fixture-schemas.js';
 import type { FaultRule } from '../../server/faults/fault-rule-types.js';
 import type { ActorAnswer, Capability } from '../checklist-types.js';

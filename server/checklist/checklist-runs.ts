@@ -17,7 +17,7 @@ import type { ChecklistRunRequest } from './checklist-run-request.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import { grantOrigin, OPEN_EGRESS, type EgressPolicy } from '../hosted/egress-policy.js';
-import type { OrderRecord } from '../orders/order-record.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 import { keptRuns, tagOfOrder, tagOfReport } from './run-retention.js';
 import type { QuotaBook } from '../hosted/quota-book.js';
 import { ReportFolders, reportHtmlPath, type ReportListing } from './report-folders.js';

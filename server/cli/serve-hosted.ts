@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { InstanceMetrics } from '../hosted/instance-metrics.js';
 import pc from 'picocolors';
 import type { ServeConfig, ServeFlags } from '../config.js';
-import { loadFaultFile } from '../faults/load-fault-file.js';
+import { loadFaultFile } from '../faults/fault-rules.js';
 import { Redactor } from '../journal/redactor.js';
 import { createLogger } from '../logger.js';
 import { createHostedSandbox } from '../hosted/hosted-sandbox.js';

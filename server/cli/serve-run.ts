@@ -11,7 +11,7 @@ import { fileStorage, memoryStorage } from '../store/segment-storage.js';
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
-import { loadFaultFile } from '../faults/load-fault-file.js';
+import { loadFaultFile } from '../faults/fault-rules.js';
 import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { createLogger, type Logger } from '../logger.js';
 import { Redactor } from '../journal/redactor.js';

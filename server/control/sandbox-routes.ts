@@ -4,12 +4,12 @@ import type { ControlRoute } from '../http/route.js';
 import type { QuotaBook } from '../hosted/quota-book.js';
 import type { Journal } from '../journal/journal.js';
 import { controlError, controlOk, controlResponses, ref } from '../openapi/openapi-parts.js';
-import type { DispatchPolicy } from '../orders/order-dispatcher.js';
+import type { DispatchPolicy } from '../orders/order-delivery.js';
 import type { OrderDesk } from '../orders/order-desk.js';
 import type { RefundProcessor } from '../refunds/refund-processor.js';
 import { pingStore } from '../store/ping-store.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
-import type { FaultBook } from '../faults/fault-book.js';
+import type { FaultRegistry } from '../faults/fault-registry.js';
 import type { JtiRegistry } from '../tokens/jti-registry.js';
 import { keyFingerprint } from '../tokens/key-fingerprint.js';
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
@@ -29,7 +29,7 @@ interface SandboxDeps {
   refunds: RefundProcessor;
   orders: OrderDesk;
   journal: Journal;
-  faults: FaultBook;
+  faults: FaultRegistry;
   jtis: JtiRegistry;
   events: { streams: EventStreams };
   quota: QuotaBook;
@@ -132,7 +132,8 @@ export const resetRoute: ControlRoute<SandboxDeps> = {
   api: 'control',
   handle: ({ store, faults, refunds, journal, jtis }) => async (_req, res) => {
     await store.reset();
-    await faults.reset();
+    faults.reset();
+    await faults.saved;
     refunds.reload();
     journal.clear();
     jtis.clear();

@@ -1,10 +1,12 @@
 /**
- * Pure: the fault rules in force, msw-style: rules added later go in front and are tried first;
- * the first rule that fires answers the request; a rule used up expires; reset() brings back the start
- * (the --faults file) with fresh counters. No I/O: the fault book stores what this holds.
+ * The fault rules in force, msw-style: rules added later are tried first, the first that fires answers, a rule used
+ * up expires, reset() brings back the start (--faults). A change is stored before it is answered (`saved`); the
+ * counters a request moves are stored behind it, so a fault never waits on the disk.
  */
+import type { Logger } from '../logger.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 import type { FaultAction, FaultRule } from './fault-rule-types.js';
-import type { FaultKind } from './fault-kinds.js';
+import type { FaultKind } from './fault-rules.js';
 import { matchFault, type FaultRequest } from './match-fault.js';
 
 export type FaultSource = 'api' | 'file';
@@ -50,6 +52,8 @@ export interface FaultRegistryOptions {
   /** In [0, 1); injected so `probability` is tested without chance. */
   random: () => number;
   clock: () => number;
+  save?: (rules: ActiveFaultRule[]) => Promise<void>;
+  onSaveError?: (error: unknown) => void;
 }
 
 /** A rule id that is already in force. */
@@ -65,6 +69,10 @@ export class FaultRegistry {
   private rules: ActiveFaultRule[] = [];
   private readonly initial: ActiveFaultRule[];
   private nextNumber = 1;
+  /** Settles once the last change is stored. */
+  saved: Promise<void> = Promise.resolve();
+  /** Where the rules in force at start came from, for the banner. */
+  startedWith: 'file' | 'stored' | 'none' = 'none';
 
   constructor(private readonly options: FaultRegistryOptions) {
     this.initial = this.activate(options.initial, 'file');
@@ -100,6 +108,7 @@ export class FaultRegistry {
     for (const rule of rules) if (rule.id !== undefined && this.rules.some((existing) => existing.id === rule.id)) throw new DuplicateFaultIdError(rule.id);
     const added = this.activate(rules, 'api');
     this.rules = [...added, ...this.rules];
+    this.changed();
     return added.map(view);
   }
 
@@ -107,6 +116,7 @@ export class FaultRegistry {
     const index = this.rules.findIndex((rule) => rule.id === id);
     if (index === -1) return undefined;
     const [removed] = this.rules.splice(index, 1);
+    this.changed();
     return view(removed!);
   }
 
@@ -114,12 +124,18 @@ export class FaultRegistry {
   clear(): number {
     const count = this.rules.length;
     this.rules = [];
+    this.changed();
     return count;
   }
 
   /** Back to the rules of the start, counters at zero. */
   reset(): void {
     this.rules = structuredClone(this.initial);
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.options.save) this.saved = this.options.save(this.snapshot());
   }
 
   /**
@@ -139,12 +155,18 @@ export class FaultRegistry {
       if (rule.probability !== undefined && this.options.random() >= rule.probability) continue;
       rule.fired += 1;
       if (rule.times !== undefined && rule.fired >= rule.times) this.rules = this.rules.filter((other) => other !== rule);
+      this.savedBehind();
       return {
         counted,
         fired: { rule: rule.id, kind: rule.action.kind, action: rule.action, source: rule.source, ...(rule.description ? { description: rule.description } : {}) },
       };
     }
+    if (counted) this.savedBehind();
     return { counted };
+  }
+
+  private savedBehind(): void {
+    this.options.save?.(this.snapshot()).catch((error: unknown) => this.options.onSaveError?.(error));
   }
 
   private activate(rules: FaultRule[], source: FaultSource): ActiveFaultRule[] {
@@ -172,4 +194,23 @@ function view(rule: ActiveFaultRule): FaultRuleView {
     left: rule.times === undefined ? null : rule.times - rule.fired,
     skipping: Math.max(0, (rule.after ?? 0) - rule.seen),
   };
+}
+
+/** The rules of --faults (which replace any stored ones), else those stored; kept in the store at every change. */
+export async function openFaultRegistry(options: { store: SandboxStore; logger: Logger; initial?: FaultRule[]; random: () => number; clock: () => number }): Promise<FaultRegistry> {
+  const { store, initial } = options;
+  const registry = new FaultRegistry({
+    initial: initial ?? [],
+    stored: initial === undefined ? store.faultRules() : undefined,
+    random: options.random,
+    clock: options.clock,
+    save: (rules) => {
+      store.putFaultRules(rules);
+      return store.commit();
+    },
+    onSaveError: (error) => options.logger.error({ err: error }, 'fault rule counters not stored'),
+  });
+  registry.startedWith = initial !== undefined ? 'file' : registry.size > 0 ? 'stored' : 'none';
+  await registry.saved;
+  return registry;
 }

@@ -7,15 +7,13 @@ import { checkQuery, jsonBody, pageAfter, pageLimit, RECORD_PAGE, sendPage, unkn
 import { byId, controlOk, controlResponses, idParameter, json, ref, schemaComponents } from '../openapi/openapi-parts.js';
 import { pagedOk, pageParameters } from '../openapi/openapi-paging.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { checkFaultRules } from './check-fault-rules.js';
-import type { FaultBook } from './fault-book.js';
-import { DuplicateFaultIdError } from './fault-registry.js';
-import { loadReadyScripts } from './load-fault-file.js';
+import { checkFaultRules, loadReadyScripts } from './fault-rules.js';
+import { DuplicateFaultIdError, type FaultRegistry } from './fault-registry.js';
 
 const READY_SCRIPTS = join(PACKAGE_ROOT, 'fixtures', 'faults');
 const NOT_FOUND = 'no fault rule with this id in force (a rule used up expires)';
 const notFound = (id: string) => new ApiError('NOT_FOUND', `no fault rule '${id}' in force (a rule used up expires); GET /_sandbox/faults lists them`);
-type FaultDeps = { faults: FaultBook };
+type FaultDeps = { faults: FaultRegistry };
 
 export const faultScriptsRoute: ControlRoute<FaultDeps> = {
   method: 'GET',
@@ -68,7 +66,8 @@ export const addFaultsRoute: ControlRoute<FaultDeps> = {
       if (!check.ok) throw new ApiError('INVALID_REQUEST', check.problems);
       let added;
       try {
-        added = await faults.add(check.rules);
+        added = faults.add(check.rules);
+        await faults.saved;
       } catch (error) {
         if (!(error instanceof DuplicateFaultIdError)) throw error;
         throw new ApiError('ALREADY_EXISTS', `${error.message}; DELETE /_sandbox/faults/${error.id} first, or give the new rule another id`);
@@ -95,7 +94,9 @@ export const clearFaultsRoute: ControlRoute<FaultDeps> = {
   path: '/_sandbox/faults',
   api: 'control',
   handle: ({ faults }) => async (_req, res) => {
-    res.json({ deleted: await faults.clear() });
+    const deleted = faults.clear();
+    await faults.saved;
+    res.json({ deleted });
   },
   doc: {
     operationId: 'clearFaults',
@@ -122,8 +123,9 @@ export const removeFaultRoute: ControlRoute<FaultDeps> = {
   path: '/_sandbox/faults/:id',
   api: 'control',
   handle: ({ faults }) => async (req, res) => {
-    const removed = await faults.remove(String(req.params.id));
+    const removed = faults.remove(String(req.params.id));
     if (!removed) throw notFound(String(req.params.id));
+    await faults.saved;
     res.json(removed);
   },
   doc: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FiredFault } from './fault-registry.js';
 import { duplicateFindings, judgeTokenFault, tokenFaultFindings } from './outbound-fault.js';
-import { DEFAULT_DISPATCH_POLICY, retryWaitMs } from '../orders/order-dispatcher.js';
+import { DEFAULT_DISPATCH_POLICY, retryWaitMs } from '../orders/order-delivery.js';
 
 const forged: FiredFault = { rule: 'forged', kind: 'bad-signature', action: { kind: 'bad-signature' }, source: 'file' };
 const refused = { delivered: false as const, problem: 'the POS answered 401; …' };

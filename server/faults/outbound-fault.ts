@@ -11,10 +11,10 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { finding, type Finding } from '../http/findings.js';
 import { mintServiceToken } from '../tokens/mint-pos-token.js';
-import type { ReplyVerdict } from '../orders/pos-order-reply.js';
+import type { ReplyVerdict } from '../orders/order-delivery.js';
 import { faultLabel, type FiredFault } from './fault-registry.js';
-import { injectedReply } from './injected-reply.js';
-import { postOrder, type PostOrderResult } from '../orders/post-order.js';
+import { injectedReply } from './inbound-faults.js';
+import { postOrder, type PostOrderResult } from '../orders/order-delivery.js';
 import type { EgressPolicy } from '../hosted/egress-policy.js';
 
 /** An expired token is this far past its exp: beyond the 60 s tolerance a POS may allow (§5). */

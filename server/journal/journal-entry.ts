@@ -120,3 +120,52 @@ function decodePart(part: string | undefined): Record<string, unknown> | undefin
     return undefined;
   }
 }
+
+export interface OutboundAttempt {
+  id: string;
+  requestId: string;
+  startedAt: number;
+  latencyMs: number;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  result: { status?: number; bodyText?: string; error?: string; responseHeaders?: Record<string, string> };
+  orderId: string;
+  locationId: string;
+  partner: string;
+  delivery: { dispatch: number; attempt: number; of: number; verdict: string; copy?: number };
+  findings: Finding[];
+  fault?: JournalFault;
+}
+
+/** The journal entry of one try; the journal redacts it on the way in, like every entry. */
+export function outboundEntry(attempt: OutboundAttempt): JournalEntry {
+  const { result } = attempt;
+  const reply = result.bodyText === undefined ? {} : bodyForJournal(result.bodyText);
+  const entry: JournalEntry = {
+    id: attempt.id,
+    requestId: attempt.requestId,
+    time: new Date(attempt.startedAt).toISOString(),
+    direction: 'outbound',
+    method: 'POST',
+    path: new URL(attempt.url).pathname,
+    url: attempt.url,
+    query: {},
+    locationId: attempt.locationId,
+    partner: attempt.partner,
+    token: viewToken(attempt.headers.authorization),
+    request: { headers: redactHeaders(attempt.headers), ...bodyForJournal(attempt.body), bodyBytes: Buffer.byteLength(attempt.body) },
+    response: {
+      status: result.status ?? 0,
+      headers: result.responseHeaders ?? {},
+      ...(reply.body !== undefined ? { body: reply.body } : reply.bodyText !== undefined ? { body: reply.bodyText } : {}),
+      ...(result.error === undefined ? {} : { error: result.error }),
+    },
+    latencyMs: attempt.latencyMs,
+    findings: attempt.findings,
+    orderId: attempt.orderId,
+    delivery: attempt.delivery,
+    ...(attempt.fault ? { fault: attempt.fault } : {}),
+  };
+  return entry;
+}

@@ -1,6 +1,6 @@
 /** Building blocks of openapi.json: content, refs, the shared shape of a POS operation and of a control GET. */
 
-import { FAULT_HEADER_SYNTAX } from '../faults/fault-header.js';
+import { FAULT_HEADER_SYNTAX } from '../faults/fault-rules.js';
 import type { PosDoc } from '../http/route.js';
 
 export const json = (schema: object) => ({ 'application/json': { schema } });

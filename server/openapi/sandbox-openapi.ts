@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { faultRuleSchema } from '../faults/check-fault-rules.js';
+import { faultRuleSchema } from '../faults/fault-rules.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import type { Route } from '../http/route.js';
 import { loadMenuUpdateSchemas, type MenuUpdateValidators } from '../menus/menu-update-schemas.js';
-import { buildOrder } from '../orders/build-order.js';
+import { buildOrder } from '../orders/new-order.js';
 import { orderSchema } from '../orders/order-schema.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { openApiDocument } from './openapi-document.js';

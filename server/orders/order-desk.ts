@@ -1,19 +1,13 @@
-/**
- * The service's side of the order conversation (§1, §3): creates orders from the
- * templates, has them delivered, takes the POS's status, resends. Every change is on disk before it is
- * reported, and emitted as `changed`.
- */
+/** The service's side of the order conversation (§1, §3): create, deliver, take the POS's status, resend; each change stored before it is told. */
 import { EventEmitter } from 'node:events';
 import { ApiError } from '../errors.js';
 import type { Location, OrderTemplate } from '../fixtures/fixture-schemas.js';
-import { buildOrder } from './build-order.js';
+import { buildOrder } from './new-order.js';
 import { finding, type Finding } from '../http/findings.js';
-import { sameHubBrands, wrongBrandFinding } from './hub-brands.js';
-import type { NewOrderRequest } from './new-order-request.js';
-import type { DeliveryAttempt, OrderRecord, StatusChange } from './order-record.js';
+import { sameHubBrands, wrongBrandFinding, canMove, posStatusProblem, resendProblem, type OrderStatus } from './order-rules.js';
+import type { NewOrderRequest } from './new-order.js';
+import type { DeliveryAttempt, OrderRecord, StatusChange, OrderStatusRequest } from './order-rules.js';
 import type { SandboxOrder } from './sandbox-order-types.js';
-import { canMove, posStatusProblem, resendProblem, type OrderStatus } from './order-states.js';
-import type { OrderStatusRequest } from './order-status-request.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
 /** How long a POS call that races its own reply waits for the delivery under way, unless told otherwise. */
@@ -59,10 +53,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     this.deliver = deliver;
   }
 
-  /**
-   * Orders a stopped sandbox left NEW or DISPATCHED would wait for ever: they become DELIVERY_FAILED,
-   * so they can be resent. Called once at start.
-   */
+  /** An order a stopped sandbox left NEW or DISPATCHED would wait for ever: it becomes DELIVERY_FAILED, to be resent. */
   async recoverInterrupted(): Promise<OrderRecord[]> {
     const stuck = this.deps.store.orders.all().filter((order) => order.Status === 'NEW' || order.Status === 'DISPATCHED');
     const recovered: OrderRecord[] = [];
@@ -72,10 +63,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return recovered;
   }
 
-  /**
-   * Removes orders for good (the orders of checklist runs past their retention); one still on its way to the POS
-   * stays. Answers the ids removed, once they are off the disk.
-   */
+  /** Removes orders for good (a checklist run's, past retention), but not one still on its way to the POS. */
   async forget(orderIds: readonly string[]): Promise<string[]> {
     const gone = orderIds.filter((id) => {
       const status = this.get(id)?.Status;
@@ -130,8 +118,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
   async dispatch(orderId: string, by: 'dispatch' | 'resend'): Promise<{ dispatched: OrderRecord; delivered: Promise<OrderRecord> }> {
     const order = this.get(orderId);
     if (!order) throw new ApiError('NOT_FOUND', `no order '${orderId}'; GET /_sandbox/orders lists them`);
-    // An order of the fixtures carries no URL of its own: it goes where the sandbox sends orders, if anywhere.
-    // Its state is judged first (409 for an order that cannot be resent), then where it would go.
+    // Its state is judged first (409 for one that cannot be resent), then where it would go.
     const stateProblem = by === 'resend' ? resendProblem(order) : undefined;
     if (stateProblem === undefined && order.PosOrderUrl === undefined && this.defaultPosOrderUrl === undefined) {
       throw new ApiError('INVALID_REQUEST', `order ${orderId} has no POS order URL to go to: start the sandbox with --pos-order-url URL (or SANDBOX_POS_ORDER_URL)`);
@@ -148,11 +135,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return { dispatched, delivered };
   }
 
-  /**
-   * An order of the fixtures is a record without the payload the POS receives: it is built from its template, its
-   * location and its creation time, as POST /_sandbox/orders would have built it. Without this, a resent fixture
-   * order reached the POS as {"RequestId": …} alone.
-   */
+  /** A fixture order holds no payload: it is built as POST /_sandbox/orders would have built it, or a resend would send {"RequestId"} alone. */
   private payloadOfFixtureOrder(order: OrderRecord): SandboxOrder {
     const template = Object.hasOwn(this.deps.templates, order.Template) ? this.deps.templates[order.Template] : undefined;
     const location = this.deps.locations.find((candidate) => candidate.id === order.LocationId);
@@ -163,10 +146,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return buildOrder({ template, location, orderId: order.OrderId, requestId: '', createdAt: order.CreatedAt });
   }
 
-  /**
-   * POST /order/status: the POS decides an order AWAITING_STATUS (found with lookupForCall); 409 INVALID_STATE otherwise.
-   * The state is read again here, not taken from the lookup: a call that waited for a delivery may find it decided since.
-   */
+  /** The state is read again: a call that waited for a delivery may find the order decided since. */
   async applyPosStatus(order: OrderRecord, request: OrderStatusRequest, journalId: string): Promise<OrderRecord> {
     return this.move(order.OrderId, request.Status, { by: 'pos-status', reason: request.Reason, journalId }, { problem: (current) => posStatusProblem(current, request.Status) });
   }
@@ -179,15 +159,10 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return sibling ? [wrongBrandFinding(sibling, locationId, call)] : [];
   }
 
-  /**
-   * The order of an ExternalId the POS names at this location, or the one it names at another location (`elsewhere`).
-   * The POS may call before the sandbox has read its reply to the order, so an unknown ExternalId waits (≤ 2 s) for deliveries under way.
-   */
+  /** The POS may call before its reply to the delivery is read, so an unknown ExternalId waits (2 s) for the deliveries under way. */
   async lookupForCall(externalId: string, locationId: string): Promise<{ order?: OrderRecord; elsewhere?: OrderRecord; delivering?: string[]; ambiguous?: OrderRecord[] }> {
     let candidates = this.deps.store.orders.lookup(externalId);
-    // Unknown yet, known from an earlier delivery and being resent, or known only from orders here that await no
-    // status (an earlier run's, decided, before a POS restart numbered its orders again): the reply under way decides
-    // what the call is about.
+    // Unknown yet, being resent, or known only from orders that await no status here: the reply under way decides.
     const awaitsHere = candidates.some((o) => o.LocationId === locationId && o.Status === 'AWAITING_STATUS');
     const pending = awaitsHere ? candidates.flatMap((o) => this.inFlight.get(o.OrderId) ?? []) : [...this.inFlight.values()];
     if (pending.length > 0) {
@@ -195,8 +170,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
       candidates = this.deps.store.orders.lookup(externalId);
     }
     const here = candidates.filter((o) => o.LocationId === locationId);
-    // One ExternalId given to several orders of this location (a POS restarted, its numbering begun again): the
-    // status is about the one that awaits it. With none or several awaiting, the call cannot name one: said so.
+    // One ExternalId on several orders here (a POS restarted its numbering): the call is about the one that awaits a status.
     if (here.length > 1) {
       const awaiting = here.filter((o) => o.Status === 'AWAITING_STATUS');
       return awaiting.length === 1 ? { order: awaiting[0]! } : { ambiguous: here };
@@ -245,11 +219,7 @@ export class OrderDesk extends EventEmitter<{ changed: [OrderRecord]; deliveryEr
     return this.save({ ...current, Order: sent, Deliveries: [...(current.Deliveries ?? []), attempt] });
   }
 
-  /**
-   * The one way an order changes state. The current record is read, the move checked and the new record put
-   * with no await in between, so two changes racing for one order (a status call and the delivery it raced,
-   * two status calls) can never both win: the second sees the first's state and gets 409 INVALID_STATE.
-   */
+  /** The one way an order changes state: read, check and put with no await between, so of two racing changes the second gets 409. */
   private async move(
     orderId: string,
     status: OrderStatus,

@@ -13,12 +13,11 @@ import { allowedOrigins, type EgressPolicy } from '../hosted/egress-policy.js';
 import { byId, controlOk, controlResponses, idParameter, json, ref } from '../openapi/openapi-parts.js';
 import { pagedOk, pageParameters } from '../openapi/openapi-paging.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
-import { checkNewOrderBody } from './new-order-request.js';
+import { checkNewOrderBody } from './new-order.js';
 import type { OrderDesk } from './order-desk.js';
-import type { OrderRecord } from './order-record.js';
+import type { OrderRecord } from './order-rules.js';
 import { orderSchema } from './order-schema.js';
-import { ORDER_STATUSES } from './order-states.js';
-import { checkOrderStatusBody } from './order-status-request.js';
+import { ORDER_STATUSES, checkOrderStatusBody } from './order-rules.js';
 
 export const orderStatusRoute: PosRoute<{ strict: boolean; orders: OrderDesk }> = {
   method: 'POST',

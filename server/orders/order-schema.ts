@@ -6,7 +6,7 @@ import type { SandboxOrder } from './sandbox-order-types.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { ref, schemaComponents } from '../openapi/openapi-parts.js';
-import { ORDER_STATUSES } from './order-states.js';
+import { ORDER_STATUSES } from './order-rules.js';
 
 export const ORDER_SCHEMA_FILE = join(PACKAGE_ROOT, 'order-model', 'sandbox-order.schema.json');
 

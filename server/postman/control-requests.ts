@@ -2,7 +2,7 @@
  * Pure: the control calls of the collection (/_sandbox). They answer loopback clients without a token, so
  * each opts out of the collection's Bearer auth. Their tests keep what later requests need in collection variables.
  */
-import { resendProblem } from '../orders/order-states.js';
+import { resendProblem } from '../orders/order-rules.js';
 import type { PostmanExamples } from './postman-examples.js';
 import { NO_AUTH, request, type PostmanRequestItem } from './postman-format.js';
 import { answers, check, errorBody, expectStatus, literal } from './postman-scripts.js';

@@ -2,7 +2,7 @@
  * Pure: the POS → service calls of the collection (§4.1, §4.2, §4.3), each with the headers §4 and the
  * migration notes of §5 ask for; the collection's pre-request script signs their tokens.
  */
-import { posStatusProblem } from '../orders/order-states.js';
+import { posStatusProblem } from '../orders/order-rules.js';
 import type { PostmanExamples } from './postman-examples.js';
 import { request, type PostmanRequestItem } from './postman-format.js';
 import { answers, check, errorBody, expectStatus, noFindings } from './postman-scripts.js';

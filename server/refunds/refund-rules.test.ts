@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { decidedRecord, decideRefund, type RefundRecord } from './refund-rules.js';
-import type { OrderRecord } from '../orders/order-record.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 
 const order = (OrderId: string, LocationId: string, ExternalId: string, Status: OrderRecord['Status']): OrderRecord => ({
   OrderId,

@@ -2,7 +2,7 @@
 import type { ValidateFunction } from 'ajv';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { storedSchemaMessages } from './stored-schema-messages.js';
-import { checkFaultRules } from '../faults/check-fault-rules.js';
+import { checkFaultRules } from '../faults/fault-rules.js';
 import { FAULT_COUNTER_FIELDS, STORED_AJV_OPTIONS, stateDocumentSchema } from './stored-state-schemas.js';
 
 let validator: ValidateFunction | undefined;

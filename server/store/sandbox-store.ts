@@ -7,7 +7,7 @@ import { Low } from 'lowdb';
 import type { Menu } from '../fixtures/fixture-schemas.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import type { RefundRecord, RefundView } from '../refunds/refund-rules.js';
-import type { OrderRecord } from '../orders/order-record.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 import type { ActiveFaultRule } from '../faults/fault-registry.js';
 import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';

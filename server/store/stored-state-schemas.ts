@@ -5,9 +5,9 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { menuSchema } from '../fixtures/fixture-schemas.js';
-import { ORDER_STATUSES } from '../orders/order-states.js';
+import { ORDER_STATUSES } from '../orders/order-rules.js';
 import type { RefundRecord } from '../refunds/refund-rules.js';
-import type { DeliveryAttempt, OrderRecord, StatusChange } from '../orders/order-record.js';
+import type { DeliveryAttempt, OrderRecord, StatusChange } from '../orders/order-rules.js';
 import type { Finding } from '../http/findings.js';
 
 const text = { type: 'string' } as const;

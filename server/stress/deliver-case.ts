@@ -4,8 +4,8 @@
  * then followed until it is decided or the status window ends.
  */
 import type { ControlClient } from '../cli/control-client.js';
-import type { GivenOrder } from '../orders/given-order.js';
-import type { OrderRecord } from '../orders/order-record.js';
+import type { GivenOrder } from '../orders/new-order.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 import type { DeliveredOrder } from './delivery-verdict.js';
 
 /** One generated case: the order, and whether the sandbox delivers it twice (as a retry after a lost reply would). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { OrderRecord } from '../orders/order-record.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 import { judgeDelivery, signatureOf, type DeliveredOrder } from './delivery-verdict.js';
 
 function refused(orderId: string, status: number, answer: unknown): DeliveredOrder {

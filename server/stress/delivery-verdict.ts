@@ -4,7 +4,7 @@
  * copies of a duplicate delivery; and a decision, in the reply's Status or a status call that followed. Each failure
  * has a kind, and a shrunk order must fail with the same kind as the one it was shrunk from.
  */
-import type { OrderRecord } from '../orders/order-record.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 
 export type FailureKind = '5xx' | '4xx' | 'timeout' | 'no-answer' | 'bad-reply' | 'external-id-reused' | 'duplicate-new-external-id' | 'no-decision' | 'slow';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { checkGivenOrder } from '../orders/given-order.js';
-import { lineAmount } from '../orders/build-order.js';
+import { checkGivenOrder, lineAmount } from '../orders/new-order.js';
 import { orderSchema } from '../orders/order-schema.js';
 import { fixtures } from '../test/helpers.js';
 import { orderArbitrary } from './order-arbitrary.js';

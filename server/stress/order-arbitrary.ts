@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
-import { lineAmount } from '../orders/build-order.js';
-import type { GivenOrder } from '../orders/given-order.js';
+import { lineAmount } from '../orders/new-order.js';
+import type { GivenOrder } from '../orders/new-order.js';
 import type { Fee, OrderItem, Promotion } from '../orders/sandbox-order-types.js';
 
 /** The most of each list an order gets: enough to find a POS that breaks past a size. */

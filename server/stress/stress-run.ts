@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ControlClient } from '../cli/control-client.js';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
-import type { OrderRecord } from '../orders/order-record.js';
+import type { OrderRecord } from '../orders/order-rules.js';
 import { deliverCase, type StressCase } from './deliver-case.js';
 import { judgeDelivery, type Deadlines, type DeliveredOrder, type Verdict } from './delivery-verdict.js';
 import type { Finding, Sending } from './hunt.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
-import { buildOrder } from '../orders/build-order.js';
+import { buildOrder } from '../orders/new-order.js';
 import request from 'supertest';
 import { isLoopbackAddress } from '../hosted/client-address.js';
 import { NOW_S, cleanHeaders, fixtures, posToken, postRefund, putMenu, testSandbox } from './helpers.js';

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
-import { FAULT_HEADER_SYNTAX } from '../faults/fault-header.js';
+import { FAULT_HEADER_SYNTAX } from '../faults/fault-rules.js';
 import type { FaultRule } from '../faults/fault-rule-types.js';
 import { cleanHeaders, EXTERNAL_ID, LOCATION, menuEnvelope, orderEnvelope, postRefund, posToken, putMenu, testSandbox } from './helpers.js';
 import { closeServers, liveSandbox } from './live.js';

@@ -8,7 +8,7 @@ import request from 'supertest';
 import { closeServers, createOrder, listen, liveSandbox } from './live.js';
 import { orderEnvelope } from './helpers.js';
 import { settle } from '../stress/order-arbitrary.js';
-import type { GivenOrder } from '../orders/given-order.js';
+import type { GivenOrder } from '../orders/new-order.js';
 
 afterEach(closeServers);
 

@@ -2,7 +2,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { createSandbox, type Sandbox } from '../sandbox.js';
-import type { DispatchPolicy } from '../orders/order-dispatcher.js';
+import type { DispatchPolicy } from '../orders/order-delivery.js';
 import type { FaultRule } from '../faults/fault-rule-types.js';
 import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import type { PartnerIdentity } from '../config.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { FINDING_CODES } from '../http/findings.js';
-import { FAULT_KINDS } from '../faults/fault-kinds.js';
+import { FAULT_KINDS } from '../faults/fault-rules.js';
 import { BUGS } from '../../reference-pos/bugs.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { PACKAGE_ROOT } from '../version.js';

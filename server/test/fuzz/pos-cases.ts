@@ -5,7 +5,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { EnvelopeFamily } from '../../errors.js';
-import { parseFaultHeader } from '../../faults/fault-header.js';
+import { parseFaultHeader } from '../../faults/fault-rules.js';
 import { deepBodies, fieldBodies, hugeBodies, validBodyText, validMenuBody, type BodyContext, type BuiltBody, type PosEndpoint } from './pos-bodies.js';
 import { brokenBytes, nastyString, nonBlankString, oneTimeIn, withBrokenBytes } from './nasty-text.js';
 import { validToken, type TokenContext } from './token-cases.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { judgeOrderReply } from './pos-order-reply.js';
+import { judgeOrderReply } from './order-delivery.js';
 
 describe('judgeOrderReply', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { canMove, ORDER_STATUSES, posStatusProblem, resendProblem, type OrderStatus } from './order-states.js';
+import { canMove, ORDER_STATUSES, posStatusProblem, resendProblem, type OrderStatus } from './order-rules.js';
 
 describe('order states', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { buildOrder, lineAmount } from './build-order.js';
+import { buildOrder, lineAmount } from './new-order.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { orderSchema } from './order-schema.js';
 import { PACKAGE_ROOT } from '../version.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { faultErrorCode, injectedReply } from './injected-reply.js';
+import { faultErrorCode, injectedReply } from './inbound-faults.js';
 
 const SAFE = {
   'x-content-type-options': 'nosniff',
