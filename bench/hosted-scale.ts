@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mintPosToken } from '../server/tokens/mint-pos-token.js';
-import { ownerOf } from '../server/hosted/rendezvous.js';
+import { ownerOf } from '../server/hosted/placement.js';
 import { startPostgres } from '../server/test/postgres.js';
 import { rssMb, startServer } from './bench-process.js';
 

@@ -3,7 +3,7 @@ import type { ItemStatus } from './checklist-types.js';
 import type { RunOutcome } from './run-outcome.js';
 import type { RunKindVerdict } from './run-kind.js';
 import type { StepWait } from './steps/step-context.js';
-import { printable } from '../server/http/printable-text.js';
+import { printable } from '../server/http/messages.js';
 
 const LABEL: Record<ItemStatus, string> = {
   pass: 'PASS',

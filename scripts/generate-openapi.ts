@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { posSideDocument } from '../server/openapi/sandbox-openapi.js';
+import { posSideDocument } from '../server/openapi/openapi-document.js';
 import { sandboxOpenApi } from '../server/routes.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 

@@ -1,9 +1,9 @@
 /** createApp(deps): the Express app of one sandbox, every route of the table mounted behind its stages. No files, env, argv or listen here. */
 import express, { type Express, type RequestHandler } from 'express';
 import { controlRouter, CONTROL_MOUNT } from './control/control-api.js';
-import { notFound } from './http/not-found.js';
+import { notFound } from './http/error-handler.js';
 import { anyMethod, posPaths } from './http/route.js';
-import { legacyRouter, LEGACY_MOUNT, updateOrderStateRetired } from './migration/legacy-routes.js';
+import { legacyRouter, LEGACY_MOUNT, updateOrderStateRetired } from './migration/migration-routes.js';
 import { buildPipeline, takeLanesFirst } from './pipeline.js';
 import { ROUTES, type AppDeps } from './routes.js';
 import './http/locals.js';

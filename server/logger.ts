@@ -1,7 +1,7 @@
 /** The sandbox's logger: pino, pretty in a terminal, one JSON line per event otherwise; every line redacted. */
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import type { Redactor } from './journal/redactor.js';
-import { printable, printableDeep } from './http/printable-text.js';
+import { printable, printableDeep } from './http/messages.js';
 
 export type { Logger };
 

@@ -7,16 +7,15 @@ import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandle
 import type { EnvelopeFamily } from './errors.js';
 import { injectFaults } from './faults/inbound-faults.js';
 import { errorHandler } from './http/error-handler.js';
-import { requireHostHeader } from './http/host-header.js';
+import { requireHostHeader } from './http/http-parser-errors.js';
 import { bodyTextReader, parseBody } from './http/json-body.js';
-import { readLocation } from './http/location.js';
-import { requestId } from './http/request-id.js';
-import { requestLog } from './http/request-log.js';
+import { readLocation } from './http/pos-call.js';
+import { requestId, requestLog } from './http/request-log.js';
 import type { Route } from './http/route.js';
 import { series } from './http/series.js';
-import { requestQuota } from './hosted/request-quota.js';
+import { requestQuota } from './hosted/quotas.js';
 import { recordJournal } from './journal/journal-recorder.js';
-import { noteMigrationHeaders } from './migration/migration-headers.js';
+import { noteMigrationHeaders } from './migration/v1-habits.js';
 import type { AppDeps } from './routes.js';
 import { authenticate } from './tokens/authenticate.js';
 

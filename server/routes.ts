@@ -16,8 +16,8 @@ import type { FaultRegistry } from './faults/fault-registry.js';
 import { addFaultsRoute, clearFaultsRoute, faultRoute, faultScriptsRoute, faultsRoute, removeFaultRoute } from './faults/fault-routes.js';
 import type { Fixtures } from './fixtures/load-fixtures.js';
 import type { ControlRoute, OperatorRoute, Route } from './http/route.js';
-import type { EgressPolicy } from './hosted/egress-policy.js';
-import type { QuotaBook } from './hosted/quota-book.js';
+import type { EgressPolicy } from './hosted/egress.js';
+import type { QuotaBook } from './hosted/quotas.js';
 import { clearJournalRoute, journalEntryRoute, journalHarRoute, journalRoute, secretsCheckRoute } from './journal/journal-routes.js';
 import type { Journal } from './journal/journal.js';
 import type { Logger } from './logger.js';
@@ -25,7 +25,7 @@ import { locationMenuRoute, locationsRoute, menuRoute } from './menus/menu-route
 import type { MenuUpdateValidators } from './menus/menu-update-schemas.js';
 import { migrationRoute } from './migration/migration-routes.js';
 import { controlOk, controlResponses } from './openapi/openapi-parts.js';
-import { documentOf } from './openapi/sandbox-openapi.js';
+import { documentOf } from './openapi/openapi-document.js';
 import type { DispatchPolicy } from './orders/order-delivery.js';
 import type { OrderDesk } from './orders/order-desk.js';
 import { createOrderRoute, orderRoute, ordersRoute, orderStatusRoute, resendOrderRoute } from './orders/order-routes.js';
@@ -33,7 +33,7 @@ import type { RefundProcessor } from './refunds/refund-processor.js';
 import { refundRoute, refundsRoute } from './refunds/refund-routes.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 import { startStressRunRoute, stressRunRoute, stressRunsRoute, updateStressRunRoute } from './stress/stress-routes.js';
-import type { JtiRegistry } from './tokens/jti-registry.js';
+import type { JtiRegistry } from './tokens/authenticate.js';
 import { checkTokenRoute, mintTokenRoute } from './tokens/token-routes.js';
 
 /** What the routes are built from: one sandbox's parts. createApp(deps) is handed them; it reads no files, env or argv. */

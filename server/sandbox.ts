@@ -8,7 +8,7 @@ import type { Fixtures } from './fixtures/load-fixtures.js';
 import type { Logger } from './logger.js';
 import { createApp } from './app.js';
 import { loadMenuUpdateSchemas, type MenuUpdateValidators } from './menus/menu-update-schemas.js';
-import { JtiRegistry } from './tokens/jti-registry.js';
+import { JtiRegistry } from './tokens/authenticate.js';
 import { Journal } from './journal/journal.js';
 import { Redactor } from './journal/redactor.js';
 import { RefundProcessor, type SetTimer } from './refunds/refund-processor.js';
@@ -24,10 +24,9 @@ import { resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { Readiness } from './control/sandbox-routes.js';
 import { ChecklistRuns } from './checklist/checklist-runs.js';
-import { OPEN_EGRESS, type EgressPolicy } from './hosted/egress-policy.js';
-import { LAPTOP_QUOTAS, withQuotas, type Quotas } from './hosted/quotas.js';
-import { QuotaBook, type SharedSlots } from './hosted/quota-book.js';
-import { processReportKeys } from './checklist/laptop-key.js';
+import { OPEN_EGRESS, type EgressPolicy } from './hosted/egress.js';
+import { LAPTOP_QUOTAS, withQuotas, type Quotas, QuotaBook, type SharedSlots } from './hosted/quotas.js';
+import { processReportKeys } from './checklist/report-keys.js';
 import type { ReportKeys } from '../certification-checklist/report/signing-keys.js';
 
 export interface SandboxOptions {

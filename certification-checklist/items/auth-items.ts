@@ -2,7 +2,7 @@
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import { lifetimeFindings, migrationHeaderFindings } from '../../server/http/findings.js';
 import { CLOCK_TOLERANCE_S, SERVICE_AUDIENCE, type TokenPart } from '../../server/tokens/pos-token-rules.js';
-import { isCredentialParameter } from '../../server/tokens/query-credentials.js';
+import { isCredentialParameter } from '../../server/tokens/authenticate.js';
 import type { ChecklistItem, Traffic, Verdict } from '../checklist-types.js';
 import { claimsOf, countOf, findingMessage, isStatusCall, namedExternalId, posCalls, succeeded } from '../traffic.js';
 import { blocked, fail, pass, warn } from '../verdicts.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 // An independent verifier: jose, not the code that signs.
 import { compactVerify, createLocalJWKSet, EmbeddedJWK } from 'jose';
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
-import { operatorReportKeys } from '../../server/checklist/operator-keys.js';
+import { operatorReportKeys } from '../../server/checklist/report-keys.js';
 import { CHECKLIST } from '../items/all-items.js';
 import { judgedItems, runOutcome } from '../run-outcome.js';
 import { runKind } from '../run-kind.js';

@@ -15,5 +15,5 @@ export type { ChecklistRun, ReportListing } from '../../server/checklist/checkli
 export type { MigrationReport } from '../../server/migration/migration-report.js';
 export type { TokenExplanation } from '../../server/tokens/explain-pos-token.js';
 /** A journal summary: what a `journal` event carries, and what Traffic lists. */
-export type { JournalSummary as TrafficRow } from '../../server/journal/journal-summary.js';
+export type { JournalSummary as TrafficRow } from '../../server/journal/journal-entry.js';
 export type { StressRun } from '../../server/stress/stress-run-view.js';

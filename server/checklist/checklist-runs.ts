@@ -12,15 +12,14 @@ import { Worker } from 'node:worker_threads';
 import type { ItemStatus } from '../../certification-checklist/checklist-types.js';
 import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
 import { PACKAGE_ROOT } from '../version.js';
-import type { ChecklistJob, JobMessage } from './checklist-job.js';
-import type { ChecklistRunRequest } from './checklist-run-request.js';
+import type { ChecklistJob, JobMessage } from './checklist-worker.js';
+import type { ChecklistRunRequest } from './checklist-routes.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
-import { grantOrigin, OPEN_EGRESS, type EgressPolicy } from '../hosted/egress-policy.js';
+import { grantOrigin, OPEN_EGRESS, type EgressPolicy } from '../hosted/egress.js';
 import type { OrderRecord } from '../orders/order-rules.js';
-import { keptRuns, tagOfOrder, tagOfReport } from './run-retention.js';
-import type { QuotaBook } from '../hosted/quota-book.js';
-import { ReportFolders, reportHtmlPath, type ReportListing } from './report-folders.js';
+import { keptRuns, tagOfOrder, tagOfReport, ReportFolders, reportHtmlPath, type ReportListing } from './report-folders.js';
+import type { QuotaBook } from '../hosted/quotas.js';
 
 export type { ReportListing } from './report-folders.js';
 

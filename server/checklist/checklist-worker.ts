@@ -1,12 +1,153 @@
-/**
- * The entry of a checklist run's worker thread (checklist-job.ts): built to dist/ like the bins, and started by
- * ChecklistRuns with the run as its workerData. It ends with the run: its sockets (fetch keeps them alive) go with it.
- */
-import { parentPort, workerData } from 'node:worker_threads';
-import { runChecklistJob, type ChecklistJob } from './checklist-job.js';
-import { lowerThisThreadsPriority } from './thread-priority.js';
+/** A checklist run of the control API in a worker thread of its own (dist/ holds it as an entry), so a run's digests and reports never hold the sandbox's event loop. */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ItemStatus } from '../../certification-checklist/checklist-types.js';
+import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
+import type { ItemResult, RunOptions } from '../../certification-checklist/runner.js';
+import type { PartnerIdentity } from '../config.js';
+import type { ReportSigner } from '../../certification-checklist/report/signing-keys.js';
+import type { ChecklistRunRequest } from './checklist-routes.js';
+import { egressFetch, grantOrigin, OPEN_EGRESS, partnerEgress } from '../hosted/egress.js';
+import type { Fixtures } from '../fixtures/load-fixtures.js';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 
-// The sandbox's event loop answers every partner; a run takes the CPU only when it waits (thread-priority.ts).
-lowerThisThreadsPriority();
-await runChecklistJob(workerData as ChecklistJob, (message) => parentPort!.postMessage(message));
-process.exit(0);
+
+/**
+ * One checklist run of the control API, whole: the bundled reference POS started for it when asked, the run itself
+ * (which calls the sandbox back over HTTP, as `pos-sandbox checklist` does), and its report written. It runs in a
+ * worker thread (checklist-worker.ts): a run's work, a large report's digests and renderings most of all, held the
+ * sandbox's event loop for a second at a time, and every partner's requests waited. What it tells the sandbox goes
+ * through `tell`: structured-clonable messages.
+ */
+
+/** What a run needs, all of it plain data: it crosses to the worker as its workerData. */
+export interface ChecklistJob {
+  request: ChecklistRunRequest;
+  sandboxUrl: string;
+  adminToken: string | undefined;
+  reportDir: string;
+  /** Its private key crosses as a KeyObject (structured-clonable); nothing prints or stores it. */
+  signer: ReportSigner;
+  partner: PartnerIdentity;
+  menus: Fixtures['menus'];
+  locations: Fixtures['locations'];
+  /** The partner's egress policy, in the partners file's words; undefined on a laptop (open). */
+  egress: { partner: string; allow: readonly string[]; allowNetworks: readonly string[] } | undefined;
+  /** The reference POS's ExternalIds: its own, since one started by hand may have numbered orders of the same locations. */
+  externalIdPrefix: string;
+}
+
+export type JobMessage =
+  /** The reference POS listens here: the sandbox opens its origin to the run's orders until the run ends. */
+  | { type: 'driver'; url: string }
+  | { type: 'item'; id: string; status: ItemStatus; message: string }
+  | { type: 'done'; items: Array<{ id: string; status: ItemStatus; message: string }>; outcome: Pick<RunOutcome, 'verdict' | 'counts' | 'reason'>; reportId: string }
+  | { type: 'failed'; error: string };
+
+export async function runChecklistJob(job: ChecklistJob, tell: (message: JobMessage) => void): Promise<void> {
+  const servers: Server[] = [];
+  const egress = job.egress === undefined ? OPEN_EGRESS : partnerEgress(job.egress.partner, job.egress.allow, job.egress.allowNetworks);
+  try {
+    const [{ runChecklist }, { buildReport }, { writeReport }, { judgedItems, runOutcome }] = await Promise.all([
+      import('../../certification-checklist/runner.js'),
+      import('../../certification-checklist/report/report-model.js'),
+      import('../../certification-checklist/report/write-report.js'),
+      import('../../certification-checklist/run-outcome.js'),
+    ]);
+    const { request } = job;
+    let driverUrl: string;
+    let posOrderUrl: string | undefined;
+    if ('referencePos' in request.driver) {
+      driverUrl = await startReferencePos(job, request.driver.bugs, servers);
+      posOrderUrl = `${driverUrl}/order`;
+      // The sandbox's own reference POS, on loopback: callable for this run, whatever the partner's policy.
+      grantOrigin(egress, driverUrl);
+      tell({ type: 'driver', url: driverUrl });
+    } else {
+      driverUrl = request.driver.url;
+      posOrderUrl = request.driver.posOrderUrl;
+    }
+    const options: RunOptions = {
+      sandboxUrl: job.sandboxUrl,
+      ...(posOrderUrl === undefined ? {} : { posOrderUrl }),
+      mode: 'driver',
+      driverUrl,
+      capabilities: request.capabilities,
+      ...(request.only === undefined ? {} : { only: request.only }),
+      ...(request.windowMs === undefined ? {} : { windowMs: request.windowMs }),
+      pos: { ...request.pos, ...('referencePos' in request.driver ? { referencePos: true } : {}) },
+      ...(job.adminToken === undefined ? {} : { adminToken: job.adminToken }),
+      out: { write: () => true },
+      fetch: egressFetch(egress, 'the POS driver'),
+      onItem: (result: ItemResult) => tell({ type: 'item', id: result.item.id, status: result.status, message: result.message }),
+    };
+    const result = await runChecklist(options);
+    const outcome = runOutcome(judgedItems(result.results));
+    const folder = await writeReport(job.reportDir, buildReport(result, outcome, job.signer), job.signer);
+    tell({
+      type: 'done',
+      items: result.results.map((judged) => ({ id: judged.item.id, status: judged.status, message: judged.message })),
+      outcome: { verdict: outcome.verdict, counts: outcome.counts, reason: outcome.reason },
+      reportId: folder.split(/[\\/]/).at(-1)!,
+    });
+  } catch (error) {
+    tell({ type: 'failed', error: (error as Error).message });
+  } finally {
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+  }
+}
+
+async function startReferencePos(job: ChecklistJob, bugs: string[], servers: Server[]): Promise<string> {
+  const [{ createReferencePos }, { createSandboxServer }] = await Promise.all([import('../../reference-pos/app.js'), import('../http/http-parser-errors.js')]);
+  const pos = createReferencePos({
+    identity: { posName: job.partner.name, key: job.partner.nonProdKey, apiKey: job.partner.apiKey },
+    sandboxUrl: job.sandboxUrl,
+    menus: job.menus,
+    locations: job.locations,
+    bugs: new Set(bugs) as Parameters<typeof createReferencePos>[0]['bugs'],
+    externalIdPrefix: job.externalIdPrefix,
+  });
+  const server = createSandboxServer(pos);
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * A checklist run's worker thread yields the CPU to the sandbox's event loop. On a hosted sandbox on one core, a
+ * partner's runs back to back (their digests and reports) took the core from the thread that answers every other
+ * partner: in the load test, partner B's p99 beside them was up to 3.3 times its p99 alone. A thread of a lower
+ * priority runs when the event loop waits, which is most of the time.
+ *
+ * On Linux a thread is a task with an id of its own (/proc/thread-self names it), and setpriority on that id sets
+ * the thread's nice value alone. Elsewhere (or where /proc is not mounted) the run keeps the process's priority.
+ */
+
+/** How much lower than the process a run's thread runs: nice 10, as `nice` gives a command by default. */
+export const RUN_THREAD_NICE = 10;
+
+/** Lowers the calling thread's priority (Linux); whether it could. */
+export function lowerThisThreadsPriority(nice = RUN_THREAD_NICE): boolean {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (!Number.isInteger(tid) || tid <= 0) return false;
+    setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// At a lower priority: the sandbox's event loop answers every partner, and a run takes the CPU only when it waits.
+if (!isMainThread) {
+  lowerThisThreadsPriority();
+  await runChecklistJob(workerData as ChecklistJob, (message) => parentPort!.postMessage(message));
+  process.exit(0);
+}

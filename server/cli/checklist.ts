@@ -11,7 +11,7 @@ import { judgedItems, runOutcome } from '../../certification-checklist/run-outco
 import type { RunMode } from '../../certification-checklist/scope.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_REPORT_DIR, DEFAULT_SIGNING_KEY } from '../config.js';
 import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
-import { laptopReportKeys } from '../checklist/laptop-key.js';
+import { laptopReportKeys } from '../checklist/report-keys.js';
 import { signerWords } from '../../certification-checklist/report/render-statement.js';
 
 export { DEFAULT_REPORT_DIR };

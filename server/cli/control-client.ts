@@ -5,7 +5,7 @@
  * reached by another name than loopback.
  */
 import { nextPageLink } from '../control/control-query.js';
-import { printable } from '../http/printable-text.js';
+import { printable } from '../http/messages.js';
 import { failureCause } from './failure-cause.js';
 import { httpExchange, type HttpAnswer } from './http-exchange.js';
 

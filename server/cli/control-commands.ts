@@ -8,7 +8,7 @@ import { Command, Option } from 'commander';
 import { REFUND_STATUSES } from '../refunds/refund-rules.js';
 import { ControlError } from './control-client.js';
 import { orderLines, refundLines, type OrderRow, type RefundRow } from './control-format.js';
-import { printableDeep } from '../http/printable-text.js';
+import { printableDeep } from '../http/messages.js';
 import { ident, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
 
 export function statusCommand(): Command {

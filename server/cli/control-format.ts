@@ -4,8 +4,8 @@
  * is made printable first (domain/printable-text.ts): an ExternalId or a POS's reason is data, and its control
  * characters are shown, never sent to the terminal.
  */
-import { journalSummary, type JournalSummary, type SummarySource } from '../journal/journal-summary.js';
-import { printableDeep } from '../http/printable-text.js';
+import { journalSummary, type JournalSummary, type SummarySource } from '../journal/journal-entry.js';
+import { printableDeep } from '../http/messages.js';
 
 export interface Paint {
   dim(text: string): string;

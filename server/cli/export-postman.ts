@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, partnerOverrideFromEnv, resolvePartner } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { buildPostmanExport, COLLECTION_FILE, ENVIRONMENT_FILE } from '../postman/build-postman-export.js';
-import { pickExamples } from '../postman/postman-examples.js';
+import { pickExamples } from '../postman/pos-call-requests.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { exitWith } from './exit.js';
 import { checkPartnerOf } from './partner-of-sandbox.js';

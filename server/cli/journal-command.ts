@@ -8,7 +8,7 @@ import { exchangeLine, exchangeMatches, exchangeRow, type ExchangeRow } from './
 import { followEvents } from './follow-events.js';
 import { ident, journalNumber, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
-import { printableDeep } from '../http/printable-text.js';
+import { printableDeep } from '../http/messages.js';
 
 interface TailFlags extends Common {
   lines: number;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { jwksOf, type ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { DEFAULT_SIGNING_KEY } from '../config.js';
-import { laptopReportKeys } from '../checklist/laptop-key.js';
+import { laptopReportKeys } from '../checklist/report-keys.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 interface ExportFlags {
@@ -51,7 +51,7 @@ function laptopKeys(file: string): ReportKeys {
 }
 
 async function operatorKeys(file: string): Promise<ReportKeys> {
-  const { loadPartnersFile } = await import('../hosted/load-partners-file.js');
+  const { loadPartnersFile } = await import('../hosted/partners-file.js');
   const setup = loadPartnersFile(file, { env: process.env, defaultFixturesDir: join(PACKAGE_ROOT, 'fixtures') });
   if (setup.reportKeys === undefined) throw new Error(`the partners file ${file} sets no reportSigning: its sandbox signs with a key of each process's own (docs/certification.md, "Signing keys")`);
   return setup.reportKeys;

@@ -2,14 +2,12 @@
  * Pure: what `validate-menu` says of a payload. It runs the server's own check, apply and findings,
  * so the messages are the ones PUT /menu would answer with.
  */
-import { applyMenuUpdate, describeChange, type MenuChange } from '../menus/apply-menu-update.js';
+import { applyMenuUpdate, describeChange, type MenuChange, menuUpdateFindings } from '../menus/apply-menu-update.js';
 import { strictMessage, type Finding } from '../http/findings.js';
-import { LOCATION_REQUIRED } from '../http/location-header.js';
-import { menuUpdateFindings } from '../menus/menu-findings.js';
-import { checkMenuUpdate, type MenuCheckContext } from '../menus/menu-update-check.js';
-import type { MenuForm } from '../menus/menu-update-shape.js';
-import { isRecord } from '../menus/menu-update-references.js';
-import type { ParsedBody } from '../http/parse-json-body.js';
+import { LOCATION_REQUIRED } from '../http/pos-call.js';
+import { checkMenuUpdate, type MenuCheckContext, isRecord } from '../menus/menu-update-check.js';
+import type { MenuForm } from '../menus/menu-update-check.js';
+import type { ParsedBody } from '../http/json-body.js';
 import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
 
 export interface MenuVerdict {

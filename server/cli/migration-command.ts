@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import type { MigrationReport, MigrationStepReport } from '../migration/migration-report.js';
 import { jsonOption, paint, print, printJson, sandboxOption, withSandbox, type Common } from './control-command-kit.js';
-import { printable } from '../http/printable-text.js';
+import { printable } from '../http/messages.js';
 
 export function migrationCommand(): Command {
   return new Command('migration')

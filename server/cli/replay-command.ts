@@ -4,9 +4,8 @@
  */
 import { Command } from 'commander';
 import { readPlainFile } from '../http/read-plain-file.js';
-import { printable } from '../http/printable-text.js';
-import { FAILURE_FORMAT, type FailureFile } from '../stress/stress-run.js';
-import { CaseRunner } from '../stress/stress-run.js';
+import { printable } from '../http/messages.js';
+import { FAILURE_FORMAT, type FailureFile, CaseRunner } from '../stress/stress-run.js';
 import { DEFAULT_DEADLINES } from '../stress/delivery-verdict.js';
 import { ControlError } from './control-client.js';
 import { print, sandboxOption, withSandbox, type Common } from './control-command-kit.js';

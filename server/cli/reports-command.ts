@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
 import type { ReportListing } from '../checklist/report-folders.js';
 import { REPORT_ID } from '../checklist/report-folders.js';
-import { printable } from '../http/printable-text.js';
+import { printable } from '../http/messages.js';
 import { ControlError } from './control-client.js';
 import { ident, jsonOption, print, printJson, sandboxOption, withSandbox, type Common } from './control-command-kit.js';
 

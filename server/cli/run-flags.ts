@@ -3,7 +3,7 @@
  * items (--only), the waits, the names a report prints, and the URLs of the POS. Every problem is a UsageError: the
  * command says it on stderr and exits 2.
  */
-import { isLabel } from '../http/printable-text.js';
+import { isLabel } from '../http/messages.js';
 import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { parseList } from '../../certification-checklist/scope.js';

@@ -12,7 +12,7 @@ import { Redactor } from '../journal/redactor.js';
 import { createLogger } from '../logger.js';
 import { createHostedSandbox } from '../hosted/hosted-sandbox.js';
 import { defaultInstanceId } from '../sandbox.js';
-import { loadPartnersFile } from '../hosted/load-partners-file.js';
+import { loadPartnersFile } from '../hosted/partners-file.js';
 import { createSandboxServer } from '../http/http-parser-errors.js';
 import { fileStorage, memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';

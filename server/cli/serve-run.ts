@@ -21,7 +21,7 @@ import { createSandboxServer } from '../http/http-parser-errors.js';
 import { listenOn } from './listen.js';
 import { OrderLogLines } from './order-log-lines.js';
 import { stopGracefully } from './graceful-stop.js';
-import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../checklist/laptop-key.js';
+import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../checklist/report-keys.js';
 
 const SAMPLE_TTL_S = 3600;
 

@@ -8,10 +8,9 @@ import { randomInt } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { printable } from '../http/printable-text.js';
+import { printable } from '../http/messages.js';
 import { type Deadlines, DEFAULT_DEADLINES } from '../stress/delivery-verdict.js';
-import { CaseRunner, readTarget, saveFailures } from '../stress/stress-run.js';
-import { renderStressReport, reportLines, type StressReport } from '../stress/stress-report.js';
+import { CaseRunner, readTarget, saveFailures, renderStressReport, reportLines, type StressReport } from '../stress/stress-run.js';
 import { LiveView } from '../stress/live-view.js';
 import { sandboxOption, withSandbox, type Common } from './control-command-kit.js';
 

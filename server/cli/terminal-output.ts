@@ -4,7 +4,7 @@
  * other control character, whatever path the text took (an error message quoting a server, a report read back).
  * Data is made printable before it is formatted too; this catches what no formatter thought of.
  */
-import { terminalSafe } from '../http/printable-text.js';
+import { terminalSafe } from '../http/messages.js';
 
 export function guardTerminalOutput(): void {
   for (const stream of [process.stdout, process.stderr]) {

@@ -8,7 +8,7 @@ import { verifyReport, type ReportCheck } from '../../certification-checklist/re
 import { rejudgeReport } from '../../certification-checklist/report/rejudge.js';
 import { signerWords } from '../../certification-checklist/report/render-statement.js';
 import type { VerificationKey } from '../../certification-checklist/report/signing-keys.js';
-import { printable } from '../http/printable-text.js';
+import { printable } from '../http/messages.js';
 import { readKeySet } from './key-set.js';
 
 export function verifyReportCommand(): Command {

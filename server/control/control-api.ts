@@ -3,8 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
 import { routeFinder, type ControlRoute, type Route } from '../http/route.js';
 import type { Redactor } from '../journal/redactor.js';
-import { adminGuard } from './admin-guard.js';
-import { crossSiteGuard } from './cross-site-guard.js';
+import { adminGuard, crossSiteGuard } from './control-guards.js';
 
 export const CONTROL_MOUNT = '/_sandbox';
 

@@ -15,8 +15,8 @@ import type { Response } from 'express';
 import type { PageRoute } from '../http/route.js';
 import { ApiError } from '../errors.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { clientAddress, isLoopbackAddress } from '../hosted/client-address.js';
-import { isOwnHost } from './cross-site-guard.js';
+import { clientAddress, isLoopbackAddress } from '../hosted/forwarding.js';
+import { isOwnHost } from './control-guards.js';
 
 const DASHBOARD_PATH = '/_sandbox/ui/';
 

@@ -1,7 +1,7 @@
 /** The sandbox itself: health, readiness, reset and the partner, as a partner and as a hosted sandbox's operator see them; and their OpenAPI parts. */
 import type { EventStreams } from '../events/stream-backlog.js';
 import type { ControlRoute } from '../http/route.js';
-import type { QuotaBook } from '../hosted/quota-book.js';
+import type { QuotaBook } from '../hosted/quotas.js';
 import type { Journal } from '../journal/journal.js';
 import { controlError, controlOk, controlResponses, ref } from '../openapi/openapi-parts.js';
 import type { DispatchPolicy } from '../orders/order-delivery.js';
@@ -10,8 +10,8 @@ import type { RefundProcessor } from '../refunds/refund-processor.js';
 import { pingStore } from '../store/ping-store.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { FaultRegistry } from '../faults/fault-registry.js';
-import type { JtiRegistry } from '../tokens/jti-registry.js';
-import { keyFingerprint } from '../tokens/key-fingerprint.js';
+import type { JtiRegistry } from '../tokens/authenticate.js';
+import { keyFingerprint } from '../tokens/mint-pos-token.js';
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { checkQuery } from './control-query.js';
 

@@ -1,7 +1,7 @@
 /** GET /_sandbox/events: server-sent events of orders, refunds, menus, journal entries and runs; a slow reader is dropped past 1 MiB. */
 import { ApiError } from '../errors.js';
 import type { ControlRoute } from '../http/route.js';
-import type { QuotaBook } from '../hosted/quota-book.js';
+import type { QuotaBook } from '../hosted/quotas.js';
 import { checkQuery } from '../control/control-query.js';
 import { controlResponses } from '../openapi/openapi-parts.js';
 import { EVENT_TYPES, formatServerSentEvent, type SandboxEvent, type SandboxEvents, type SandboxEventType } from './sandbox-events.js';

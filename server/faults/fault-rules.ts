@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import type { Options, ValidateFunction } from 'ajv';
-import { schemaMessages } from '../http/schema-messages.js';
+import { schemaMessages } from '../http/messages.js';
 import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';
 import type { FaultRule, FaultAction } from './fault-rule-types.js';

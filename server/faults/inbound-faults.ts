@@ -8,7 +8,7 @@ import { viewToken } from '../journal/journal-entry.js';
 import { FAULT_HEADER, parseFaultHeader, DEFAULT_MALFORMED_STATUS, DEFAULT_RETRY_AFTER_S } from './fault-rules.js';
 import { faultLabel, type FiredFault } from './fault-registry.js';
 import type { FaultRegistry } from './fault-registry.js';
-import type { QuotaBook } from '../hosted/quota-book.js';
+import type { QuotaBook } from '../hosted/quotas.js';
 import { bodyTextReader } from '../http/json-body.js';
 import { STATUS_CODES } from 'node:http';
 import type { FaultAction } from './fault-rule-types.js';

@@ -1,6 +1,5 @@
 /** Pure: does a fault rule's `match` fit a request? Paths match whatever the mount. */
-import { routePathOf } from '../http/route.js';
-import { withoutTrailingSlashes } from '../http/trailing-slashes.js';
+import { routePathOf, withoutTrailingSlashes } from '../http/route.js';
 import type { FaultMatch } from './fault-rule-types.js';
 
 /** What a rule is matched against: an inbound call before its token is checked, or one outbound delivery try. */

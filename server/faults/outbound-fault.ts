@@ -15,7 +15,7 @@ import type { ReplyVerdict } from '../orders/order-delivery.js';
 import { faultLabel, type FiredFault } from './fault-registry.js';
 import { injectedReply } from './inbound-faults.js';
 import { postOrder, type PostOrderResult } from '../orders/order-delivery.js';
-import type { EgressPolicy } from '../hosted/egress-policy.js';
+import type { EgressPolicy } from '../hosted/egress.js';
 
 /** An expired token is this far past its exp: beyond the 60 s tolerance a POS may allow (§5). */
 const EXPIRED_BY_S = 300;

@@ -10,9 +10,8 @@ import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
 import type { OpenedPostgres } from '../store/open-postgres.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
-import { Leadership } from './leadership.js';
+import { Leadership, Membership } from './leadership.js';
 import { PartnerSlot } from './partner-slot.js';
-import { Membership } from './membership.js';
 import type { InstanceMetrics } from './instance-metrics.js';
 
 /**

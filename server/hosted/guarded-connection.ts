@@ -7,7 +7,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { addressProblem, checkEgressUrl, originKey, type EgressPolicy } from './egress-policy.js';
+import { addressProblem, checkEgressUrl, originKey, type EgressPolicy } from './egress.js';
 
 /** Thrown (as a connection error) when the policy refuses an address DNS gave. */
 export class EgressRefused extends Error {

@@ -17,13 +17,12 @@ import { pingStore } from '../store/ping-store.js';
 import type { Readiness } from '../control/sandbox-routes.js';
 import { VERSION } from '../version.js';
 import { hostedFront } from './hosted-front.js';
-import { keyFingerprint } from '../tokens/key-fingerprint.js';
-import { hostedEgress } from './partner-egress.js';
+import { keyFingerprint } from '../tokens/mint-pos-token.js';
+import { hostedEgress } from './partners-file.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config.js';
-import { HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas } from './quotas.js';
-import { SharedSlots } from './quota-book.js';
-import { processReportKeys } from '../checklist/laptop-key.js';
-import type { HostedPartner, PartnersSetup } from './load-partners-file.js';
+import { HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas, SharedSlots } from './quotas.js';
+import { processReportKeys } from '../checklist/report-keys.js';
+import type { HostedPartner, PartnersSetup } from './partners-file.js';
 
 export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 'partner' | 'storage' | 'adminToken' | 'redactor' | 'reportDir' | 'readiness'> {
   setup: PartnersSetup;

@@ -20,9 +20,9 @@ import type { Sandbox } from '../sandbox.js';
 import { postgresStorage } from '../store/postgres-storage.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import type { Leader, Leadership } from './leadership.js';
-import { PUT_AWAY, type Membership } from './membership.js';
+import { PUT_AWAY, type Membership } from './leadership.js';
 import { sendOn, type SendingSlot } from './send-on.js';
-import { followingStep, leadingStep } from './lead-rules.js';
+import { followingStep, leadingStep } from './placement.js';
 import { pingStore } from '../store/ping-store.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */

@@ -4,8 +4,32 @@
  * from the schema.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { PARTNER_CAPABILITIES } from './partner-capabilities.js';
+import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
 import { KID_PATTERN } from '../../certification-checklist/report/signing-keys.js';
+
+/**
+ * Pure: the capabilities a partners file declares, in the checklist's words (refund, hub, kiosk, menu-form-b: what
+ * `checklist --capabilities` takes), so one partner is described one way everywhere. Files written before read as
+ * well: `refunds` is `refund`; `orders`, `order-status` and `menu-form-a` are what every POS does (the required
+ * items), so they declare nothing and are left out.
+ */
+
+/** The names of an earlier version of the partners file, and what each is now (undefined: every POS does it). */
+export const EARLIER_CAPABILITIES: Readonly<Record<string, Capability | undefined>> = {
+  refunds: 'refund',
+  orders: undefined,
+  'order-status': undefined,
+  'menu-form-a': undefined,
+};
+
+/** What the file's `capabilities` may hold. */
+export const PARTNER_CAPABILITIES = [...CAPABILITIES, ...Object.keys(EARLIER_CAPABILITIES)] as const;
+
+/** The declared list in the checklist's words, each once, in the checklist's order. */
+export function checklistCapabilities(declared: readonly string[]): Capability[] {
+  const named = new Set(declared.map((name) => (name in EARLIER_CAPABILITIES ? EARLIER_CAPABILITIES[name] : (name as Capability))));
+  return CAPABILITIES.filter((capability) => named.has(capability));
+}
 
 /** A secret given inline (tests, demos), or by the name of an environment variable or a file that holds it. */
 const secretSchema = {

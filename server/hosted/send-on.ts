@@ -6,10 +6,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { BODY_LIMIT_BYTES } from '../http/json-body.js';
-import { isOriginForm, ORIGIN_FORM_ONLY } from '../http/request-target.js';
-import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } from './forward-request.js';
+import { isOriginForm, ORIGIN_FORM_ONLY } from '../http/http-parser-errors.js';
+import { forwardRequest, MAX_FORWARDED_BODY, readBody, refuse, unavailable } from './forwarding.js';
 import type { Leadership } from './leadership.js';
-import { PUT_AWAY, type Membership } from './membership.js';
+import { PUT_AWAY, type Membership } from './leadership.js';
 
 export interface SendingSlot {
   partner: string;

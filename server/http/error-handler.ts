@@ -1,9 +1,11 @@
 /** The one error handler: every failure leaves in the envelope of its endpoint family, never as HTML or a stack. */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, envelopeFamilyFor, renderEnvelope } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { setFindingsHeader } from './findings-header.js';
+import { setFindingsHeader } from './findings.js';
 import { BODY_LIMIT_BYTES } from './json-body.js';
+import { REFUND_RESULT_INSTEAD, v1QueryHabits, waitsForRefundResult } from '../migration/v1-habits.js';
+import { allowedMethods, routePathOf, type Route } from './route.js';
 
 /**
  * Express's own final handler answers HTML with a stack trace; nothing reaches it. An error after the answer
@@ -72,4 +74,24 @@ export function toApiError(error: unknown, contentEncoding?: string): ApiError {
     return new ApiError('INVALID_PAYLOAD', `body cannot be read: ${(error as Error).message}`);
   }
   return new ApiError('INTERNAL_ERROR', 'the sandbox failed unexpectedly; its log has the details');
+}
+
+/**
+ * The last route: 405 with Allow for a POS path called with another method, 404 for everything else. A read of the
+ * refund endpoint, or of a path below it, is v1's wait for a refund's result, and the answer says why v2 has none.
+ */
+
+export function notFound(routes: ReadonlyArray<Route<never>>): RequestHandler {
+  const served = routes.filter((route) => route.api === 'pos').map((route) => `${route.method} ${route.path}`);
+  const SERVED = `${served.slice(0, -1).join(', ')} and ${served.at(-1)}`;
+  return (req) => {
+    // v1's ways of asking what v2 does not serve: a wait for a refund's result, ?action=UpdateOrderState.
+    const habits = [...(waitsForRefundResult(req.method, routePathOf(req.path)) ? [REFUND_RESULT_INSTEAD] : []), ...v1QueryHabits(req.query as Record<string, unknown>)];
+    const v1 = habits.map((habit) => `; ${habit}`).join('');
+    const allowed = allowedMethods(routes, req.path);
+    if (allowed.length > 0) {
+      throw new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}; use ${allowed.join(' or ')}${v1}`, { headers: { Allow: allowed.join(', ') } });
+    }
+    throw new ApiError('NOT_FOUND', `no endpoint at ${req.method} ${req.path}; the sandbox serves ${SERVED} under /, /v2 and /v1/pos/openapi${v1}`);
+  };
 }

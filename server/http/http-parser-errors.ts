@@ -6,8 +6,8 @@
  */
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily, type ErrorCode } from '../errors.js';
-import { isOriginForm, ORIGIN_FORM_ONLY } from './request-target.js';
+import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily, type ErrorCode, ApiError } from '../errors.js';
+import type { RequestHandler } from 'express';
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
@@ -134,3 +134,30 @@ function answerRaw(socket: Duplex, code: ErrorCode, message: string, path: strin
   const body = JSON.stringify(renderEnvelope(envelopeFamilyFor(path.split('?')[0] ?? path), code, [message]));
   socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
+
+/**
+ * Pure: the request targets a hosted sandbox takes. Only origin-form (`/v2/order/refund?x=1`): a sandbox on a network
+ * sends requests on to other instances, and a target that names a host of its own (absolute-form
+ * `http://10.0.0.1/x`, or `//10.0.0.1/x`, which a URL parser reads as a host) must never be able to choose where.
+ */
+
+/** The refusal's message (400 INVALID_REQUEST, in the envelope of the path). */
+export const ORIGIN_FORM_ONLY =
+  'the request target must be a path (origin-form, such as /v2/order/refund): this hosted sandbox does not take an absolute URL or a target starting with //';
+
+/** A path that starts with one slash (and no backslash after it, which some URL parsers read as a second slash). */
+export function isOriginForm(target: string): boolean {
+  return target.startsWith('/') && target[1] !== '/' && target[1] !== '\\';
+}
+
+/**
+ * An HTTP/1.1 request must carry Host (RFC 9112 §3.2). Node refuses one without it with an empty 400 unless
+ * told not to; the sandbox's servers tell it not to, so that the refusal comes here, in the envelope.
+ */
+
+export const requireHostHeader: RequestHandler = (req, _res, next) => {
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {
+    throw new ApiError('INVALID_REQUEST', 'an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2); send Host: 127.0.0.1:<port>');
+  }
+  next();
+};

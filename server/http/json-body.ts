@@ -5,9 +5,7 @@
  * parses the text here rather than in express.json, so empty, malformed, non-object and wrongly-typed bodies each
  * get their own message.
  */
-import express, { type RequestHandler } from 'express';
-import { parseJsonBody } from './parse-json-body.js';
-import { readPlainBody } from './read-plain-body.js';
+import express, { type RequestHandler, type Request } from 'express';
 import { MAX_BODY_BYTES } from '../hosted/quotas.js';
 
 /** Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE; a hosted partner's limit may be lower (domain/quotas.ts). */
@@ -38,3 +36,137 @@ export const parseBody: RequestHandler = (req, res, next) => {
 export const readJsonBody: RequestHandler = (req, res, next) => {
   readBodyText(req, res, () => parseBody(req, res, next));
 };
+
+/** Pure: a request body's content type and text → a JSON value, or the one problem that stops it. */
+
+/** The body as read off the wire: a parsed JSON value, or the reason it is not one. */
+export type ParsedBody = { ok: true; value: unknown; bytes: number } | { ok: false; problem: string; bytes: number };
+
+export function parseJsonBody(contentType: string | undefined, text: string): ParsedBody {
+  const bytes = Buffer.byteLength(text);
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json') {
+    const got = contentType ? `'${contentType}'` : 'no Content-Type header';
+    return { ok: false, bytes, problem: `Content-Type must be application/json (§4), got ${got}` };
+  }
+  if (text.trim() === '') return { ok: false, bytes, problem: 'body is empty; send a JSON object' };
+  // Before parsing: nothing downstream (rules, messages, the journal) has to walk a value deeper than this.
+  const depth = jsonDepth(text);
+  if (depth > MAX_JSON_DEPTH) return { ok: false, bytes, problem: tooDeepMessage('body', depth) };
+  try {
+    return { ok: true, bytes, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, bytes, problem: `body is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/** Pure: how deeply a JSON text nests arrays and objects, read without parsing it. */
+
+/**
+ * The deepest nesting a body or token part may have. A §2 payload needs fewer than 10 levels (a menu item's
+ * modifiers are the deepest); 32 leaves room for extra fields and still keeps every walk over a value short.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const OPEN_BRACKET = 0x5b; // [
+const OPEN_BRACE = 0x7b; // {
+const CLOSE_BRACKET = 0x5d; // ]
+const CLOSE_BRACE = 0x7d; // }
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * The deepest nesting of `[` and `{` in `text`, brackets inside strings not counted. One pass with a counter,
+ * no recursion, so a body of 20,000 brackets costs what any body of its size costs. Malformed text still gets a
+ * number: JSON.parse judges its syntax afterwards.
+ */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) {
+      inString = true;
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth > deepest) deepest = depth;
+    } else if ((c === CLOSE_BRACKET || c === CLOSE_BRACE) && depth > 0) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** The message of a body that nests deeper than MAX_JSON_DEPTH. */
+export function tooDeepMessage(what: string, depth: number): string {
+  return `${what} nests arrays and objects ${depth} levels deep; the sandbox accepts at most ${MAX_JSON_DEPTH} levels (a §2 payload needs fewer than 10)`;
+}
+
+/**
+ * The body of the usual POS call read directly: a Content-Length within the limit, no Content-Encoding, no
+ * Transfer-Encoding, and no charset other than UTF-8. body-parser's reader (decompression, charsets, chunked
+ * bodies) costs several stream listeners and a decoder per call, a visible share of a refund's CPU (npm run bench);
+ * every other body still goes to it. The outcome is body-parser's: the text decoded as UTF-8 with a leading BOM
+ * dropped (as its decoder does) in `req.body`, or its error for a body cut short (`request aborted`).
+ */
+
+/** A Content-Type with no parameters, or whose only parameter names UTF-8: body-parser would read it as UTF-8 too. */
+const UTF8_OR_NO_CHARSET = /^[^;]*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
+const DIGITS = /^\d{1,10}$/;
+
+/** Starts reading and returns true, or returns false (nothing read) for a body body-parser must read. */
+export function readPlainBody(req: Request, limit: number, done: (error?: unknown) => void): boolean {
+  const { headers } = req;
+  const declared = headers['content-length'];
+  if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined || declared === undefined || !DIGITS.test(declared)) return false;
+  const length = Number(declared);
+  const type = headers['content-type'];
+  if (length > limit || (type !== undefined && !UTF8_OR_NO_CHARSET.test(type))) return false;
+  // A request already read, or whose connection is gone, is body-parser's to judge.
+  if (req.readableEnded || req.destroyed || req.socket?.readable !== true) return false;
+
+  // One chunk holds the whole of almost every POS call's body: an array and a copy only when a second one comes. The
+  // listeners are removed together once the body is read, so `on` does what `once` would, without a wrapper each.
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let received = 0;
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+  };
+  const finish = (error?: unknown) => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('aborted', onAborted);
+    req.off('error', finish);
+    if (error) return done(error);
+    const text = more !== undefined ? Buffer.concat(more, received).toString('utf8') : (first?.toString('utf8') ?? '');
+    req.body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    done();
+  };
+  const onEnd = () => finish();
+  const onAborted = () => finish(abortedError(length, received));
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('aborted', onAborted);
+  req.on('error', finish);
+  return true;
+}
+
+/** The error raw-body gives for a body whose connection closed before it was whole. */
+function abortedError(length: number, received: number): Error {
+  return Object.assign(new Error('request aborted'), {
+    status: 400,
+    statusCode: 400,
+    expose: true,
+    code: 'ECONNABORTED',
+    expected: length,
+    length,
+    received,
+    type: 'request.aborted',
+  });
+}

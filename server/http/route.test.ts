@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ROUTES } from '../routes.js';
-import { allowedMethods, routePathOf } from './route.js';
-import { withoutTrailingSlashes } from './trailing-slashes.js';
+import { allowedMethods, routePathOf, withoutTrailingSlashes } from './route.js';
 
 describe('withoutTrailingSlashes', () => {
   it.each([

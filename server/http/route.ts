@@ -2,7 +2,6 @@
 import type { RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
 import { ApiError, type EnvelopeFamily } from '../errors.js';
-import { withoutTrailingSlashes } from './trailing-slashes.js';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -117,4 +116,16 @@ export function routeFinder<R extends Route<never>>(routes: readonly R[], anyMet
   const matchers = routes.flatMap((route) => (route.api === 'pos' ? posPaths(route.path) : [route.path]).map((path) => ({ route, matches: match(path, { decode: false }) })));
   const takes = (route: R, method: string) => anyMethod || route.method === method || (route.method === 'GET' && method === 'HEAD');
   return (method, path) => matchers.find(({ route, matches }) => takes(route, method) && matches(path) !== false)?.route;
+}
+
+/** Pure: a path without its trailing slashes, in time linear in its length whatever a client sends. */
+
+/**
+ * `path` without its trailing slashes. A loop, not /\/+$/: that pattern retries from every slash of a run that
+ * does not end the path, quadratic in its length (16,000 slashes before an `x` took 0.8 s a request).
+ */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return path.slice(0, end);
 }

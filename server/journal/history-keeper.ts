@@ -4,9 +4,9 @@
  * the log and not tried again: the journal is what the sandbox saw, not state a request depends on.
  */
 import type { Logger } from '../logger.js';
-import type { SandboxEvents } from '../events/sandbox-events.js';
-import type { HistoryStore } from './history-store.js';
+import type { SandboxEvents, SandboxEvent } from '../events/sandbox-events.js';
 import type { Journal } from './journal.js';
+import type { JournalEntry } from './journal-entry.js';
 
 /** How long entries wait to be saved together: one statement a second at most, for a busy partner. */
 const SAVE_EVERY_MS = 1000;
@@ -61,4 +61,16 @@ export class HistoryKeeper {
     });
     return this.saving;
   }
+}
+
+/**
+ * Where a partner's journal and event backlog outlive its sandbox: the database of a hosted sandbox (a move, a
+ * takeover, a restart). A laptop's stay in memory, as ever: no store gives one.
+ */
+
+export interface HistoryStore {
+  /** The last `journalLimit` entries and `eventsKept` events, oldest first. */
+  load(journalLimit: number, eventsKept: number): Promise<{ entries: JournalEntry[]; events: SandboxEvent[] }>;
+  /** Adds entries and events (redacted), and keeps the last `journalLimit` and `eventsKept` only. */
+  save(entries: JournalEntry[], events: SandboxEvent[], journalLimit: number, eventsKept: number): Promise<void>;
 }

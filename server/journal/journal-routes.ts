@@ -1,12 +1,11 @@
 /** The journal: its entries (filtered, paged), one entry, the HAR export, clearing it; and which texts hold a secret. */
 import { ApiError } from '../errors.js';
-import { describeValue } from '../http/describe-value.js';
+import { describeValue } from '../http/messages.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { ControlRoute } from '../http/route.js';
 import { checkQuery, JOURNAL_PAGE, JOURNAL_PAGE_BYTES, jsonBody, parsePageLimit, sendPage, type PageSize } from '../control/control-query.js';
-import type { QuotaBook } from '../hosted/quota-book.js';
-import { byId, controlOk, controlResponses, json, ref } from '../openapi/openapi-parts.js';
-import { pagedOk, pageParameters } from '../openapi/openapi-paging.js';
+import type { QuotaBook } from '../hosted/quotas.js';
+import { byId, controlOk, controlResponses, json, ref, pagedOk, pageParameters } from '../openapi/openapi-parts.js';
 import { writeHar } from './har.js';
 import { harSchema } from './journal-schemas.js';
 import type { Journal, JournalFilter } from './journal.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Journal } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
-import { journalSummary } from './journal-summary.js';
+import { journalSummary } from './journal-entry.js';
 import { Redactor, REMEMBERED_SIGNATURES } from './redactor.js';
 import { signHs256, validClaims } from '../test/test-identity.js';
 

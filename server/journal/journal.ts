@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
-import { journalSummary, scrubSummary, type JournalSummary } from './journal-summary.js';
+import { journalSummary, scrubSummary, type JournalSummary } from './journal-entry.js';
 import { Redactor } from './redactor.js';
 
 /** One kept request: its redacted summary, and either the rendered (redacted) entry or what builds it. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { REDACTED, redactJwtSignatures, scrubText, scrubValue } from './redaction.js';
 import { signHs256, validClaims } from '../test/test-identity.js';
-import { journalSummary, scrubSummary, type SummarySource } from './journal-summary.js';
+import { journalSummary, scrubSummary, type SummarySource } from './journal-entry.js';
 
 const KEY = 'the-partner-key-0123456789abcdef';
 const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims(), KEY);

@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Menu } from '../fixtures/fixture-schemas.js';
-import { applyMenuUpdate } from './apply-menu-update.js';
-import { MENU_PAYLOAD_SOFT_LIMIT_BYTES, menuUpdateFindings } from './menu-findings.js';
-import type { MenuUpdate } from './menu-update-check.js';
-import type { MenuForm } from './menu-update-shape.js';
+import { applyMenuUpdate, MENU_PAYLOAD_SOFT_LIMIT_BYTES, menuUpdateFindings } from './apply-menu-update.js';
+import type { MenuUpdate, MenuForm } from './menu-update-check.js';
 
 const menu: Menu = {
   LocationId: 'loc-a',

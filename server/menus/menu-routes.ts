@@ -1,15 +1,14 @@
 /** PUT /menu (§4.2), the locations and their menus, and their OpenAPI parts. */
 import { ApiError } from '../errors.js';
 import type { Location } from '../fixtures/fixture-schemas.js';
-import { addFindings, enforceStrict, setFindingsHeader } from '../http/findings-header.js';
-import { LOCATION_REQUIRED, locationRequired } from '../http/location-header.js';
+import { addFindings, enforceStrict, setFindingsHeader } from '../http/findings.js';
+import { LOCATION_REQUIRED, locationRequired } from '../http/pos-call.js';
 import type { ControlRoute, PosRoute } from '../http/route.js';
 import type { Logger } from '../logger.js';
 import { checkQuery } from '../control/control-query.js';
 import { byId, controlOk, controlResponses, ref, schemaComponents } from '../openapi/openapi-parts.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
-import { applyMenuUpdate, type MenuUpdateOutcome } from './apply-menu-update.js';
-import { menuUpdateFindings } from './menu-findings.js';
+import { applyMenuUpdate, type MenuUpdateOutcome, menuUpdateFindings } from './apply-menu-update.js';
 import { checkMenuUpdate } from './menu-update-check.js';
 import type { MenuUpdateValidators } from './menu-update-schemas.js';
 

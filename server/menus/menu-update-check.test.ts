@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
 import { loadMenuUpdateSchemas } from './menu-update-schemas.js';
-import { checkMenuUpdate, type MenuCheckContext } from './menu-update-check.js';
-import { itemIndexOf, menuFormOf } from './menu-update-shape.js';
+import { checkMenuUpdate, type MenuCheckContext, itemIndexOf, menuFormOf } from './menu-update-check.js';
 
 const locations: Location[] = [
   { id: 'loc-a', kind: 'standard', name: 'A' },

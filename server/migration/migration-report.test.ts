@@ -3,7 +3,7 @@ import type { JournalEntry } from '../journal/journal-entry.js';
 import { finding } from '../http/findings.js';
 import { migrationReport } from './migration-report.js';
 import { companyProfileIdField, companyProfileIdHeader, REFUND_RESULT_INSTEAD, UPDATE_ORDER_STATE_INSTEAD } from './v1-habits.js';
-import { queryCredentialMessage } from '../tokens/query-credentials.js';
+import { queryCredentialMessage } from '../tokens/authenticate.js';
 
 let n = 0;
 /** An inbound call as the journal keeps it: only what the report reads. */

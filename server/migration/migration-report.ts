@@ -7,7 +7,7 @@
 import type { JournalEntry } from '../journal/journal-entry.js';
 import { companyProfileIdHeader, companyProfileIdHeaderOf, MIGRATION_STEPS, stepOf, v1BodyHabits, v1HeaderHabits, v1QueryHabits, type MigrationStep } from './v1-habits.js';
 import { migrationHeaderFindings, VERSION_HEADERS, type Finding } from '../http/findings.js';
-import { isCredentialParameter, queryCredentialMessage } from '../tokens/query-credentials.js';
+import { isCredentialParameter, queryCredentialMessage } from '../tokens/authenticate.js';
 
 export type StepState = 'done' | 'in progress' | 'not yet exercised';
 

@@ -3,8 +3,9 @@
  * v2 wants instead, the § it comes from and the step of §9's migration it belongs to. The endpoints say them: a
  * refusal where v2 cannot understand the call, a finding where it can (docs/migrating-from-v1.md).
  */
-
-import { withoutTrailingSlashes } from '../http/trailing-slashes.js';
+import { withoutTrailingSlashes } from '../http/route.js';
+import type { RequestHandler } from 'express';
+import { finding, migrationHeaderFindings, VERSION_HEADERS, addFindings } from '../http/findings.js';
 
 /** §9's migration order, the steps numbered as the interface lists them. */
 export const MIGRATION_STEPS = [
@@ -152,3 +153,19 @@ export function waitsForRefundResult(method: string, routePath: string): boolean
   return REFUND_BELOW.test(routePath) || ORDER_REFUND_BELOW.test(routePath);
 }
 
+/**
+ * Notes the x-api-key and version headers the v2 migration notes ask for (§5), and v1's habits in the query and the
+ * headers (§9): a version header naming v1, CompanyProfileId or UpdateOrderState in the query, a refund asking to
+ * wait for its result. Findings, not rejections: v2 understands the call all the same.
+ */
+
+const REFUND_PATH = /\/order\/refund\/*$/i;
+
+export const noteMigrationHeaders: RequestHandler = (req, res, next) => {
+  addFindings(res, migrationHeaderFindings(req.headers));
+  const habits = v1HeaderHabits(req.headers, VERSION_HEADERS, REFUND_PATH.test(req.path));
+  // A target without a query has no query habits: reading req.query parses it (Express's query parser, per call).
+  if (req.url.includes('?')) habits.push(...v1QueryHabits(req.query as Record<string, unknown>));
+  addFindings(res, habits.map((habit) => finding('V1_HABIT', habit)));
+  next();
+};

@@ -1,9 +1,8 @@
 /** Pure: a new order's body, from a template or given whole, and the order built from a template; every problem listed. */
 import type { Location, OrderTemplate } from '../fixtures/fixture-schemas.js';
-import { describeValue as describe } from '../http/describe-value.js';
+import { describeValue as describe, schemaMessages } from '../http/messages.js';
 import type { ErrorObject } from 'ajv';
 import type { SandboxOrder, OrderItem, Tax } from './sandbox-order-types.js';
-import { schemaMessages } from '../http/schema-messages.js';
 
 export interface NewOrderRequest {
   template: OrderTemplate;

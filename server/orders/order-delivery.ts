@@ -1,7 +1,7 @@
 /** An order delivered to the POS: up to `attempts` tries with backoff, each one HTTP POST judged by its reply and journaled, then DELIVERY_FAILED. */
 import type { KeyObject } from 'node:crypto';
 import type { PartnerIdentity } from '../config.js';
-import { unknownFieldFindings, type Finding } from '../http/findings.js';
+import { unknownFieldFindings } from '../http/findings.js';
 import type { OrderRecord } from './order-rules.js';
 import type { Journal } from '../journal/journal.js';
 import type { Deliver, OrderDesk } from './order-desk.js';
@@ -9,10 +9,10 @@ import type { FaultRegistry } from '../faults/fault-registry.js';
 import { duplicateFindings, judgeTokenFault, sendThroughFault, serviceTokenFor, tokenFaultFindings } from '../faults/outbound-fault.js';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { OPEN_EGRESS, type EgressPolicy } from '../hosted/egress-policy.js';
+import { OPEN_EGRESS, type EgressPolicy } from '../hosted/egress.js';
 import { failureMessage, guardTarget, timeoutMessage } from '../hosted/guarded-connection.js';
 import { outboundEntry } from '../journal/journal-entry.js';
-import { describeValue as describe } from '../http/describe-value.js';
+import { describeValue as describe } from '../http/messages.js';
 import { POS_DECISIONS, type PosDecision } from './order-rules.js';
 
 export interface DispatchPolicy {

@@ -1,5 +1,5 @@
 /** Pure: what the sandbox keeps of an order, its status flow (§3) and the POS's calls about it (a status, a Hub brand's location). */
-import { describeValue as describe } from '../http/describe-value.js';
+import { describeValue as describe } from '../http/messages.js';
 import { MAX_EXTERNAL_ID_LENGTH, externalIdTooLong } from '../refunds/refund-rules.js';
 import type { Location, FixtureOrder } from '../fixtures/fixture-schemas.js';
 import { finding, type Finding } from '../http/findings.js';

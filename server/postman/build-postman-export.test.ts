@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { menuVerdict } from '../cli/menu-verdict.js';
-import { parseJsonBody } from '../http/parse-json-body.js';
+import { parseJsonBody } from '../http/json-body.js';
 import { loadMenuUpdateSchemas } from '../menus/menu-update-schemas.js';
 import { fixtures, PARTNER } from '../test/test-identity.js';
 import { buildPostmanExport } from './build-postman-export.js';
-import { pickExamples, type PostmanExamples } from './postman-examples.js';
+import { pickExamples, type PostmanExamples } from './pos-call-requests.js';
 import { COLLECTION_SCHEMA, type PostmanRequestItem } from './postman-format.js';
 
 const picked = pickExamples(fixtures, undefined);

@@ -4,9 +4,8 @@
  */
 import { orderControlRequests, faultRequests, journalRequests, sandboxRequests } from './control-requests.js';
 import { menuRequests, orderStatusRequest, refundRequest } from './pos-call-requests.js';
-import type { PostmanExamples } from './postman-examples.js';
-import { COLLECTION_SCHEMA, script, type PostmanCollection, type PostmanEnvironment, type PostmanVariable } from './postman-format.js';
-import { mintTokenScript, TOKEN_TTL_SECONDS } from './postman-scripts.js';
+import type { PostmanExamples } from './pos-call-requests.js';
+import { COLLECTION_SCHEMA, script, type PostmanCollection, type PostmanEnvironment, type PostmanVariable, mintTokenScript, TOKEN_TTL_SECONDS } from './postman-format.js';
 
 export interface PostmanExportInput {
   version: string;

@@ -3,9 +3,8 @@
  * each opts out of the collection's Bearer auth. Their tests keep what later requests need in collection variables.
  */
 import { resendProblem } from '../orders/order-rules.js';
-import type { PostmanExamples } from './postman-examples.js';
-import { NO_AUTH, request, type PostmanRequestItem } from './postman-format.js';
-import { answers, check, errorBody, expectStatus, literal } from './postman-scripts.js';
+import type { PostmanExamples } from './pos-call-requests.js';
+import { NO_AUTH, request, type PostmanRequestItem, answers, check, errorBody, expectStatus, literal } from './postman-format.js';
 
 const control = (
   name: string,

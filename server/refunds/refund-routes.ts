@@ -1,11 +1,9 @@
 /** POST /order/refund (§4.1), the refunds the POS asked for, and their OpenAPI parts. */
-import { finding, unknownFieldFindings } from '../http/findings.js';
-import { addFindings, enforceStrict, setFindingsHeader } from '../http/findings-header.js';
-import { requireOrderCall } from '../http/order-call.js';
+import { finding, unknownFieldFindings, addFindings, enforceStrict, setFindingsHeader } from '../http/findings.js';
+import { requireOrderCall } from '../http/pos-call.js';
 import type { ControlRoute, PosRoute } from '../http/route.js';
 import { checkQuery, pageAfter, pageLimit, RECORD_PAGE, sendPage, unknownCursor } from '../control/control-query.js';
-import { controlResponses, ref } from '../openapi/openapi-parts.js';
-import { pagedOk, pageParameters } from '../openapi/openapi-paging.js';
+import { controlResponses, ref, pagedOk, pageParameters } from '../openapi/openapi-parts.js';
 import type { OrderDesk } from '../orders/order-desk.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { RefundProcessor } from './refund-processor.js';

@@ -1,5 +1,5 @@
 /** Pure refund rules: the body check of §4.1 rule 1, and the decision of rule 2 when the refund is processed. */
-import { describeValue as describe } from '../http/describe-value.js';
+import { describeValue as describe } from '../http/messages.js';
 import type { OrderRecord } from '../orders/order-rules.js';
 
 export interface RefundRequest {

@@ -1,6 +1,6 @@
 /** A partner's journal and event backlog in PostgreSQL (history-store.ts): its rows of sandbox_journal and sandbox_events. */
 import type { Pool } from 'pg';
-import type { HistoryStore } from '../journal/history-store.js';
+import type { HistoryStore } from '../journal/history-keeper.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
 import { journalSequence } from '../journal/journal.js';
 import type { SandboxEvent } from '../events/sandbox-events.js';

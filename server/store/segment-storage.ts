@@ -1,6 +1,6 @@
 /** Where lowdb documents live: files beside the data file, or memory for --memory and the tests. */
 import { mkdirSync, rmSync } from 'node:fs';
-import type { HistoryStore } from '../journal/history-store.js';
+import type { HistoryStore } from '../journal/history-keeper.js';
 import { open as openFile, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';

@@ -3,7 +3,7 @@
  * (`[0] lacks externalId, partner and status`): a record of the wrong kind would otherwise take a line a field.
  */
 import type { ErrorObject } from 'ajv';
-import { pointerToPath, schemaMessages } from '../http/schema-messages.js';
+import { pointerToPath, schemaMessages } from '../http/messages.js';
 
 export function storedSchemaMessages(errors: ErrorObject[] | null | undefined, root: string): string[] {
   const lacking = new Map<string, { one: ErrorObject; fields: string[] }>();

@@ -7,10 +7,8 @@
  */
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
-import { orderArbitrary } from './order-arbitrary.js';
-import type { StressCase } from './deliver-case.js';
-import type { FailureKind, Verdict } from './delivery-verdict.js';
-import { withPartsLess } from './one-part-less.js';
+import { orderArbitrary, withPartsLess } from './order-arbitrary.js';
+import type { StressCase, FailureKind, Verdict } from './delivery-verdict.js';
 
 /**
  * How many orders fast-check's shrinking may send for one failure; past it, the parts are taken out one at a time.

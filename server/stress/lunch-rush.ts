@@ -6,8 +6,7 @@
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
 import { orderArbitrary } from './order-arbitrary.js';
-import type { StressCase } from './deliver-case.js';
-import type { Deadlines, Verdict } from './delivery-verdict.js';
+import type { StressCase, Deadlines, Verdict } from './delivery-verdict.js';
 
 export interface RushOptions {
   seed: number;

@@ -8,7 +8,7 @@ import { newAjv } from '../fixtures/compiled-schemas.js';
 import { FIXTURE_AJV_OPTIONS } from '../fixtures/load-fixtures.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { ControlRoute } from '../http/route.js';
-import { schemaMessages } from '../http/schema-messages.js';
+import { schemaMessages } from '../http/messages.js';
 import { checkQuery, jsonBody } from '../control/control-query.js';
 import type { SandboxEvents } from '../events/sandbox-events.js';
 import { byId, controlOk, controlResponses, idParameter, json, ref } from '../openapi/openapi-parts.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ChecklistRunRefused } from '../checklist/checklist-runs.js';
-import { RUN_THREAD_NICE } from '../checklist/thread-priority.js';
+import { RUN_THREAD_NICE } from '../checklist/checklist-worker.js';
 import { closedPort, listen } from './loopback.js';
 import { orderEnvelope, PARTNER, posToken, testSandbox } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv } from 'ajv';
 import { buildOrder } from '../orders/new-order.js';
 import request from 'supertest';
-import { isLoopbackAddress } from '../hosted/client-address.js';
+import { isLoopbackAddress } from '../hosted/forwarding.js';
 import { NOW_S, cleanHeaders, fixtures, posToken, postRefund, putMenu, testSandbox } from './helpers.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { overUnixSocket } from './unix-socket.js';

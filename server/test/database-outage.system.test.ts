@@ -16,7 +16,7 @@ import { serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, startPostgres, type PostgresServer } from './postgres.js';
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { instanceIdOf, waitForLeaders } from './leaders.js';
-import { ownerOf } from '../hosted/rendezvous.js';
+import { ownerOf } from '../hosted/placement.js';
 
 const ADMIN = 'outage-admin-token-0001';
 const OPERATOR = 'outage-operator-token-01';

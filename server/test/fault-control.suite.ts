@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Express } from 'express';
 import request from 'supertest';
 import { fileStorage } from '../store/segment-storage.js';
-import { journalSummary } from '../journal/journal-summary.js';
+import { journalSummary } from '../journal/journal-entry.js';
 import { postRefund, testSandbox } from './helpers.js';
 
 const ADDED_AT = '2026-11-21T10:00:00.000Z';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import request from 'supertest';
 import { createHostedSandbox, type HostedSandbox, type HostedSandboxOptions } from '../hosted/hosted-sandbox.js';
-import { loadPartnersFile } from '../hosted/load-partners-file.js';
+import { loadPartnersFile } from '../hosted/partners-file.js';
 import { memoryStorage } from '../store/segment-storage.js';
 import { silentLogger } from '../logger.js';
 import { FIXTURES_DIR, NOW_S, signHs256, validClaims } from './helpers.js';

@@ -16,7 +16,7 @@ import { PARTNER, signHs256, validClaims } from './test-identity.js';
 import { cli, serve, serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { instanceIdOf, waitForLeaders } from './leaders.js';
-import { ownerOf } from '../hosted/rendezvous.js';
+import { ownerOf } from '../hosted/placement.js';
 
 const suite = RUN_POSTGRES_TESTS ? describe : describe.skip;
 const ALPHA_KEY = 'alpha-nonprod-key-'.padEnd(40, 'a');

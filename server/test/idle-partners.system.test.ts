@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import pg from 'pg';
-import { ownerOf } from '../hosted/rendezvous.js';
+import { ownerOf } from '../hosted/placement.js';
 import { serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { instanceIdOf } from './leaders.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { ownerOf } from '../hosted/rendezvous.js';
+import { ownerOf } from '../hosted/placement.js';
 import { serveHosted, stopServers } from './processes.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { instanceIdOf, leadersOf, waitForLeaders } from './leaders.js';

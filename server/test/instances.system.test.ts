@@ -18,7 +18,7 @@ import { RUN_POSTGRES_TESTS, testDatabase } from './postgres.js';
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 import { allPages } from './all-pages.js';
 import { instanceIdOf, waitForLeaders } from './leaders.js';
-import { ownerOf } from '../hosted/rendezvous.js';
+import { ownerOf } from '../hosted/placement.js';
 
 const FULL = process.env.POS_SANDBOX_INSTANCES_FULL === '1';
 const REFUNDS = FULL ? 10_000 : 300;

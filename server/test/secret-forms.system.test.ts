@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { printable } from '../http/printable-text.js';
+import { printable } from '../http/messages.js';
 import { cli, serve, stopServers } from './processes.js';
 import { allPageTexts } from './all-pages.js';
 

@@ -18,7 +18,7 @@ import { sealReport, type Report } from '../../certification-checklist/report/re
 import { renderReportFiles } from '../../certification-checklist/report/render-report-files.js';
 import { manifestOf, manifestText } from '../../certification-checklist/report/report-signature.js';
 import { signedFolderFiles } from '../../certification-checklist/report/write-report.js';
-import { operatorReportKeys } from '../checklist/operator-keys.js';
+import { operatorReportKeys } from '../checklist/report-keys.js';
 import { cli, serve, serveHosted, stopServers } from './processes.js';
 import { allPageTexts } from './all-pages.js';
 import { closeServers, listen } from './loopback.js';

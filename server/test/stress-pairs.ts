@@ -10,7 +10,7 @@ import { memoryStorage } from '../store/segment-storage.js';
 import { silentLogger } from '../logger.js';
 import { expect } from '@jest/globals';
 import { hunt } from '../stress/hunt.js';
-import { withOnePartLess } from '../stress/one-part-less.js';
+import { withOnePartLess } from '../stress/order-arbitrary.js';
 import { CaseRunner } from '../stress/stress-run.js';
 import type { Deadlines } from '../stress/delivery-verdict.js';
 import { fixtures, PARTNER } from './helpers.js';

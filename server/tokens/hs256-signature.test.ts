@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createHmac, createSecretKey } from 'node:crypto';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
-import { hs256SignatureMatches } from './hs256-signature.js';
+import { hs256SignatureMatches } from './pos-token-rules.js';
 
 const SECRET = 'SANDBOX-ONLY-nonprod-key-for-the-signature-tests-0123456789';
 const KEY = createSecretKey(Buffer.from(SECRET, 'utf8'));

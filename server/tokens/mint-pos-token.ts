@@ -2,7 +2,7 @@
  * Mints tokens exactly as §5 describes, both ways: POS → service (the sandbox's curl, `pos-sandbox token`, the tests)
  * and service → POS (every order the sandbox delivers). Same key and claims; iss and aud swap.
  */
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID, type KeyObject, createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SERVICE_AUDIENCE, type PosTokenClaims } from './pos-token-rules.js';
 
@@ -37,4 +37,10 @@ function mint(input: MintPosTokenInput, iss: string, aud: string): { token: stri
   // noTimestamp: §5 lists six claims and no iat; a token the sandbox mints is the model to copy.
   const token = jwt.sign(claims, input.key, { algorithm: 'HS256', noTimestamp: true });
   return { token, claims };
+}
+
+/** Pure: the key as it may be shown: a fingerprint (`sha256:` and the first 16 hex digits of its sha256), never the key. */
+
+export function keyFingerprint(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }

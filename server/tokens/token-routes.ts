@@ -1,7 +1,7 @@
 /** POST /_sandbox/tokens mints a POS → service token; POST /_sandbox/tokens/check judges one rule by rule, as the POS API would. */
 import type { KeyObject } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import { describeValue } from '../http/describe-value.js';
+import { describeValue } from '../http/messages.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { ControlRoute } from '../http/route.js';
 import { jsonBody } from '../control/control-query.js';
@@ -9,7 +9,7 @@ import { sha256 } from '../journal/journal-entry.js';
 import type { Journal } from '../journal/journal.js';
 import { controlOk, controlResponses, json, ref } from '../openapi/openapi-parts.js';
 import { explainPosToken } from './explain-pos-token.js';
-import type { JtiRegistry } from './jti-registry.js';
+import type { JtiRegistry } from './authenticate.js';
 import { mintPosToken } from './mint-pos-token.js';
 
 const MAX_TTL_S = 24 * 3600;
