@@ -188,10 +188,7 @@ function parseDelays(value: string | undefined): number[] {
   return delays;
 }
 
-/**
- * --store URL, or --store alone for DATABASE_URL's. DATABASE_URL alone does not switch the store: a laptop whose shell
- * holds one for another program keeps its data file, as before.
- */
+/** --store URL, or --store alone for DATABASE_URL's; DATABASE_URL alone switches nothing, since a shell may hold one for another program. */
 function parseDatabaseUrl(flag: string | boolean | undefined, env: Record<string, string | undefined>): string | undefined {
   if (flag === undefined || flag === false) return undefined;
   const value = flag === true ? nonEmpty(env.DATABASE_URL) : flag;

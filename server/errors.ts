@@ -23,10 +23,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/**
- * The two envelope families of §2.3: refund and order status use lowercase
- * `code`/`message`, menu uses capitalized `Code`/`Message`.
- */
+/** The two envelope families of §2.3: refund and order status write `code`/`message`, menu `Code`/`Message`. */
 export type EnvelopeFamily = 'order' | 'menu';
 
 export interface ErrorEnvelope {

@@ -5,10 +5,7 @@ import { printable, printableDeep } from './http/messages.js';
 
 export type { Logger };
 
-/**
- * The pretty line of a request: its message (method, path, status) then duration, location, findings and request
- * id on the same line; the fields it shows are not printed again, and any others follow on that line as JSON.
- */
+/** A request's pretty line: its message, then duration, location, findings and request id, and any other field as JSON. */
 const PRETTY_REQUEST_LINE = '{msg}{if ms}  {ms} ms{end}{if location}  {location}{end}{if findings}  findings: {findings}{end}{if requestId}  {requestId}{end}';
 
 export function createLogger(options: { level: string; pretty: boolean; colour?: boolean; redactor?: Redactor }): Logger {
@@ -37,12 +34,7 @@ export function createLogger(options: { level: string; pretty: boolean; colour?:
   });
 }
 
-/**
- * A log call's arguments with the key and every JWT signature taken out: the same redaction as the journal,
- * so a URL, a POS's rejection reason or an error message quoting a body cannot print a secret. Errors keep
- * their type, message and stack (pino's serializer needs those), redacted. And printable: a POS's reason or an
- * ExternalId is data, whose control characters are shown as escapes, never sent to the terminal the log is read on.
- */
+/** A log call's arguments redacted as the journal is and made printable, so no log line can print a secret or drive the terminal. */
 export function redactLogArguments(args: unknown[], redactor: Redactor): unknown[] {
   return args.map((arg) => {
     if (typeof arg === 'string') return printable(redactor.text(arg));

@@ -1,7 +1,4 @@
-/**
- * The stages a request passes, in one ordered list (docs/lifecycle.md). The Express app runs them through its router,
- * and a POS call spelled as the docs spell it runs the very same list before the router (a lane), for its speed.
- */
+/** The stages a request passes, in one ordered list (docs/lifecycle.md), which the router and the lanes both run. */
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { EnvelopeFamily } from './errors.js';
@@ -78,11 +75,7 @@ export function buildPipeline(deps: AppDeps, routes: ReadonlyArray<Route<AppDeps
 /** Express's own entry, which the app calls with each request (`app(req, res)`), and the router after it. */
 type AppEntry = (this: Express, req: Request, res: Response, callback?: NextFunction) => void;
 
-/**
- * A POS call to one of the API's own paths, spelled as the docs spell it, takes its lane before Express's router: the
- * same stages, with what Express sets before its first layer. Any other spelling, and any other call, takes the
- * router, which answers them alike; an error goes to the same error handler.
- */
+/** A POS call spelled as the docs spell it takes its lane before Express's router: the same stages, with what Express would set first. */
 export function takeLanesFirst(app: Express, lanes: ReadonlyMap<string, RequestHandler>, onError: ErrorRequestHandler): void {
   const entry = app as unknown as { handle: AppEntry; request: Request; response: Response };
   const routed = entry.handle;

@@ -1,7 +1,4 @@
-/**
- * Every endpoint of the sandbox, declared once, in the order the OpenAPI document lists them. The app mounts them,
- * the hosted front attributes requests by them, the metrics label by them, and the document is made from them.
- */
+/** Every endpoint, declared once, in the OpenAPI document's order: the app, the hosted front, the metrics and the document all read this table. */
 import type { KeyObject } from 'node:crypto';
 import type { ReportKeys } from '../certification-checklist/report/signing-keys.js';
 import { checklistRunRoute, checklistRunsRoute, startChecklistRunRoute } from './checklist/checklist-routes.js';

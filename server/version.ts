@@ -3,10 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The nearest folder above this module that holds package.json. Looked up rather than fixed as `..`: run from the
- * sources this module is server/version.ts, but the bins run it bundled into a chunk of dist/ (npm run build).
- */
+/** Looked up, not fixed as `..`: the bins run this module bundled into a chunk of dist/. */
 function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {

@@ -1,9 +1,4 @@
-/**
- * Checklist runs started from the control API (the dashboard's Checklist page): one at a time, each in a worker thread
- * of this process (checklist-job.ts), against this sandbox's own address, in driver mode, with the bundled reference
- * POS started for the run when asked. Each item's verdict is emitted as it comes; at the end the report is written
- * to the report folder, as `pos-sandbox checklist` writes it, and the run says where.
- */
+/** Checklist runs started from the control API: one at a time, each in a worker thread, in driver mode against this sandbox, each verdict emitted as it comes and the report written as `pos-sandbox checklist` writes it. */
 import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { EventEmitter, once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -94,11 +89,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     return this.runs.find((run) => run.id === id);
   }
 
-  /**
-   * Starts a run and answers it (running) once its items are listed; refuses (ChecklistRunRefused) while another
-   * runs. The checklist's code is loaded then, not when the sandbox starts: a start that runs no checklist does
-   * not pay for it.
-   */
+  /** Answers the run once its items are listed, or ChecklistRunRefused while another runs; the checklist's code is loaded only then. */
   async start(request: ChecklistRunRequest): Promise<ChecklistRun> {
     const running = this.runs.find((run) => run.status === 'running');
     if (running) {
@@ -188,8 +179,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
         } else if (message.type === 'done') {
           ended = true;
           for (const item of message.items) update(item.id, item.status, item.message);
-          // finishedAt with the status that ends the run: a client reading the run between this message and the
-          // worker's exit saw a finished or failed run without it.
+          // finishedAt with the status that ends the run, so no reader sees a finished run without it.
           Object.assign(run, { status: 'finished', outcome: message.outcome, report: { id: message.reportId, html: reportHtmlPath(message.reportId) }, finishedAt: new Date(this.options.clock()).toISOString() });
         } else {
           ended = true;
@@ -224,10 +214,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     return this.folders.file(id, name);
   }
 
-  /**
-   * Keeps the newest runs only (reportsKept, reportMaxAgeDays): the report folders of the others are removed, with
-   * the orders their runs made, those of runs made from the CLI included. Called after each run, and at start.
-   */
+  /** Only the newest runs are kept (reportsKept, reportMaxAgeDays): the others' report folders go, with the orders they made; after each run and at start. */
   async keepNewestRuns(): Promise<void> {
     const quotas = this.options.quota?.quotas;
     if (quotas === undefined || (quotas.reportsKept === null && quotas.reportMaxAgeDays === null)) return;

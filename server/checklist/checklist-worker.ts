@@ -15,13 +15,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 
-/**
- * One checklist run of the control API, whole: the bundled reference POS started for it when asked, the run itself
- * (which calls the sandbox back over HTTP, as `pos-sandbox checklist` does), and its report written. It runs in a
- * worker thread (checklist-worker.ts): a run's work, a large report's digests and renderings most of all, held the
- * sandbox's event loop for a second at a time, and every partner's requests waited. What it tells the sandbox goes
- * through `tell`: structured-clonable messages.
- */
+/** One run whole: the reference POS started when asked, the checklist calling the sandbox back over HTTP, the report written; what it tells the sandbox are structured-clonable messages. */
 
 /** What a run needs, all of it plain data: it crosses to the worker as its workerData. */
 export interface ChecklistJob {
@@ -120,15 +114,7 @@ async function startReferencePos(job: ChecklistJob, bugs: string[], servers: Ser
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/**
- * A checklist run's worker thread yields the CPU to the sandbox's event loop. On a hosted sandbox on one core, a
- * partner's runs back to back (their digests and reports) took the core from the thread that answers every other
- * partner: in the load test, partner B's p99 beside them was up to 3.3 times its p99 alone. A thread of a lower
- * priority runs when the event loop waits, which is most of the time.
- *
- * On Linux a thread is a task with an id of its own (/proc/thread-self names it), and setpriority on that id sets
- * the thread's nice value alone. Elsewhere (or where /proc is not mounted) the run keeps the process's priority.
- */
+/** A run's thread yields the CPU to the event loop that answers every partner (docs/hosting.md); on Linux setpriority on the thread's own task id sets its nice value alone. */
 
 /** How much lower than the process a run's thread runs: nice 10, as `nice` gives a command by default. */
 export const RUN_THREAD_NICE = 10;

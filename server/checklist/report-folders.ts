@@ -1,7 +1,4 @@
-/**
- * The report folders of a sandbox's report directory (what `pos-sandbox checklist` and the runs of the control API
- * write): listed newest first, each report.html read, and a folder removed when its run is past its retention.
- */
+/** The report folders of the report directory: listed newest first, each report.html read, a folder removed when past retention. */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FOLDER_FILES } from '../../certification-checklist/report/write-report.js';
@@ -25,10 +22,7 @@ export const REPORT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const reportHtmlPath = (id: string): string => `/_sandbox/reports/${encodeURIComponent(id)}/report.html`;
 
 export class ReportFolders {
-  /**
-   * What each report.json said, by folder, with the file's time: a report.json holds the run's whole evidence
-   * (megabytes), and the Checklist page lists the reports again while a run goes on.
-   */
+  /** What each report.json said, by folder and time: the file holds a run's whole evidence, and the Checklist page lists again and again. */
   private readonly listings = new Map<string, { mtimeMs: number; listing: ReportListing | undefined }>();
 
   constructor(readonly directory: string) {}
@@ -97,11 +91,7 @@ export class ReportFolders {
   }
 }
 
-/**
- * Pure: which checklist runs a sandbox keeps (reportsKept, reportMaxAgeDays: domain/quotas.ts). A run leaves a report
- * folder (runs started from the control API) and orders named for it (`chk-<tag>-NN`, every run, from the CLI too);
- * both are kept for the newest runs only, and both go together, so no kept report names an order that is gone.
- */
+/** Pure: which runs a sandbox keeps; a run's report folder and its orders (`chk-<tag>-NN`) go together, so no kept report names an order that is gone. */
 
 /** A run as the sandbox finds it: its tag, and the latest time it left (a report's start, an order's creation). */
 export interface FoundRun {

@@ -1,9 +1,4 @@
-/**
- * I/O: the key a laptop sandbox (and `pos-sandbox checklist` on the partner's machine) signs its reports with: made
- * at first start in the data folder, kept there (mode 0600), the same key every start after, so `keys export`
- * gives the key of every report written here. A sandbox with no data folder (--memory, certify) makes one for the
- * process: its reports carry their key and still prove their integrity.
- */
+/** I/O: the key a laptop signs its reports with, made at first start in the data folder (0600) and the same every start after; a sandbox with no data folder makes one for the process. */
 import { generateKeyPairSync, createPrivateKey, type KeyObject, createPublicKey } from 'node:crypto';
 import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readPlainFile } from '../http/read-plain-file.js';
@@ -18,19 +13,13 @@ export function processReportKeys(): ReportKeys {
   return selfSigner(generateKeyPairSync('ed25519').privateKey);
 }
 
-/**
- * The key in `file`, made there when there is none. Two processes starting at once make one key between them:
- * each writes its own aside and links it into place, and the one that finds the place taken reads the other's.
- */
+/** Two processes starting at once make one key between them: each links its own into place, and the one that finds it taken reads the other's. */
 export function laptopReportKeys(file: string): ReportKeys {
   const existing = readKey(file);
   return selfSigner(existing ?? saveKey(file, generateKeyPairSync('ed25519').privateKey));
 }
 
-/**
- * For `serve`: the key in `file`, or a new one that `save` writes there once the sandbox has started. A start that
- * fails (a damaged state file) leaves the data folder exactly as it was.
- */
+/** For `serve`: the key, or a new one `save` writes once the sandbox started, so a start that fails leaves the data folder as it was. */
 export function laptopReportKeysOnStart(file: string): { keys: ReportKeys; save(): void } {
   const existing = readKey(file);
   if (existing !== undefined) return { keys: selfSigner(existing), save: () => undefined };
@@ -81,11 +70,7 @@ function readKey(file: string): KeyObject | undefined {
   );
 }
 
-/**
- * Pure: the operator's report keys from the partners file's `reportSigning` (docs/certification.md, "Key
- * rotation"): every key with its kid, the one not retired signs, the retired ones stay published so the reports
- * they signed still verify. A key's text never appears in a message.
- */
+/** Pure: the operator's report keys from the partners file (docs/certification.md, "Key rotation"): the one not retired signs, the retired stay published; a key's text is never in a message. */
 
 export interface KeyEntry {
   kid: string;

@@ -7,11 +7,7 @@ import { adminGuard, crossSiteGuard } from './control-guards.js';
 
 export const CONTROL_MOUNT = '/_sandbox';
 
-/**
- * Every JSON answer passes the journal's redaction: a refund whose ExternalId is the key, an order whose Reason quotes
- * a token, are the partner's data, shown as the journal shows them. Not the routes that say their answer is redacted
- * already or holds a token on purpose.
- */
+/** Every JSON answer is redacted as the journal is (an ExternalId may be the key), but for routes whose answer is redacted already or holds a token on purpose. */
 function redactAnswers(redactor: Redactor, unredacted: (method: string, path: string) => unknown): RequestHandler {
   return (req, res, next) => {
     if (unredacted(req.method, `${CONTROL_MOUNT}${req.path}`) !== undefined) return next();

@@ -1,9 +1,4 @@
-/**
- * /_sandbox refuses what a web page open in the developer's browser could send it: a call from another origin
- * (Origin, Sec-Fetch-Site), a state-changing call whose body a page may send anywhere without a CORS preflight
- * (text/plain, forms, multipart), and a Host that is not the sandbox's own name (DNS rebinding: the attacker's
- * name resolved to 127.0.0.1, so the page is "same-origin" and only Host gives it away).
- */
+/** /_sandbox refuses what a web page in the developer's browser could send: another origin, a body sent without a CORS preflight, a Host that is not its own (DNS rebinding). */
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -98,10 +93,7 @@ function sameOrigin(origin: string, protocol: string, host: string | undefined):
 
 const SINGLE_HEADERS = ['host', 'origin', 'sec-fetch-site'];
 
-/**
- * Host, Origin and Sec-Fetch-Site given more than once (or Sec-Fetch-Site as a list): Node keeps the first Host
- * and joins the others, so a second copy could slip past the checks. A browser never sends them twice.
- */
+/** A second Host, Origin or Sec-Fetch-Site could slip past the checks (Node keeps the first Host and joins the others); a browser never sends two. */
 export function repeatedHeaderRefusal(rawHeaders: readonly string[]): ApiError | undefined {
   const counts = new Map<string, number>();
   for (let i = 0; i < rawHeaders.length; i += 2) {

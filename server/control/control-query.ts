@@ -32,11 +32,7 @@ export function unknownCursor(list: string, after: string): ApiError {
   );
 }
 
-/**
- * Pure: the pages of the control API's lists. A page is at most `limit` records; when more follow, the answer names
- * the next page in a Link header (RFC 8288) whose URL is the request's own with the cursor set: `after=<id>` (the last
- * record shown) for refunds, orders and fault rules, `before=<id>` for the journal, whose `after` was already a filter.
- */
+/** Pure: the pages of the control API's lists, the next one named by a Link header (RFC 8288) with its cursor, `after` or, for the journal, `before`. */
 
 export interface PageSize {
   defaultLimit: number;
@@ -47,10 +43,7 @@ export interface PageSize {
 export const RECORD_PAGE: PageSize = { defaultLimit: 1000, maxLimit: 5000 };
 /** The journal: an entry carries request and response bodies, so its pages are smaller; 100 was its default already. */
 export const JOURNAL_PAGE: PageSize = { defaultLimit: 100, maxLimit: 1000 };
-/**
- * And at most about this much of bodies and headers a page: 1000 entries of 16 KiB bodies were 16 MB serialized in
- * one turn of the event loop, which every other partner's request waited for. A page of one entry may be larger.
- */
+/** And about this much of bodies and headers a page, so one page never holds the event loop long; a page of one entry may be larger. */
 export const JOURNAL_PAGE_BYTES = 1024 * 1024;
 
 export interface Page<T> {
@@ -67,11 +60,7 @@ export function parsePageLimit(value: string | undefined, size: PageSize): { ok:
   return { ok: false, problem: `limit must be a whole number from 1 to ${size.maxLimit} (the largest page), got '${value}'; follow the Link rel="next" header for the rest` };
 }
 
-/**
- * The records `keep` takes, after the one named `after`, at most `limit` of them; undefined when no record is named
- * `after`. The cursor is found in the whole list, not the filtered one: a refund that left ?status=PENDING between two
- * pages is still a place to go on from.
- */
+/** The cursor is found in the whole list, not the filtered one: a refund that left ?status=PENDING between two pages is still a place to go on from. */
 export function pageAfter<T>(ordered: readonly T[], idOf: (item: T) => string, keep: (item: T) => boolean, limit: number, after?: string): Page<T> | undefined {
   let start = 0;
   if (after !== undefined) {

@@ -1,14 +1,4 @@
-/**
- * The dashboard at /_sandbox/ui/ (and `GET /`, which leads there): three static files built from dashboard/ into
- * dist/dashboard/ (scripts/build.js), read once and served from memory. The page holds no data: everything it
- * shows comes from the control API and its event stream, under the control API's own rules (loopback clients, or
- * the admin token, which the page asks for and sends with each call).
- *
- * The files themselves: to loopback clients whose Host is the sandbox's own name (as the control API), and, behind
- * --admin-token, to anyone (a browser cannot send a bearer token with a page load; the page has nothing to hide).
- * Every answer forbids framing (a page elsewhere cannot overlay the dashboard's buttons: clickjacking) and loads
- * nothing from anywhere but the sandbox (the page works offline, and an injected script has nowhere to report to).
- */
+/** The dashboard's three built files, served from memory to whom the control API answers (anyone behind --admin-token: the page holds no data), never framed, loading nothing from elsewhere. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'express';
@@ -27,11 +17,7 @@ const FILES: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-/**
- * No script, image or connection but the sandbox's own; no framing; no form posting anywhere. Inline style is
- * allowed: behind --admin-token a checklist report opens from a blob the page fetched, which inherits this policy,
- * and a report's style is inline.
- */
+/** Nothing but the sandbox's own, no framing, no forms; inline style for a report opened from a blob, which inherits this policy. */
 const CONTENT_SECURITY_POLICY =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

@@ -103,8 +103,7 @@ export const readyRoute: ControlRoute<SandboxDeps> = {
   api: 'control',
   open: true,
   hosted: 'any',
-  // For load balancers, which carry no token and probe from anywhere: it tells nothing but ready or not, and a hosted
-  // sandbox names neither its host nor the store's error.
+  // For load balancers, which carry no token: it tells only ready or not, and a hosted sandbox names neither host nor store error.
   handle: (deps) => async (req, res) => {
     checkQuery(req.query, []);
     const ping = deps.readiness.draining ? undefined : await pingStore(deps.store.storage);

@@ -1,7 +1,4 @@
-/**
- * Pure: the links of a Markdown page and the anchors its headings make, as GitHub renders them, so a test can
- * say which link of the README or docs/ leads nowhere. Code (fenced blocks and inline spans) holds no links.
- */
+/** Pure: a Markdown page's links and its headings' anchors as GitHub renders them, so a test finds a link that leads nowhere; code holds no links. */
 
 export interface MarkdownLink {
   line: number;

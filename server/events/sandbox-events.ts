@@ -1,7 +1,4 @@
-/**
- * What happens in the sandbox as a stream (GET /_sandbox/events): orders, refunds, menu changes and
- * journal entries, numbered, with the last `keep` held for a client that reconnects with Last-Event-ID.
- */
+/** The sandbox as a stream of numbered events (GET /_sandbox/events), the last `keep` held for a client that reconnects with Last-Event-ID. */
 import { EventEmitter } from 'node:events';
 import { Redactor } from '../journal/redactor.js';
 import { EventStreams } from './stream-backlog.js';
@@ -40,10 +37,7 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
     });
   }
 
-  /**
-   * The sandbox stops here (another instance leads the partner now, or this one stopped leading it): every open
-   * stream is ended, and its client reconnects, with Last-Event-ID, to whichever instance leads it then.
-   */
+  /** The partner's lead went elsewhere: every stream ends, and its client reconnects to whichever instance leads it then. */
   close(): void {
     this.emit('closed');
   }
@@ -59,15 +53,10 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
     if (type === 'journal') {
       // Journal summaries come from entries the journal has already redacted.
     } else if ((type === 'menu' || type === 'refund') && this.listenerCount('event') === 0) {
-      // A menu outcome (every change of a 500-item update) is made for this event, and a refund record is replaced,
-      // never changed, when its refund is decided: with no stream to send either to now, it is redacted when first
-      // read (Last-Event-ID replay), not here. The data stays a plain field until then (a getter per event gave each
-      // its own hidden class).
+      // Made for this event or replaced, never changed: with no stream to send it to, it is redacted when first read, not here.
       this.unread.set(event, false);
     } else if (type === 'order' && this.listenerCount('event') === 0) {
-      // An order is changed in place by its delivery, so what it is now is held as its JSON text (what a stream sends
-      // of it), parsed and redacted when first read. Redacting every order at each change, for no reader, took an
-      // eighth of the CPU of the stress hunts (server/test/stress-hunt.system.test.ts); the text takes microseconds.
+      // An order changes in place, so it is held as its JSON text now and parsed and redacted when first read (docs/performance.md).
       event.data = JSON.stringify(data);
       this.unread.set(event, true);
     } else {

@@ -1,8 +1,4 @@
-/**
- * The events waiting for one /events client that reads slower than they come. Once `write` answers false (the
- * socket's buffer is full), events wait here, up to `limitBytes`, and go out on 'drain'. Past the limit the client
- * is to be dropped: a client that does not read must not grow the process (it catches up with Last-Event-ID).
- */
+/** The events waiting for one client that reads slower than they come, up to `limitBytes`; past it the client is dropped, so it cannot grow the process. */
 
 /** 1 MiB of events may wait for one client: a few thousand journal summaries, or a few hundred order events. */
 export const EVENT_BACKLOG_LIMIT_BYTES = 1024 * 1024;

@@ -1,8 +1,4 @@
-/**
- * The fault rules in force, msw-style: rules added later are tried first, the first that fires answers, a rule used
- * up expires, reset() brings back the start (--faults). A change is stored before it is answered (`saved`); the
- * counters a request moves are stored behind it, so a fault never waits on the disk.
- */
+/** The fault rules in force, msw-style: the newest tried first, the first that fires answers, a rule used up expires; a change is stored before it is answered, counters behind. */
 import type { Logger } from '../logger.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { FaultAction, FaultRule } from './fault-rule-types.js';
@@ -138,11 +134,7 @@ export class FaultRegistry {
     if (this.options.save) this.saved = this.options.save(this.snapshot());
   }
 
-  /**
-   * The fault for one request, or undefined. Rules are asked newest first; each that matches counts the request,
-   * and fires unless `after`, `every` or `probability` lets it pass. The first to fire answers; older ones are not asked.
-   * `counted` says whether any counter moved (so the caller knows to store them).
-   */
+  /** Each rule that matches counts the request and fires unless `after`, `every` or `probability` lets it pass; `counted` says a counter moved. */
   pick(request: FaultRequest): { fired?: FiredFault; counted: boolean } {
     let counted = false;
     for (const rule of this.rules) {

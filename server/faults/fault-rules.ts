@@ -47,10 +47,7 @@ export const STATUS_FAULT_RANGE = { min: 400, max: 599 } as const;
 export const DEFAULT_MALFORMED_STATUS = 500;
 export const DEFAULT_RETRY_AFTER_S = 1;
 
-/**
- * Checks fault rules from the API or a --faults file: the JSON Schema (server/faults/fault-rule.schema.json, with ajv)
- * for the shape, then the rules a schema words badly: which parameters a kind takes, which kinds are outbound only.
- */
+/** The rule's shape from its JSON Schema, then what a schema words badly: which parameters a kind takes, which kinds are outbound only. */
 
 export const FAULT_RULE_SCHEMA_FILE = join(PACKAGE_ROOT, 'server', 'faults', 'fault-rule.schema.json');
 
@@ -71,10 +68,7 @@ export function faultRuleSchema(): { schema: object; validate: ValidateFunction<
 
 const ROOT = '\u0000';
 
-/**
- * One rule or a list of rules. Each problem names its JSON path: `action.status …` for one rule,
- * `[2].action.status …` in a list. Ids must be unique within the list.
- */
+/** One rule or a list, each problem named by its JSON path (`[2].action.status …` in a list); ids unique within the list. */
 export function checkFaultRules(value: unknown): FaultRulesCheck {
   const list = Array.isArray(value);
   const candidates: unknown[] = list ? value : [value];
@@ -136,10 +130,7 @@ function checkOne(candidate: unknown): string[] {
   return problems;
 }
 
-/**
- * Pure: the per-request fault header (x-sandbox-fault),
- * `x-sandbox-fault: status=503 | delay=1500 | drop | hang | malformed | rate-limit=5` (one of them per request).
- */
+/** Pure: the per-request header, `x-sandbox-fault: status=503 | delay=1500 | drop | hang | malformed | rate-limit=5`. */
 
 export const FAULT_HEADER = 'x-sandbox-fault';
 

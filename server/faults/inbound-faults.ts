@@ -1,7 +1,4 @@
-/**
- * The fault stage: after the journal is opened, before authentication. The x-sandbox-fault header
- * wins over the rules; a rule that fires answers in place of the service, so an injected failure changes no state.
- */
+/** The fault stage, before authentication: the x-sandbox-fault header wins over the rules, and a fault answers in place of the service, changing no state. */
 import type { Request, RequestHandler } from 'express';
 import { ApiError, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily } from '../errors.js';
 import { viewToken } from '../journal/journal-entry.js';
@@ -39,8 +36,7 @@ export function injectFaults(faults: FaultRegistry, quota: QuotaBook): RequestHa
         req.socket.destroy();
         return;
       case 'hang': {
-        // Never answered: the journal entry is written when the client gives up, or when the hang has held long enough.
-        // The body is read all the same, so the journal shows what was held (the ExternalId of a refund, say).
+        // Never answered; the body is read all the same, so the journal shows what was held.
         readBody(req, res, () => undefined);
         const limit = setTimeout(() => {
           res.locals.hangEnded = HANG_LIMIT_MS;
@@ -54,8 +50,7 @@ export function injectFaults(faults: FaultRegistry, quota: QuotaBook): RequestHa
         return;
       }
       default: {
-        // The body is read first (within the partner's limit), so the journal shows what met the fault: the
-        // ExternalId of a refund answered 503, say. A body that cannot be read is left out; the reply is the same.
+        // The body is read first (within the partner's limit), so the journal shows what met the fault.
         readBody(req, res, () => {
           const reply = injectedReply(fault.action, envelopeFamilyFor(req.path), faultLabel(fault));
           res.status(reply.status).set(reply.headers).send(reply.body);
@@ -83,11 +78,7 @@ function chooseFault(req: Request, faults: FaultRegistry): FiredFault | undefine
   }).fired;
 }
 
-/**
- * Pure: the answer a status, malformed or rate-limit fault gives. Without a body of its own, a status fault answers the
- * error envelope of its endpoint family (§2.3: lowercase code/message for refund and order status, Code/Message for menu),
- * and the message says it was injected and that nothing was processed.
- */
+/** Pure: the answer a status, malformed or rate-limit fault gives; without a body of its own, the envelope of its family (§2.3), saying it was injected and nothing was processed. */
 
 export interface InjectedReply {
   status: number;
@@ -123,8 +114,7 @@ export function injectedReply(action: FaultAction, family: EnvelopeFamily, by: s
     case 'status': {
       const status = action.status!;
       if (action.body === undefined) return json(status, envelope(status, `${status} ${STATUS_CODES[status] ?? ''}`.trim() + `: ${injected}`));
-      // As the rule declares it, never guessed from the body: a rule from a shared file could otherwise serve a page
-      // with a script on the sandbox's own origin, where the dashboard and the control API are.
+      // As the rule declares it, never guessed: a rule from a shared file must not serve a script on the sandbox's own origin.
       if (typeof action.body === 'string') return answer(status, action.contentType ?? 'text/plain; charset=utf-8', action.body);
       return answer(status, action.contentType ?? 'application/json; charset=utf-8', JSON.stringify(action.body));
     }
@@ -144,10 +134,7 @@ export function injectedReply(action: FaultAction, family: EnvelopeFamily, by: s
   }
 }
 
-/**
- * Whatever an injected answer holds, a browser that opens it sniffs nothing and runs nothing: no script, no form, no
- * frame, a unique origin (sandbox), so a page of a fault rule can never act as the sandbox's own.
- */
+/** An injected answer sniffs, runs and frames nothing in a browser, so a fault rule's page can never act as the sandbox's own. */
 export const INJECTED_ANSWER_POLICY = "default-src 'none'; sandbox; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 function answer(status: number, type: string, body: string): InjectedReply {

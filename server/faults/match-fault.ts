@@ -30,11 +30,7 @@ function comparablePath(path: string, direction: FaultRequest['direction']): str
   return direction === 'inbound' ? routePathOf(path) : withoutTrailingSlashes(path).toLowerCase() || '/';
 }
 
-/**
- * `*` matches any run of characters. Matched by walking both strings once, going back only to the last `*`
- * (the classic greedy wildcard match): time grows with pattern × path at worst. A regular expression of
- * `.*` pieces backtracks exponentially on a pattern such as `/*a*a*a*a*a*c`, and the path is the client's.
- */
+/** A greedy match that goes back only to the last `*`, linear in practice: a regular expression of `.*` pieces backtracks exponentially on the client's path. */
 export function wildcardMatch(pattern: string, text: string): boolean {
   let p = 0;
   let t = 0;

@@ -1,13 +1,4 @@
-/**
- * What an outbound fault does to one delivery try. The token faults change the token the POS gets;
- * the others change how the order travels:
- * - status, rate-limit: a gateway in front of the POS answers; the order never reaches the POS.
- * - delay: the order is held `ms` before it leaves; a hold as long as the try's timeout is a try without an answer.
- * - hang: the order reaches the POS, but its reply is withheld: the try ends as if no answer came in time.
- * - drop: the connection is cut halfway through the body.
- * - malformed: the POS gets a body cut in half, which is not JSON.
- * - duplicate: the same order (same OrderId and RequestId) is delivered twice at once, each copy with its own token.
- */
+/** What an outbound fault does to one delivery try: a token fault changes the token; status, rate-limit, delay, hang, drop, malformed and duplicate change how the order travels (docs/faults.md). */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { finding, type Finding } from '../http/findings.js';
 import { mintServiceToken } from '../tokens/mint-pos-token.js';
@@ -99,8 +90,7 @@ export async function sendThroughFault(fault: FiredFault | undefined, send: Outb
       return [{ headers, body: broken, result: await postOrder({ ...plain, body: broken }) }];
     }
     case 'duplicate': {
-      // Both copies at once, as a broker delivering at least once may: a POS that books before it looks for
-      // the OrderId gives itself away here, where copies one after the other would not show it.
+      // Both copies at once, as an at-least-once broker may: a POS that books before it looks for the OrderId shows itself.
       const again = send.headers();
       const [first, second] = await Promise.all([postOrder(plain), postOrder({ ...plain, headers: again })]);
       return [
@@ -120,10 +110,7 @@ const SPOILED_TOKEN: Record<string, string> = {
   'wrong-audience': `a token for another POS (aud ${WRONG_AUDIENCE})`,
 };
 
-/**
- * A try with a spoiled token is meant to be refused: a 401 is the POS doing its job, and the verdict says so;
- * another refusal is named as such. (A POS that accepts it gets the FORGED_TOKEN_ACCEPTED finding instead.)
- */
+/** A spoiled token is meant to be refused: a 401 is the POS doing its job, and the verdict says so. */
 export function judgeTokenFault(fault: FiredFault | undefined, verdict: ReplyVerdict, status: number | undefined): ReplyVerdict {
   if (!fault || !TOKEN_FAULTS.has(fault.kind) || verdict.delivered || status === undefined) return verdict;
   const token = `${SPOILED_TOKEN[fault.kind]} (${faultLabel(fault)})`;

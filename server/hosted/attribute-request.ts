@@ -1,13 +1,4 @@
-/**
- * Pure: which partner a request to a hosted sandbox belongs to (docs/hosting.md).
- * - A POS call belongs to the partner named by its token's iss, when its signature is that partner's. Every other
- *   rule is then that partner's own sandbox's to judge. A token signed with any other key is refused here, with the
- *   401 of a wrong signature, which does not say whose key it was; it reaches no partner.
- * - A control call belongs to the partner whose admin token it carries. The operator's token acts for the
- *   partner named by `x-sandbox-partner`, and alone reads the list of partners and their health.
- * - The dashboard's files hold no data, and go to anyone.
- * A call that cannot be attributed is refused in the envelope of its path, and never reaches a partner.
- */
+/** Pure: which partner a request to a hosted sandbox belongs to (docs/hosting.md): a POS call by its signed iss, a control call by its admin token (or the operator's with x-sandbox-partner); the rest is refused in the envelope of its path. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorCode } from '../errors.js';
@@ -133,10 +124,7 @@ function attributeMetrics(authorization: string | undefined, book: PartnerBook):
 const NO_KEY = createSecretKey(Buffer.from('no partner has this key; only the structure is judged'));
 
 function attributePosCall(authorization: string | undefined, book: PartnerBook): Attribution {
-  // A call belongs to the partner its iss names once its signature is that partner's: whatever else is wrong with
-  // the token (its claims, its time), that partner's sandbox says so, and its journal shows the call. A signature that
-  // is not the partner's proves nothing: anyone can write an iss, and a call of anyone's must not spend the partner's
-  // quota, fill its journal or be judged by its checklist run. It is refused here, as the partner's sandbox would.
+  // The iss counts only with the partner's signature: anyone can write an iss, and a stranger's call must not spend a partner's quota or fill its journal.
   const token = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
   const iss = decodeJsonPart(token.split('.')[1] ?? '')?.iss;
   if (typeof iss === 'string' && book.names.has(iss)) {

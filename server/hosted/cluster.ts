@@ -1,8 +1,4 @@
-/**
- * serve --store: the database opened (migrations applied), this instance's lease taken (membership.ts), and each
- * partner in a slot that leads it or follows the instance that does (partner-slot.ts). The partners spread over the
- * live instances by rendezvous hashing: one instance alone leads every partner; one that joins takes its share.
- */
+/** serve --store: the database opened, this instance's lease taken, and each partner in a slot that leads it or follows the instance that does (rendezvous hashing). */
 import type { RequestListener } from 'node:http';
 import { STOPPING, STORE_SILENT, type Readiness } from '../control/sandbox-routes.js';
 import { pingStore } from '../store/ping-store.js';
@@ -14,12 +10,7 @@ import { Leadership, Membership } from './leadership.js';
 import { PartnerSlot } from './partner-slot.js';
 import type { InstanceMetrics } from './instance-metrics.js';
 
-/**
- * GET /_sandbox/ready answered by this instance itself, before any partner's: a load balancer asks each instance
- * whether it can take requests (it is not stopping, and reaches the database), not whether the leader of some partner
- * can, which a follower would otherwise forward the probe to. It goes to anyone on the network, so it names neither
- * the host nor the database's error (the operator's health and the log do).
- */
+/** Answered by this instance itself: a load balancer asks whether this one can take requests, not a partner's leader; it names neither host nor database error. */
 export function answerReadinessHere(listener: RequestListener, options: { readiness: Readiness; database: OpenedPostgres }): RequestListener {
   const store = { kind: 'postgres' as const, ping: async () => void (await options.database.pool.query('SELECT 1')) };
   return (req, res) => {

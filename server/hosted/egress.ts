@@ -1,16 +1,4 @@
-/**
- * Pure: which addresses a sandbox may call on a partner's behalf (docs/hosting.md, "Exposing it to partners"). Every
- * URL a partner or a client can hand the sandbox (an order's `posOrderUrl`, a checklist run's driver and order URLs)
- * is held to it before anything is sent, and again at each connection, after DNS.
- *
- * - On a laptop the policy is open: the partner's own POS runs on the same machine or network, and the person who
- *   gives a URL is the person who runs the sandbox.
- * - A hosted sandbox calls, for a partner, only the origins the operator allowed for it in the partners file (exact
- *   origins, or `https://*.example.com` for any name under a domain), and only addresses of the public internet: no
- *   loopback, private, link-local (the cloud metadata service among them), shared, multicast or reserved range,
- *   unless the operator names that network for the partner. The origins the sandbox itself opened for a while (the
- *   reference POS of a checklist run) are granted, and taken back, by the sandbox alone.
- */
+/** Pure: which addresses a sandbox may call for a partner (docs/hosting.md): any on a laptop; on a hosted sandbox the operator's allowed origins, on the public internet only unless a network is named, judged again after DNS at each connection. */
 import ipaddr from 'ipaddr.js';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -61,10 +49,7 @@ export function partnerEgress(partner: string, allow: readonly string[], network
   };
 }
 
-/**
- * Why `text` is not an origin rule, or the rule: `https://pos.example.com`, `http://*.example.com:8080`, and
- * `http://10.20.0.5:*` (any port: a test build started on a port of its own each time).
- */
+/** An origin rule: `https://pos.example.com`, `http://*.example.com:8080`, `http://10.20.0.5:*` (a test build on a new port each time). */
 export function parseOriginRule(text: string): OriginRule | string {
   const match = /^(https?):\/\/(\*\.)?(\[[0-9A-Fa-f:.]+\]|[^/:?#@\s*[\]]+)(?::(\d{1,5}|\*))?\/?$/i.exec(text);
   if (match === null) return `'${text}' is not an origin such as https://pos.example.com, https://*.example.com or http://10.0.0.5:* (a scheme, a host, a port if any, and no path)`;
@@ -125,10 +110,7 @@ function fits(rule: OriginRule, url: URL): boolean {
   return rule.wildcard ? url.hostname.endsWith(`.${rule.host}`) : url.hostname === rule.host;
 }
 
-/**
- * May the sandbox connect to `address` (what DNS gave for an allowed host)? Undefined when it may, else why not.
- * IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
- */
+/** IPv4-mapped IPv6 addresses are judged as the IPv4 they carry. */
 export function addressProblem(policy: EgressPolicy, address: string, origin: string): string | undefined {
   if (policy.kind === 'open' || policy.granted.has(origin)) return undefined;
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -157,11 +139,7 @@ export function grantOrigin(policy: EgressPolicy, url: string): () => void {
   };
 }
 
-/**
- * `fetch` held to a partner's egress policy, for the checklist runs a hosted sandbox makes for a partner (the driver
- * and order URLs it was given). Made with node:http, whose connections take the guarded lookup, and which follows no
- * redirect: a 3xx is an answer like any other. On a laptop (an open policy) it is the global fetch itself.
- */
+/** `fetch` held to the egress policy, made with node:http, whose connections take the guarded lookup and follow no redirect; on a laptop, the global fetch. */
 
 /** An answer is read up to this size: a driver answers a few hundred bytes, a health check a little more. */
 const MAX_ANSWER_BYTES = 256 * 1024;
@@ -208,11 +186,7 @@ export function egressFetch(policy: EgressPolicy, what: string): Fetch {
   };
 }
 
-/**
- * Checks a URL a partner hands the sandbox before anything is made of it: its origin, and (for a host name) every
- * address it resolves to now. Undefined when it may be called; else why not, to answer 400 with. The connection
- * made later is checked again.
- */
+/** A URL checked before anything is made of it: its origin and every address it resolves to now; the connection is checked again later. */
 export async function egressProblem(policy: EgressPolicy, text: string, what: string): Promise<string | undefined> {
   const guarded = guardTarget(policy, text, what);
   if (!guarded.ok) return guarded.problem;

@@ -1,12 +1,4 @@
-/**
- * A request for a partner another instance leads, sent on to that instance whole, and its answer passed back as it
- * comes (an event stream included). The body is read first: a leader found gone before it took the request (the
- * connection refused) can then be replaced and the request sent again, with nothing sent twice.
- *
- * It can reach a leader and nothing else: the target is the leader's advertised origin with the request's own
- * origin-form path (an absolute-form or `//` target is refused, 400), and what vouches for the request is a proof
- * for that request alone (domain/forward-proof.ts), never the database's key itself.
- */
+/** A request for a partner another instance leads, sent there whole and its answer piped back; the body is read first, so a leader found gone can be replaced with nothing sent twice. It reaches a leader only, vouched for by a proof for that one request. */
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { envelopeFamilyFor, renderEnvelope } from '../errors.js';
@@ -41,10 +33,7 @@ const HOP_BY_HOP = new Set([
   RETIRED_KEY_HEADER,
 ]);
 
-/**
- * Reads a request's body whole; undefined when it is larger than `MAX_FORWARDED_BODY`. A larger one is still read
- * to its end, and dropped: the client then gets the answer instead of a connection cut while it was still sending.
- */
+/** A larger body is still read to its end and dropped, so the client gets an answer rather than a cut connection. */
 export async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -55,11 +44,7 @@ export async function readBody(req: IncomingMessage): Promise<Buffer | undefined
   return size > MAX_FORWARDED_BODY ? undefined : Buffer.concat(chunks);
 }
 
-/**
- * Sends the request to the leader at `leaderUrl` (its origin: any path in it is ignored) and pipes the answer back.
- * `refused`: the leader was not there (nothing reached it), and the caller may try another; `sent`: the answer went
- * to the client (or the client is gone), a refusal of this instance's own included.
- */
+/** `refused`: nothing reached the leader, and the caller may try another; `sent`: the answer went to the client. */
 export function forwardRequest(options: { req: IncomingMessage; res: ServerResponse; body: Buffer; leaderUrl: string; instanceId: string; forwardKey: string; now?: () => number }): Promise<'sent' | 'refused'> {
   const { req, res, body } = options;
   const target = req.url ?? '';
@@ -132,13 +117,7 @@ export function refuse(req: IncomingMessage, res: ServerResponse, status: number
   res.end(text);
 }
 
-/**
- * Pure: the proof that a request was sent on by another instance of the same database (docs/hosting.md). The
- * database's forward key never travels: the forwarding instance signs, with an HMAC under that key, the request's
- * method and target, the client address it saw, its own id and the time. The proof is good for that one request
- * only, and for `FORWARD_PROOF_VALIDITY_MS` either side of the leader's clock. So a proof that leaked (a journal
- * read by a partner, a log) cannot vouch for another method, path or address, nor for anything a minute later.
- */
+/** Pure: the proof that another instance of the database sent a request on: an HMAC under the forward key over that request's method, target, client, forwarder and time, so a leaked proof vouches for nothing else. */
 
 /** How far the signing time may be from the checking instance's clock, either way (instances' clocks differ a little). */
 export const FORWARD_PROOF_VALIDITY_MS = 30_000;
@@ -176,11 +155,7 @@ function mac(key: string, request: ForwardedRequest, at: number): string {
   return createHmac('sha256', key).update(signed).digest('base64url');
 }
 
-/**
- * Where a request comes from: its socket's address, or, for a request another instance of the same database sent
- * on (server/cluster/), the address that instance saw, when the request carries a proof signed with the
- * database's forward key (domain/forward-proof.ts). The control API and the dashboard judge loopback by this.
- */
+/** Where a request comes from: its socket, or, for one sent on with a valid proof, the client the other instance saw; loopback is judged by this. */
 
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
@@ -190,11 +165,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
-/**
- * The address of the client `req` comes from. A forwarded address counts only with a proof that holds for this
- * method, target, address and forwarding instance, now; one without (a client that set the headers itself, or a
- * proof replayed for another request or too late) counts as no address at all: never loopback.
- */
+/** A forwarded address counts only with a proof that holds for this request now; without one, the request has no address at all, never loopback. */
 export function clientAddress(req: IncomingMessage, forwardKey: string | undefined, now: number = Date.now()): string | undefined {
   const forwardedFor = req.headers[FORWARDED_FOR];
   if (forwardedFor === undefined) return req.socket.remoteAddress;

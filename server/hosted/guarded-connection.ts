@@ -1,10 +1,4 @@
-/**
- * The egress policy (egress-policy.ts) where a connection is made: the URL's origin judged first, then every address
- * its host resolves to, in the lookup of the very connection that is made, so DNS cannot answer one address to the
- * check and another to the connection. And what a failed connection may say: everything on a laptop, nothing that
- * tells one network condition from another in a hosted sandbox (a refused port from a reset from a timeout would
- * map a network that is not the partner's).
- */
+/** The egress policy where a connection is made: the addresses judged in the lookup of the very connection, so DNS cannot answer one thing to the check and another to it; on a hosted sandbox a failure tells nothing of the network. */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { addressProblem, checkEgressUrl, originKey, type EgressPolicy } from './egress.js';
@@ -19,10 +13,7 @@ export type GuardedLookup = (hostname: string, options: { all?: boolean; family?
 
 export type GuardedTarget = { ok: true; url: URL; lookup: GuardedLookup | undefined } | { ok: false; problem: string };
 
-/**
- * Where a call to `text` may go: its URL and the lookup its connection must use (none on a laptop), or why it may
- * not be made. `what` names the URL in the message ("posOrderUrl", "the driver URL").
- */
+/** Its URL and the lookup its connection must use (none on a laptop), or why it may not be made. */
 export function guardTarget(policy: EgressPolicy, text: string, what: string): GuardedTarget {
   const checked = checkEgressUrl(policy, text, what);
   if (!checked.ok) return checked;
@@ -48,11 +39,7 @@ export function guardTarget(policy: EgressPolicy, text: string, what: string): G
   return { ok: true, url, lookup };
 }
 
-/**
- * Why a call without an answer failed, as the partner is told. A refusal by the policy says what to ask the operator
- * for; on a laptop a network error is named (refused, reset, no such host); in a hosted sandbox every network
- * failure reads the same.
- */
+/** A refusal by the policy says what to ask the operator for; on a laptop the network error is named, on a hosted sandbox every failure reads the same. */
 export function failureMessage(policy: EgressPolicy, error: NodeJS.ErrnoException, url: URL, what: string): string {
   if (error instanceof EgressRefused) return `not sent: ${error.message}`;
   if (policy.kind !== 'open') return unreachedMessage(url, what);

@@ -1,9 +1,4 @@
-/**
- * The front of a hosted sandbox: each request goes whole to the sandbox of the partner it belongs to
- * (attribute-request.ts), each partner's a full sandbox of its own (store, journal, events, fault rules, reports).
- * What belongs to no partner is answered here, in the same envelopes: a POS call that names no known partner, a
- * control call without a partner's token, and the operator's reads across partners.
- */
+/** The front of a hosted sandbox: each request goes whole to its partner's own sandbox; what belongs to no partner is answered here in the same envelopes. */
 import type { ReportKeys } from '../../certification-checklist/report/signing-keys.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
@@ -113,8 +108,7 @@ function nobodyApp(options: FrontOptions): Express {
     else if (route.api === 'control' && route.operator !== undefined) app.get(route.path, route.operator(view));
   }
   app.use(LEGACY_MOUNT, legacyRouter(ROUTES));
-  // A POS call that reached no partner: the refusal attribute-request.ts gave, at the routes of the POS API only,
-  // so that another path or method is answered 404 or 405 as a partner's sandbox would.
+  // A POS call that reached no partner gets the refusal attribution gave, on the POS paths only, so another path is 404 or 405 as a partner's sandbox would answer.
   for (const route of ROUTES) {
     if (route.api !== 'pos') continue;
     app[route.method === 'PUT' ? 'put' : 'post'](posPaths(route.path), (req, res) => {

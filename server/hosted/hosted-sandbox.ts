@@ -1,10 +1,4 @@
-/**
- * A hosted sandbox (`serve --partners FILE`): one full sandbox per partner, each with its own store (its own data
- * file, or its own rows of the database), journal, events, fault rules, seen jtis and report folder, behind the
- * front that gives each request to the partner it belongs to (hosted-front.ts). A partner's sandbox is the very
- * sandbox the laptop runs, started with that partner's identity and an admin token: the laptop is the one-partner
- * case, without the front.
- */
+/** A hosted sandbox: one full sandbox per partner (store, journal, events, faults, jtis, reports) behind the front; the laptop is the one-partner case. */
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import { createSandbox, defaultInstanceId, type Sandbox, type SandboxOptions } from '../sandbox.js';
@@ -28,11 +22,7 @@ export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 
   setup: PartnersSetup;
   /** Each partner's store: a data file of its own, or its rows of the shared database. */
   storageFor: (partner: string) => DocumentStorage;
-  /**
-   * Where a partner's sandbox runs: here, made at once on its store (the default), or wherever the instances on one
-   * database agree (server/cluster/): `make` makes it on a store, and the answer's listener takes the partner's
-   * requests.
-   */
+  /** Here at once (the default), or where the instances on one database agree: `make` makes it on a store. */
   place?: (partner: string, make: (storage: DocumentStorage, forwardKey?: string) => Promise<Sandbox>) => Promise<PlacedPartner>;
   logger: Logger;
   /** Each partner's checklist reports go to a folder of its own in here. */

@@ -1,10 +1,4 @@
-/**
- * What an operator's Prometheus scrapes from each instance of a hosted sandbox (GET /metrics, the operator's token):
- * requests by partner class, route and status, with their latency; partners led, moved and activated; order
- * deliveries and their retries; quota refusals; and the process's own (memory, CPU, event loop). A registry of the
- * instance's own, not prom-client's global one: two sandboxes in one process (the tests) never share counts.
- * Labels are few and bounded: a route is one of the API's, never a path as sent, and no label names a partner.
- */
+/** What an operator's Prometheus scrapes from each instance (GET /metrics), in a registry of its own; labels are few and bounded, and none names a partner. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sandbox } from '../sandbox.js';

@@ -1,10 +1,4 @@
-/**
- * Who leads each partner among the instances on one database. The leader holds a session-level advisory lock on the
- * partner, on a connection of its own named for the instance, for as long as it leads: PostgreSQL releases it when
- * that connection ends, however the process ended (a SIGKILL included), and another instance can then take it.
- * The table sandbox_leaders says where the leader is (its URL, for the others to forward to) and its epoch, which
- * grows at every change of leader and fences the writes of an instance that lost the lead (postgres-storage.ts).
- */
+/** Who leads each partner: the leader holds an advisory lock on a connection of its own, which PostgreSQL frees however the process ends; sandbox_leaders says where it is, and its epoch fences a former leader's writes. */
 import pg from 'pg';
 import { ownerOf } from './placement.js';
 
@@ -49,10 +43,7 @@ export class Leadership {
   /** The database's forward key: what forward proofs are signed with (domain/forward-proof.ts); it never leaves the instance. */
   forwardKey = '';
 
-  /**
-   * Grows each time the lock connection is lost: a lead taken on a connection that was lost before the leader's
-   * sandbox was ready is no lead (partner-slot.ts compares it before and after).
-   */
+  /** Grows at each lost lock connection: a lead taken on a connection lost before the sandbox was ready is no lead. */
   generation = 0;
 
   /** Whether the lock connection is there: without it no lead can be taken. */
@@ -91,10 +82,7 @@ export class Leadership {
     return row === undefined ? undefined : { instanceId: row.instance_id, url: row.url, epoch: Number(row.epoch) };
   }
 
-  /**
-   * Renews this instance's lease for `leaseMs`, on the lock connection (an instance without one cannot lead, and
-   * lets its lease run out), and reads who is live and who leads what: undefined while the connection is lost.
-   */
+  /** Renewed on the lock connection (an instance without one cannot lead); undefined while that connection is lost. */
   async renewLease(leaseMs: number, url: string | null): Promise<{ live: Array<{ id: string; url: string | null }>; leaders: Map<string, { instanceId: string; epoch: number }> } | undefined> {
     const client = this.client;
     if (client === undefined) return undefined;
@@ -115,10 +103,7 @@ export class Leadership {
     await this.pool.query('DELETE FROM sandbox_instances WHERE instance_id = $1', [this.instanceId]).catch(() => undefined);
   }
 
-  /**
-   * Marks `partner` put away (idle): its row keeps the epoch, which fences every earlier leader's writes, and names no
-   * instance; its next request makes its sandbox again, on the instance rendezvous hashing names.
-   */
+  /** Put away: the row keeps the epoch that fences earlier leaders, and names no instance. */
   async putAway(partner: string, epoch: number): Promise<void> {
     await this.pool.query("UPDATE sandbox_leaders SET instance_id = '', url = NULL, since = now() WHERE partner = $1 AND epoch = $2", [partner, epoch]);
   }
@@ -137,9 +122,7 @@ export class Leadership {
   }
 
   private async open(): Promise<pg.Client> {
-    // TCP keepalive: a connection cut without a word (a network gone, not a server stopped) is found lost in
-    // minutes rather than hours. The database finds it sooner and frees the locks; the epoch fences this instance's
-    // writes meanwhile (postgres-storage.ts).
+    // TCP keepalive finds a silently cut connection in minutes; the epoch fences this instance's writes meanwhile.
     const client = new pg.Client({ connectionString: this.url, application_name: `pos-sandbox ${this.instanceId}`.slice(0, 63), keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     client.on('error', () => undefined);
     try {
@@ -151,13 +134,7 @@ export class Leadership {
     return client;
   }
 
-  /**
-   * The lock connection gone (the database restarted, a network cut): every lock with it. The instance stops
-   * leading at once, before another takes the lead, then connects again every RECONNECT_MS until the database
-   * answers, and its partners' slots take the lead again at their next try if no other instance has. Without
-   * this an instance never led again after the database's restart, and when every instance had lost its
-   * connection, no partner had a leader: every request was a 503 until the instances were restarted.
-   */
+  /** The lock connection gone: the instance stops leading at once and reconnects until the database answers, so a database restart never leaves partners without a leader. */
   private hold(client: pg.Client): void {
     this.client = client;
     const gone = () => {
@@ -188,12 +165,7 @@ export class Leadership {
   }
 }
 
-/**
- * Which instances are live, and who leads what, as this instance last read it: its lease renewed every
- * HEARTBEAT_MS (leadership.ts), the live instances and the leaders read in the same turn. Every partner's slot
- * asks it who should lead (rendezvous hashing over the live instances, rendezvous.ts), so the partners spread
- * over the instances with no coordination but the database.
- */
+/** Who is live and who leads what, as last read at each heartbeat; every slot asks it who should lead. */
 
 /** How often the lease is renewed and the others read. */
 export const HEARTBEAT_MS = 1000;

@@ -1,18 +1,4 @@
-/**
- * One partner on an instance of a sandbox that several instances serve on one database (docs/hosting.md). The
- * instance either leads the partner, and runs its whole sandbox (state in memory, refunds processed, orders
- * delivered, fault counters, journal, events), or follows, and sends the partner's requests on to the leader. So
- * every state change of a partner happens in one process, as on a laptop, and a client may call any instance.
- *
- * Which instance leads a partner is rendezvous hashing's answer over the live instances (membership.ts): every
- * `checkMs` the instance that should lead it takes the lead if it is free, and one that leads a partner another
- * live instance should lead hands it over: new requests wait, those in flight are answered and deliveries under
- * way settle, event streams are ended (their clients reconnect, to the new leader), the state is committed, and
- * the lock given up. The lock goes with the leader's connection, so a leader that died (SIGKILL) is replaced once
- * its lease runs out, and the new leader reads the state from the database: refunds still PENDING are decided,
- * orders left mid-delivery recovered, as a restart would. A partner no instance took for ORPHAN_MS (its owner
- * cannot, say) is taken by any instance: never left without a leader.
- */
+/** One partner on one of several instances (docs/hosting.md): the instance leads it and runs its whole sandbox, or follows and sends its requests on; the lead moves by rendezvous hashing, handed over cleanly, or taken from a dead leader once its lease runs out. */
 import type { RequestListener } from 'node:http';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -136,10 +122,7 @@ export class PartnerSlot {
     if (this.state.kind === 'following' && this.mayLead()) await this.tryLead();
   }
 
-  /**
-   * Whether this instance may take the lead now: the rules of lead-rules.ts, and for an orphan (no live instance
-   * runs a partner that should run), once that has lasted ORPHAN_MS.
-   */
+  /** The rules of placement.ts, and for an orphan, once that lasted ORPHAN_MS. */
   private mayLead(): boolean {
     const { membership, instanceId } = this.options;
     const row = membership.leaderOf(this.partner);
@@ -188,10 +171,7 @@ export class PartnerSlot {
     sendOn(this.sendingOn, req, res);
   };
 
-  /**
-   * What the operator's health says of the partner while this instance follows: which instance leads it, as the
-   * database says, and the database's own trouble when it does not answer.
-   */
+  /** While following: which instance leads, as the database says, or the database's own trouble. */
   async followingHealth(): Promise<Record<string, unknown>> {
     let leader: Leader | undefined;
     const ping = await pingStore({ kind: 'postgres', ping: async () => void (leader = await this.options.leadership.leaderOf(this.partner)) });
@@ -235,8 +215,7 @@ export class PartnerSlot {
     const makingFrom = performance.now();
     try {
       const sandbox = await this.options.createSandbox(storage, this.options.leadership.forwardKey);
-      // The lock went with a connection lost while the sandbox was being made (another instance may hold it now),
-      // or the instance is stopping: no lead.
+      // The lock went with a connection lost meanwhile, or the instance stops: no lead.
       if (this.options.leadership.generation !== generation || (this.state as State).kind !== 'following') {
         sandbox.close();
         await this.options.leadership.release(this.partner);
@@ -255,12 +234,7 @@ export class PartnerSlot {
     }
   }
 
-  /**
-   * Gives the partner up: to `owner` (a hand-over), or to sleep (idle, put away). New requests wait (forward),
-   * those in flight are answered, deliveries under way settle, event streams are ended (their clients reconnect, and
-   * reach the new leader), the state is committed, then the lock given up: `owner` takes it at its next check, and
-   * a partner put away is made again at its next request.
-   */
+  /** New requests wait, those in flight are answered, deliveries settle, streams end, the state is committed, then the lock given up. */
   private async letGo(why: 'handover' | 'idle', owner?: string): Promise<void> {
     if (this.state.kind !== 'leading') return;
     const { sandbox, epoch } = this.state;

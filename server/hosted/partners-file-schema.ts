@@ -1,18 +1,9 @@
-/**
- * The partners file (`serve --partners FILE`): every POS partner a hosted sandbox serves, with its credentials, the
- * locations it gets and where its orders go (docs/hosting.md). Validated at start like the fixtures; the types come
- * from the schema.
- */
+/** The partners file (docs/hosting.md): every partner, its credentials, locations and where its orders go; the types come from the schema. */
 import type { FromSchema } from 'json-schema-to-ts';
 import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
 import { KID_PATTERN } from '../../certification-checklist/report/signing-keys.js';
 
-/**
- * Pure: the capabilities a partners file declares, in the checklist's words (refund, hub, kiosk, menu-form-b: what
- * `checklist --capabilities` takes), so one partner is described one way everywhere. Files written before read as
- * well: `refunds` is `refund`; `orders`, `order-status` and `menu-form-a` are what every POS does (the required
- * items), so they declare nothing and are left out.
- */
+/** Pure: capabilities in the checklist's words; an older file's `refunds` is `refund`, and what every POS does declares nothing. */
 
 /** The names of an earlier version of the partners file, and what each is now (undefined: every POS does it). */
 export const EARLIER_CAPABILITIES: Readonly<Record<string, Capability | undefined>> = {
@@ -66,11 +57,7 @@ export const partnersFileSchema = {
     $schema: { type: 'string' },
     /** The operator's token: the control API of every partner (with x-sandbox-partner naming one). */
     operatorToken: secretSchema,
-    /**
-     * The operator's keys that sign every report the hosted sandbox writes (docs/certification.md): the deployment's
-     * name, as reports and `verify-report` name the signer, and Ed25519 keys with a kid each; the one not retired
-     * signs, the retired stay published at /.well-known/jwks.json so what they signed still verifies.
-     */
+    /** The operator's Ed25519 keys that sign every report (docs/certification.md): the one not retired signs, the retired stay published. */
     reportSigning: {
       type: 'object',
       additionalProperties: false,

@@ -1,8 +1,4 @@
-/**
- * Reads `serve --partners FILE`: the file checked against its schema, then each partner's secrets read (inline, an
- * environment variable, or a file), its fixture folder loaded and cut to its locations. Every problem of the file is
- * reported at once, each naming its place (`partners[1].adminToken`), and stops the start (exit code 2).
- */
+/** Reads `serve --partners FILE`: the schema, each partner's secrets and fixtures; every problem at once, each at its place, and the start stops (exit 2). */
 import { readFileSync } from 'node:fs';
 import { readPlainFile } from '../http/read-plain-file.js';
 import { dirname, resolve } from 'node:path';
@@ -175,11 +171,7 @@ function partnersError(file: string, problems: string[]): ConfigError {
 }
 
 
-/**
- * Pure: a partner's `egress` in the partners file, checked (every rule an origin, every network a CIDR), and the
- * policy built from it (egress/egress-policy.ts). The partner's posOrderUrl, and the sandbox's --pos-order-url that
- * stands for it, are the operator's own words: their origins are allowed without being listed.
- */
+/** Pure: a partner's `egress` checked and made a policy; its posOrderUrl and --pos-order-url are the operator's own words, allowed unlisted. */
 
 /** Every problem of an entry's egress, each at its place (`partners[1].egress.allow[0]: …`). */
 export function egressProblems(where: string, egress: { allow?: readonly string[]; allowNetworks?: readonly string[] } | undefined, posOrderUrl: string | undefined): string[] {

@@ -1,9 +1,4 @@
-/**
- * Pure: which live instance should lead a partner. Rendezvous (highest random weight) hashing: each instance scores
- * every partner by a hash of the pair, and the highest score owns it. Every instance computes the same owner from
- * the same list, with no coordination; an instance that joins takes about 1/N of the partners, each from the instance
- * that had it, and moves none between the others; one that leaves gives up only its own.
- */
+/** Pure: which live instance should lead a partner, by rendezvous hashing: every instance computes the same owner, and one that joins or leaves moves only its share. */
 import { createHash } from 'node:crypto';
 
 /** The pair's weight: the first 8 bytes of SHA-256 over both names, as an unsigned 64-bit number. */
@@ -21,11 +16,7 @@ export function ownerOf(partner: string, instances: readonly string[]): string |
   return best?.id;
 }
 
-/**
- * Pure: what a partner's slot does at each check (partner-slot.ts), from what the instance knows then. Rendezvous
- * hashing names the owner among the live instances (rendezvous.ts); the leaders table names who led the partner
- * last, or that it was put away (an empty instance id), or nothing when it never ran.
- */
+/** Pure: what a partner's slot does at each check, from the owner and the leaders table's row as last read. */
 
 export interface FollowingView {
   self: string;
@@ -42,11 +33,7 @@ export interface FollowingView {
   wanted: boolean;
 }
 
-/**
- * A following slot: `take` the lead now (this instance owns the partner, and it should run: it is wanted, or it ran
- * when its leader went and may have work left, or partners run at once), `orphan` (no live instance runs a partner
- * that should run: take it if that lasts), or `wait`.
- */
+/** `take` when this instance owns a partner that should run, `orphan` when no live instance runs it, else `wait`. */
 export function followingStep(view: FollowingView): 'take' | 'orphan' | 'notTaken' | 'wait' {
   if (!view.selfLive) return 'wait';
   const putAway = view.row?.instanceId === '';

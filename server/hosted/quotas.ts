@@ -1,9 +1,4 @@
-/**
- * Pure: what one partner may use of a sandbox (docs/hosting.md, "Exposing it to partners"). A hosted sandbox serves
- * many partners from one process: without a bound, one partner's event streams, exports, checklist runs or request
- * rate slow every other. A laptop serves one person, so its bounds are only those that keep the process alive.
- * Every figure can be set for all partners and for each in the partners file; `null` means no limit.
- */
+/** Pure: what one partner may use of a sandbox (docs/hosting.md), so one partner cannot slow the others; a laptop's bounds only keep the process alive. `null`: no limit. */
 import { ApiError, envelopeFamilyFor } from '../errors.js';
 import type { RequestHandler } from 'express';
 import { routeFinder, type Route } from '../http/route.js';
@@ -57,11 +52,7 @@ export const LAPTOP_QUOTAS: Quotas = {
   bodyBytes: MAX_BODY_BYTES,
 };
 
-/**
- * A partner of a hosted sandbox: room for a POS under test and its checklist runs (a whole run, with its polling of the
- * journal, was never refused at 20 requests a second, and slowed at 10: docs/hosting.md), and a bound on everything
- * that costs the process memory or time, so that one partner at all its quotas keeps another's p99 within 2x.
- */
+/** Room for a POS under test and its checklist runs, and a bound on all that costs memory or time (docs/hosting.md). */
 export const HOSTED_QUOTAS: Quotas = {
   requestsPerSecond: 20,
   burst: 40,
@@ -91,11 +82,7 @@ export function withQuotas(base: Quotas, ...given: Array<Partial<Quotas> | undef
   return result;
 }
 
-/**
- * Pure: a token bucket. `rate` tokens a second flow in, up to `burst` held; a request takes one. A partner that sends
- * at its rate is never refused; one that sends faster is refused for the excess, told how long until a token is
- * there again.
- */
+/** Pure: a token bucket: a partner at its rate is never refused, one faster is told how long until a token is back. */
 export class RateBucket {
   private tokens: number;
   private last: number;
@@ -123,11 +110,7 @@ export class RateBucket {
   }
 }
 
-/**
- * One partner's quotas (domain/quotas.ts) as the sandbox keeps them: the request bucket, the exports under way (the
- * partner's own, and the process's across every partner), and how often each limit refused something, which the
- * health answer shows. The refusals are 429 `TOO_MANY_REQUESTS` with `Retry-After`, in the envelope of the path.
- */
+/** One partner's quotas as kept: its bucket, its exports and the process's, and how often each refused (the health shows it); refusals are 429 with Retry-After. */
 
 /** A count of things under way at once, shared by every partner of a process (the HAR exports of all). */
 export class SharedSlots {
@@ -255,11 +238,7 @@ function tooMany(message: string, retryAfterS: number): ApiError {
   return new ApiError('TOO_MANY_REQUESTS', message, { headers: { 'retry-after': String(retryAfterS) } });
 }
 
-/**
- * The first stage of a partner's requests: its request rate, before the body is read or anything is journaled, so a
- * refused request costs next to nothing and the journal keeps the calls worth reading. The dashboard's files and
- * readiness hold no data and pass; a checklist run the sandbox makes for the partner counts like any of its calls.
- */
+/** A partner's request rate, the first stage, so a refused request costs nothing and is not journaled; the dashboard's files and readiness pass. */
 
 export function requestQuota(book: QuotaBook, routes: ReadonlyArray<Route<never>>): RequestHandler {
   const free = routeFinder(routes.filter((route) => route.api === 'page' || (route.api === 'control' && route.hosted === 'any')));

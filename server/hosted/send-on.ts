@@ -1,8 +1,4 @@
-/**
- * A request for a partner this instance does not lead, sent on (partner-slot.ts): to the leader the database names;
- * for a partner asleep (put away, or never run), to the instance rendezvous hashing names, which makes it, or made
- * here when that is this one; held meanwhile for up to the wait, then a 503 that says why.
- */
+/** A request for a partner this instance does not lead: to the leader, or for a sleeping partner to its rendezvous owner (made here when that is this one), held up to the wait, then a 503 saying why. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { BODY_LIMIT_BYTES } from '../http/json-body.js';
@@ -73,8 +69,7 @@ async function forward(slot: SendingSlot, req: IncomingMessage, res: ServerRespo
       if (owner === slot.instanceId) slot.want();
       else if (ownerUrl !== undefined && (await send(ownerUrl)) === 'sent') return;
     }
-    // No leader answering: take the lead if this instance may, or wait a little for the one that takes it. Without a
-    // lock connection by the deadline (the database gone) there is no lead to take: the database's trouble is the answer.
+    // No leader answering: lead if this instance may, or wait for the one that does; no lock connection by then means the database is the answer.
     const led = await slot.tryLead().catch((error: unknown) => {
       throw new DatabaseSilent(error);
     });

@@ -7,11 +7,7 @@ import { BODY_LIMIT_BYTES } from './json-body.js';
 import { REFUND_RESULT_INSTEAD, v1QueryHabits, waitsForRefundResult } from '../migration/v1-habits.js';
 import { allowedMethods, routePathOf, type Route } from './route.js';
 
-/**
- * Express's own final handler answers HTML with a stack trace; nothing reaches it. An error after the answer
- * started only closes the connection (the status is already on the wire), and an error while answering one is
- * logged, not thrown again.
- */
+/** Nothing reaches Express's own final handler (HTML, a stack); an error after the answer started only closes the connection. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     try {
@@ -35,10 +31,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/**
- * body-parser's own errors carry a `type`, zlib's a `code` (a body that is not the Content-Encoding it claims);
- * everything unknown becomes a 500 whose message reveals nothing.
- */
+/** body-parser's errors carry a `type`, zlib's a `code`; anything unknown is a 500 whose message reveals nothing. */
 export function toApiError(error: unknown, contentEncoding?: string): ApiError {
   if (error instanceof ApiError) return error;
   if (typeof error !== 'object' || error === null) return new ApiError('INTERNAL_ERROR', 'the sandbox failed unexpectedly; its log has the details');
@@ -76,10 +69,7 @@ export function toApiError(error: unknown, contentEncoding?: string): ApiError {
   return new ApiError('INTERNAL_ERROR', 'the sandbox failed unexpectedly; its log has the details');
 }
 
-/**
- * The last route: 405 with Allow for a POS path called with another method, 404 for everything else. A read of the
- * refund endpoint, or of a path below it, is v1's wait for a refund's result, and the answer says why v2 has none.
- */
+/** The last route: 405 with Allow for a POS path and another method, else 404; a read of the refund endpoint is v1's wait for a result, and the answer says so. */
 
 export function notFound(routes: ReadonlyArray<Route<never>>): RequestHandler {
   const served = routes.filter((route) => route.api === 'pos').map((route) => `${route.method} ${route.path}`);

@@ -1,7 +1,4 @@
-/**
- * Findings: what the real service may tolerate but the interface says not to do.
- * A finding never rejects a request unless the sandbox runs with --strict.
- */
+/** Findings: what the real service may tolerate but the interface says not to do; one rejects a request only under --strict. */
 import { v1BodyHabits } from '../migration/v1-habits.js';
 import type { Response } from 'express';
 import { ApiError } from '../errors.js';
@@ -103,13 +100,9 @@ export function lifetimeFindings(nbf: number, exp: number): Finding[] {
 /** Unknown fields listed one finding each; past this many, one more finding counts the rest. */
 export const MAX_UNKNOWN_FIELD_FINDINGS = 10;
 
-/**
- * Findings for body fields the interface does not define. Bounded: a body of 120,000 unknown fields made as many
- * findings, each kept in the journal, and a few such requests ran the process out of memory.
- */
+/** At most MAX_UNKNOWN_FIELD_FINDINGS: each finding is kept in the journal, and a body of a hundred thousand unknown fields ran the process out of memory. */
 export function unknownFieldFindings(fields: string[], where: string, body?: unknown): Finding[] {
-  // A v1 habit among them (CompanyProfileId, UpdateOrderState) says what v2 wants instead, not only that it is unknown.
-  // One nested in an unknown field (Order.CompanyProfileId) is named, and so is the field it is in.
+  // A v1 habit among them says what v2 wants instead, even nested in an unknown field.
   const habits = body !== null && typeof body === 'object' && !Array.isArray(body) ? v1BodyHabits(body as Record<string, unknown>).filter((habit) => fields.includes(habit.field)) : [];
   const v1 = habits.map((habit) => finding('V1_HABIT', habit.instead));
   const others = fields.filter((field) => !habits.some((habit) => habit.at === field));
@@ -146,10 +139,7 @@ export function setFindingsHeader(res: Response): void {
   if (res.locals.findings !== undefined && !res.headersSent) res.set(FINDINGS_HEADER, String(res.locals.findings.length));
 }
 
-/**
- * Under --strict every finding is a rejection: 401 UNAUTHORIZED when one is about the token,
- * otherwise 400 with the family's validation code.
- */
+/** Under --strict every finding is a rejection: 401 when one is about the token, else 400 with the family's validation code. */
 export function enforceStrict(res: Response, strict: boolean): void {
   const found = res.locals.findings ?? [];
   if (!strict || found.length === 0) return;

@@ -1,9 +1,4 @@
-/**
- * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a NUL or control character
- * in a header, a broken request line) get the same JSON envelope as every other refusal, instead of Node's
- * empty 400/431; a CONNECT, which Node would close unanswered, is refused the same way. They never reach the
- * journal: there is no request to record, only bytes.
- */
+/** What Node's HTTP parser refuses before Express sees it gets the JSON envelope too, instead of Node's empty 400 or 431; there is no request for the journal, only bytes. */
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_STATUS, envelopeFamilyFor, renderEnvelope, type EnvelopeFamily, type ErrorCode, ApiError } from '../errors.js';
@@ -11,11 +6,7 @@ import type { RequestHandler } from 'express';
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large' };
 
-/**
- * The HTTP server of a sandbox: Node's own refusals answered in the envelope. Node answers an HTTP/1.1
- * request without Host (400) and an Expect other than 100-continue (417) with an empty body, before the app
- * sees them; here the Host check is left to the app (which refuses in the envelope) and the 417 gets one.
- */
+/** Node's own refusals answered in the envelope: the Host check is left to the app, and a 417 gets a body. */
 export function createSandboxServer(app: RequestListener, options: { originFormOnly?: boolean; prototypesOf?: RequestListener } = {}): Server {
   const server = createServer({ requireHostHeader: false, ...madeAsExpressMakesThem(options.prototypesOf ?? app) }, (req, res) => {
     const refuse = (family: EnvelopeFamily, message: string) => {
@@ -23,11 +14,9 @@ export function createSandboxServer(app: RequestListener, options: { originFormO
       res.writeHead(ERROR_STATUS.INVALID_REQUEST, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
       res.end(body);
     };
-    // A hosted sandbox (or several instances) takes paths only, on every instance alike: a follower must never be
-    // made to send a request to a host the target names (pipeline/request-target.ts).
+    // A hosted sandbox takes paths only: a follower must never be made to send a request to a host the target names.
     if (options.originFormOnly && req.url !== undefined && !isOriginForm(req.url)) return refuse(envelopeFamilyFor(pathPart(req.url)), ORIGIN_FORM_ONLY);
-    // A request target with no path (`GET http:// HTTP/1.1`) leaves Express without a path to route: its own
-    // final handler would answer an HTML 404 "Cannot GET null".
+    // A target with no path leaves Express nothing to route, and its final handler would answer HTML.
     if (hasPath(req.url)) return app(req, res);
     refuse('order', 'the request target has no path; send origin-form (/v2/order/refund) or an absolute URL with a path');
   });
@@ -44,16 +33,7 @@ export function createSandboxServer(app: RequestListener, options: { originFormO
   return server;
 }
 
-/**
- * Express gives each request and response its own prototypes (req.get, res.json...) by Object.setPrototypeOf, the moment
- * it sees them, and changing an object's prototype makes V8 give up what it had learned about that object's accesses,
- * in Node's HTTP and stream code as much as in ours: it cost about half of the CPU of a clean refund (docs/performance.md;
- * expressjs/express#5998 proposes the same for Express itself, nodejs/node#37457 measured it first). Made by
- * constructors whose prototypes are already the app's, they keep theirs: setting the prototype an object already has
- * changes nothing. `prototypesOf` names the Express app behind a listener that hands requests on to it (serve
- * --store's readiness probe); for any other (a hosted sandbox routes to one of many apps), Node's own. A request
- * that reaches another app than the one named still gets that app's prototypes from Express, at the old cost.
- */
+/** Requests and responses made with the app's prototypes already: Express sets them on every request, and changing an object's prototype costs V8 what it learned about it (docs/performance.md). */
 function madeAsExpressMakesThem(app: RequestListener): Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
   const { request, response } = app as unknown as { request?: object; response?: object };
   if (!(request instanceof IncomingMessage) || !(response instanceof ServerResponse)) return {};
@@ -135,11 +115,7 @@ function answerRaw(socket: Duplex, code: ErrorCode, message: string, path: strin
   socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
-/**
- * Pure: the request targets a hosted sandbox takes. Only origin-form (`/v2/order/refund?x=1`): a sandbox on a network
- * sends requests on to other instances, and a target that names a host of its own (absolute-form
- * `http://10.0.0.1/x`, or `//10.0.0.1/x`, which a URL parser reads as a host) must never be able to choose where.
- */
+/** Pure: only origin-form targets, since a target naming a host (absolute-form, or `//host`) must never choose where a hosted sandbox sends a request on. */
 
 /** The refusal's message (400 INVALID_REQUEST, in the envelope of the path). */
 export const ORIGIN_FORM_ONLY =
@@ -150,10 +126,7 @@ export function isOriginForm(target: string): boolean {
   return target.startsWith('/') && target[1] !== '/' && target[1] !== '\\';
 }
 
-/**
- * An HTTP/1.1 request must carry Host (RFC 9112 §3.2). Node refuses one without it with an empty 400 unless
- * told not to; the sandbox's servers tell it not to, so that the refusal comes here, in the envelope.
- */
+/** An HTTP/1.1 request must carry Host (RFC 9112 §3.2); Node is told not to refuse it, so the refusal comes here, in the envelope. */
 
 export const requireHostHeader: RequestHandler = (req, _res, next) => {
   if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) {

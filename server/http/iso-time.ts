@@ -1,15 +1,4 @@
-/**
- * Pure: the sandbox's times both ways, in `toISOString`'s form.
- *
- * `isoTime` writes one: `new Date(ms).toISOString()`, written from the digits of the time of day after the day's own
- * prefix. A refund writes five or more such times (accepted, due, decided, its events, its journal entry), and
- * `toISOString` took 1.36 µs each on Node 20, about 6% of a clean refund's CPU; this takes ~55 ns. The string is made
- * flat (one Latin-1 slice, not a concatenation's rope of pieces): refunds, events and journal entries keep their times.
- * Any time whose day is not in years 0000–9999 (toISOString then writes six digits and a sign), and any time that is
- * not a whole number of ms, goes to `toISOString` itself, which also throws its RangeError for an invalid time.
- *
- * `isoTimeMs` reads one back (below).
- */
+/** Pure: the sandbox's times both ways in `toISOString`'s form, written and read from their digits because Date's own are a visible share of a refund (docs/performance.md). */
 const DAY_MS = 86_400_000;
 /** The day's prefix ("2026-11-29T") and the last time written, in its buffer. */
 const written = Buffer.from('0000-01-01T00:00:00.000Z', 'latin1');
@@ -45,12 +34,7 @@ function digits(value: number, at: number): void {
   written[at + 1] = 48 + (value % 10);
 }
 
-/**
- * The ms of a time in `toISOString`'s form (24 characters, `.` at 19; the caller knows the rest are digits where
- * digits go), read from its digits, its day counted from the civil calendar (days-from-civil, as in C++'s <chrono>):
- * Date.parse took 60 ms for a start's 100,000 refunds, Date.UTC with a helper per field 25–55. Any other form goes to
- * Date.parse.
- */
+/** Read from its digits (days-from-civil); any other form goes to Date.parse. */
 export function isoTimeMs(text: string): number {
   if (text.length !== 24 || text.charCodeAt(19) !== 46 /* . */) return Date.parse(text);
   const year = digitsIn(text, 0, 4);

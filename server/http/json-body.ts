@@ -1,10 +1,4 @@
-/**
- * The body of a POS call, in two stages. `readBodyText` reads it as text (1 MiB at most) before authentication,
- * so the journal keeps what a refused call carried (a status call refused with 401 still names its ExternalId);
- * any problem reading it waits. `parseBody` then, after auth and the location header, raises that problem or
- * parses the text here rather than in express.json, so empty, malformed, non-object and wrongly-typed bodies each
- * get their own message.
- */
+/** The body of a POS call in two stages: read as text before authentication, so the journal keeps what a refused call carried, then parsed after, so each wrong body gets its own message. */
 import express, { type RequestHandler, type Request } from 'express';
 import { MAX_BODY_BYTES } from '../hosted/quotas.js';
 
@@ -62,10 +56,7 @@ export function parseJsonBody(contentType: string | undefined, text: string): Pa
 
 /** Pure: how deeply a JSON text nests arrays and objects, read without parsing it. */
 
-/**
- * The deepest nesting a body or token part may have. A §2 payload needs fewer than 10 levels (a menu item's
- * modifiers are the deepest); 32 leaves room for extra fields and still keeps every walk over a value short.
- */
+/** A §2 payload needs fewer than 10 levels; 32 leaves room and keeps every walk over a value short. */
 export const MAX_JSON_DEPTH = 32;
 
 const OPEN_BRACKET = 0x5b; // [
@@ -75,11 +66,7 @@ const CLOSE_BRACE = 0x7d; // }
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/**
- * The deepest nesting of `[` and `{` in `text`, brackets inside strings not counted. One pass with a counter,
- * no recursion, so a body of 20,000 brackets costs what any body of its size costs. Malformed text still gets a
- * number: JSON.parse judges its syntax afterwards.
- */
+/** One pass with a counter, no recursion, so a body of 20,000 brackets costs what any body of its size costs. */
 export function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
@@ -105,13 +92,7 @@ export function tooDeepMessage(what: string, depth: number): string {
   return `${what} nests arrays and objects ${depth} levels deep; the sandbox accepts at most ${MAX_JSON_DEPTH} levels (a §2 payload needs fewer than 10)`;
 }
 
-/**
- * The body of the usual POS call read directly: a Content-Length within the limit, no Content-Encoding, no
- * Transfer-Encoding, and no charset other than UTF-8. body-parser's reader (decompression, charsets, chunked
- * bodies) costs several stream listeners and a decoder per call, a visible share of a refund's CPU (npm run bench);
- * every other body still goes to it. The outcome is body-parser's: the text decoded as UTF-8 with a leading BOM
- * dropped (as its decoder does) in `req.body`, or its error for a body cut short (`request aborted`).
- */
+/** The usual POS call's body read directly (known length, no encoding, UTF-8), since body-parser's reader is a visible share of a refund; its outcome is body-parser's. */
 
 /** A Content-Type with no parameters, or whose only parameter names UTF-8: body-parser would read it as UTF-8 too. */
 const UTF8_OR_NO_CHARSET = /^[^;]*(;\s*charset\s*=\s*"?utf-?8"?\s*)?$/i;
@@ -128,8 +109,7 @@ export function readPlainBody(req: Request, limit: number, done: (error?: unknow
   // A request already read, or whose connection is gone, is body-parser's to judge.
   if (req.readableEnded || req.destroyed || req.socket?.readable !== true) return false;
 
-  // One chunk holds the whole of almost every POS call's body: an array and a copy only when a second one comes. The
-  // listeners are removed together once the body is read, so `on` does what `once` would, without a wrapper each.
+  // One chunk holds almost every body: an array and a copy only when a second comes.
   let first: Buffer | undefined;
   let more: Buffer[] | undefined;
   let received = 0;

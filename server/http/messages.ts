@@ -16,10 +16,7 @@ export function describeValue(value: unknown): string {
   return text !== undefined && text.length <= 40 ? `${type} ${text}` : type;
 }
 
-/**
- * Turns ajv errors into messages that name their JSON path the way a POS engineer reads it:
- * `Items[2].Prices[0].Price must be a whole number, got number 12.5`.
- */
+/** ajv errors as messages that name their JSON path as a POS engineer reads it: `Items[2].Prices[0].Price must be a whole number, got number 12.5`. */
 
 /** `/Items/2/Prices/0/Price` → `Items[2].Prices[0].Price`; the empty pointer is `root`. */
 export function pointerToPath(pointer: string, root: string): string {
@@ -93,13 +90,7 @@ function schemaMessage(error: ErrorObject, root: string): string {
   }
 }
 
-/**
- * Pure: text the sandbox did not write (an ExternalId, a POS's reply, a report read back, a fault rule's body) made
- * safe to print on a terminal. Every control character (C0, DEL, C1) and every character that reorders text on screen
- * (the bidirectional controls), the line and paragraph separators and the BOM is shown as its `\uXXXX` escape: an ESC sequence in an ExternalId could otherwise set
- * the window title, write the clipboard (OSC 52) or clear the screen, and a newline or a carriage return could print
- * a line that looks like the sandbox's own. In JSON text the same escape is the same character, so JSON stays JSON.
- */
+/** Pure: text the sandbox did not write made safe for a terminal, every control or reordering character shown as its `\uXXXX` escape (the same character in JSON). */
 
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2028\u2029\u2066-\u2069\ufeff]/;
@@ -111,11 +102,7 @@ const TERMINAL_UNSAFE = /\u001b\[[0-9;]*m|[\u0000-\u0008\u000b\u000c\u000e-\u001
 /** Characters that show nothing: a label holding one reads as another label. */
 const INVISIBLE = /[\u200b-\u200d\u2060]/;
 
-/**
- * Whether a value given to name something (a POS name, version or build; a label in a report) is 1 to 100
- * characters that print as they read: no control, bidirectional or invisible character (a right-to-left override in
- * a build id turned the rest of a report's title around), not starting with a space.
- */
+/** A value that names something (a POS name, a label in a report) is 1 to 100 characters that print as they read, not starting with a space. */
 export const isLabel = (value: string): boolean => value.length > 0 && value.length <= 100 && value.trimStart() === value && !UNPRINTABLE.test(value) && !INVISIBLE.test(value);
 
 const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -135,11 +122,7 @@ export function printableDeep<T>(value: T): T {
   return copy as T;
 }
 
-/**
- * A chunk of the sandbox's own terminal output, made safe whatever data it holds: its colours (SGR sequences), tabs
- * and line ends are kept, every other control character escaped. The last guard of the CLI's output; data is made
- * printable before it is formatted, which escapes newlines and colours inside it too.
- */
+/** The sandbox's own terminal output, whatever data it holds: colours, tabs and line ends kept, every other control character escaped. */
 export function terminalSafe(text: string): string {
   return text.replace(TERMINAL_UNSAFE, (found) => (found.length > 1 ? found : escape(found)));
 }

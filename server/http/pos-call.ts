@@ -8,8 +8,7 @@ export const readLocation: RequestHandler = (req, res, next) => {
   const value = req.get(LOCATION_HEADER)?.trim();
   res.locals.locationId = value === '' ? undefined : value;
   if (res.locals.token) addFindings(res, subLocationFindings(res.locals.token.claims.sub, res.locals.locationId));
-  // v1's location header: in place of x-service-locationid v2 cannot tell the location (the refusal says why);
-  // beside it, v2 reads x-service-locationid and the v1 header is a habit to drop.
+  // v1's location header in place of x-service-locationid leaves the location unknown (the refusal says why); beside it, it is a habit to drop.
   const v1 = companyProfileIdHeaderOf(req.headers);
   if (v1 !== undefined && res.locals.locationId === undefined) res.locals.v1LocationHeader = v1;
   else if (v1 !== undefined) addFindings(res, [finding('V1_HABIT', `${companyProfileIdHeader(v1)}; v2 reads the x-service-locationid this call also carries`)]);
@@ -39,8 +38,7 @@ export function requireOrderCall<R>(res: Response, checkBody: (value: unknown) =
   const check: BodyCheck<R> = body?.ok ? checkBody(body.value) : { ok: false, problems: [body?.problem ?? 'body is missing'] };
   if (!check.ok) problems.push(...check.problems);
   if (locationId === undefined || !check.ok) {
-    // A body refused while it carries v1's fields ({"UpdateOrderState": {…}}, CompanyProfileId without the location
-    // header) says what v2 wants instead of them, not only what is missing.
+    // A body refused while it carries v1's fields also says what v2 wants instead of them.
     const value = body?.ok ? body.value : undefined;
     const v1 = value !== null && typeof value === 'object' && !Array.isArray(value) ? v1BodyHabits(value as Record<string, unknown>).slice(0, MAX_V1_HABITS) : [];
     throw new ApiError('INVALID_PAYLOAD', [...problems, ...v1.map((habit) => habit.instead)]);

@@ -1,9 +1,4 @@
-/**
- * I/O: a file read only when it is a regular file (a link to one is followed), and only up to a limit. A secret, a
- * key, a key set or a report folder's file may name `/dev/zero`, a FIFO or a folder by mistake or by malice: those
- * would fill the memory, hang, or throw a stack. Opened without blocking (a FIFO's open waits for a writer), then
- * judged by what was opened, so nothing can be swapped in between the check and the read.
- */
+/** A file read only when it is a regular file and only up to a limit: a path naming /dev/zero, a FIFO or a folder must not fill the memory or hang. */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 export type PlainFile = { text: string } | { problem: string; missing?: true };

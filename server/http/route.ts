@@ -47,11 +47,7 @@ export interface OperatorView {
   metrics: { render(): Promise<{ body: string; contentType: string }> };
 }
 
-/**
- * A call of the control API, behind its guards unless `open` (readiness: load balancers carry no token). On a hosted
- * sandbox it is one partner's, but `hosted: 'any'` (any partner's sandbox answers alike) and `operator`, the answer
- * the operator's token gets without naming a partner.
- */
+/** A call of the control API, behind its guards unless `open`; on a hosted sandbox one partner's, unless `hosted: 'any'`, and `operator` answers the operator's token. */
 export interface ControlRoute<D> extends Declared<D> {
   api: 'control';
   doc?: object;
@@ -120,10 +116,7 @@ export function routeFinder<R extends Route<never>>(routes: readonly R[], anyMet
 
 /** Pure: a path without its trailing slashes, in time linear in its length whatever a client sends. */
 
-/**
- * `path` without its trailing slashes. A loop, not /\/+$/: that pattern retries from every slash of a run that
- * does not end the path, quadratic in its length (16,000 slashes before an `x` took 0.8 s a request).
- */
+/** A loop, not /\/+$/, which is quadratic in a run of slashes that does not end the path. */
 export function withoutTrailingSlashes(path: string): string {
   let end = path.length;
   while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;

@@ -1,9 +1,4 @@
-/**
- * Stages run one after another as one Express handler. Each stage Express runs itself costs a layer walk (a path
- * match, the mount's URL trimmed and restored, a promise check); the POS API's nine stages made that walk a
- * visible share of a refund's CPU (npm run bench). The stages keep Express's contract: `next()` goes on,
- * `next(error)` skips to the error handler, and a throw or a rejected promise is passed on as `next(error)`.
- */
+/** Stages run as one Express handler, since each layer Express walks costs a refund; Express's contract is kept: next(), next(error), and a throw or rejection passed on. */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 export function series(...stages: RequestHandler[]): RequestHandler {

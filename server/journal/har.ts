@@ -69,11 +69,7 @@ function bodyText(body: unknown, text: string | undefined): string | undefined {
   return body === undefined ? undefined : JSON.stringify(body);
 }
 
-/**
- * A HAR export written to the response an entry at a time: each entry is rendered (redacted) and serialized as it is
- * written, the response's backpressure is waited on, and the event loop is given back between batches, so other
- * partners' requests are answered while a large journal goes out.
- */
+/** Written an entry at a time, redacted as it goes, with backpressure and the event loop given back between batches, so other partners are answered meanwhile. */
 
 /** Bytes written before the event loop is given back. */
 const BATCH_BYTES = 64 * 1024;
@@ -119,8 +115,7 @@ export async function writeHar(
     // Entries never read before are redacted as they are written: a batch also ends after its time.
     if (sinceYield >= BATCH_BYTES || performance.now() - turnStarted >= BATCH_MS) {
       sinceYield = 0;
-      // At most bytesPerSecond on average (a hosted partner's quota): an export then takes a bounded share of the
-      // process, however large the journal and however often it is asked for.
+      // At most bytesPerSecond on average (a hosted partner's quota), so an export takes a bounded share of the process.
       const ahead = options.bytesPerSecond ? (written / options.bytesPerSecond) * 1000 - (performance.now() - started) : 0;
       await (ahead > 1 ? sleep(ahead) : yieldToOthers());
       turnStarted = performance.now();

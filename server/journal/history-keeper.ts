@@ -1,8 +1,4 @@
-/**
- * Saves a sandbox's journal entries and events to its history store (history-store.ts) a batch at a time, shortly
- * after they happen, rendered (redacted) then; reads them back when the sandbox is made. A save that fails is said in
- * the log and not tried again: the journal is what the sandbox saw, not state a request depends on.
- */
+/** A sandbox's journal and events saved to its history store in batches, redacted, and read back when it is made; a failed save is logged, not retried. */
 import type { Logger } from '../logger.js';
 import type { SandboxEvents, SandboxEvent } from '../events/sandbox-events.js';
 import type { Journal } from './journal.js';
@@ -63,10 +59,7 @@ export class HistoryKeeper {
   }
 }
 
-/**
- * Where a partner's journal and event backlog outlive its sandbox: the database of a hosted sandbox (a move, a
- * takeover, a restart). A laptop's stay in memory, as ever: no store gives one.
- */
+/** Where a partner's journal and events outlive its sandbox (a hosted sandbox's database); a laptop's stay in memory. */
 
 export interface HistoryStore {
   /** The last `journalLimit` entries and `eventsKept` events, oldest first. */

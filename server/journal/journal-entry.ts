@@ -53,10 +53,7 @@ export interface JournalEntry {
   fault?: JournalFault;
 }
 
-// The forward proof vouches for one request for a few seconds (domain/forward-proof.ts); shown hashed all the same,
-// as is the key header of earlier versions, should a client still send one. The forwarding instance's id is hashed
-// too: a hosted sandbox does not tell a partner its instances' ids (ready hides them), and the hash still tells two
-// instances apart.
+// Hashed all the same: the forward proof vouches for one request for seconds, and a partner is not told its instances' ids.
 const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'proxy-authorization', 'x-sandbox-forward-proof', 'x-sandbox-forward-key', 'x-sandbox-forwarded-by']);
 /** Bodies are kept up to this size; the journal is for reading, not for replaying megabytes. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024;
@@ -215,12 +212,7 @@ export function journalSummary(entry: SummarySource): JournalSummary {
   };
 }
 
-/**
- * The summary with each of its strings passed through `scrub`: what the redactor's generic walk gives for it, without
- * the walk. Every request's summary is redacted as it is kept, so this is on the hot path; the field names are the
- * summary's own, not a client's, and need no scrubbing; nor do the values the sandbox makes itself (the entry's id,
- * its time, the finding codes) or Node's HTTP parser allows (the method, one of a fixed list).
- */
+/** Each string scrubbed, but for the fields the sandbox writes itself: every summary passes here as it is kept. */
 export function scrubSummary(summary: JournalSummary, scrub: (text: string) => string, scrubRecurring: (text: string) => string = scrub): JournalSummary {
   const text = (value: string | undefined) => (typeof value === 'string' ? scrub(value) : value);
   // The path and the location come back call after call: `scrubRecurring` may remember those it found clean.

@@ -31,8 +31,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
       keep(clientLeftAfterMs === undefined ? undefined : { error: `the client closed the connection after ${clientLeftAfterMs} ms, before this answer` }, chunk);
       return end(...args);
     }) as typeof res.end;
-    // A request a drop or hang fault never answers is still an entry: status 0, and why. A client that leaves
-    // while the sandbox still works (a delay fault, say) is noted on the answer written afterwards.
+    // A request a drop or hang fault never answers is still an entry, status 0; a client that left early is noted on the answer.
     res.on('close', () => {
       if (recorded) return;
       const afterMs = deps.clock() - started;
@@ -53,11 +52,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
       });
     });
 
-    /**
-     * Adds the entry, and never lets the journal fail the answer: by now the state may have changed (a refund
-     * stored), and a 500 would make the POS retry what already happened. A failure is logged and kept as a
-     * bare entry instead, whether it comes now or when the entry is first read.
-     */
+    /** The journal never fails the answer: the state may have changed already, and a 500 would make the POS retry it; a failure is logged and kept as a bare entry. */
     function keep(ending?: { unanswered?: true; error: string }, chunk?: string | Buffer): void {
       try {
         const captured = capture(ending, chunk);
@@ -104,11 +99,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
   };
 }
 
-/**
- * Builds the entry when the journal is first read; outside the middleware, so it holds the capture and nothing of the
- * request. The capture is kept as one string until then: 5,000 kept captures as objects were some 250,000 objects
- * (headers, findings, bodies) for every full collection to mark, and the tail of the latency grew with them.
- */
+/** Built when first read, from a capture kept as one string: objects kept for every entry weighed on each full collection (docs/performance.md). */
 function buildLater(captured: InboundCapture, partnerKey: string, logger: Logger): () => JournalEntry {
   const packed = packCapture(captured);
   return () => {
@@ -122,10 +113,7 @@ function buildLater(captured: InboundCapture, partnerKey: string, logger: Logger
   };
 }
 
-/**
- * Pure: what the journal takes of an inbound call as its answer leaves (plain values, never the request or
- * response objects, so 5,000 kept entries hold no sockets), its summary, and the entry built from it when read.
- */
+/** Pure: what the journal takes of an inbound call as its answer leaves (plain values, no request or socket), its summary, and the entry built from it. */
 
 export interface InboundCapture {
   id: string;
@@ -158,19 +146,12 @@ const PLACEHOLDER_ORIGIN = 'http://sandbox.invalid';
 /** A target the URL parser leaves as it is: a slash, then letters, digits, `-`, `_` and single slashes' runs (no `//` first). */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_\-/]*$/;
 
-/**
- * The path of a request target as the URL parser reads it (dot segments resolved, characters escaped), without
- * parsing the plain targets almost every call has: a URL parsed per request was a visible share of a refund's CPU.
- */
+/** As the URL parser reads it, without parsing the plain targets almost every call has. */
 export function pathOfTarget(target: string): string {
   return PLAIN_PATH.test(target) ? target : new URL(target, PLACEHOLDER_ORIGIN).pathname;
 }
 
-/**
- * The summary of the entry `entryOf(capture)` will be, not yet redacted. Its fields are written out rather than
- * spread from a shared head: on Node 20 an object literal that starts with a spread gets a hidden class of its
- * own, one more allocation per request and a miss in V8's inline caches wherever the object is read.
- */
+/** Written out, not spread from a shared head, so every summary shares one hidden class. */
 export function summaryOf(capture: InboundCapture): JournalSummary {
   return journalSummary({
     id: capture.id,
@@ -188,10 +169,7 @@ export function summaryOf(capture: InboundCapture): JournalSummary {
   });
 }
 
-/**
- * About the memory the entry will hold: its bodies (kept up to JOURNAL_BODY_LIMIT each), its target and headers,
- * and what any entry costs. Counted as the call is captured, from lengths alone.
- */
+/** About the memory the entry will hold, counted from lengths alone as the call is captured. */
 export function capturedBytes(capture: InboundCapture): number {
   let bytes = 1024 + capture.target.length + Math.min(capture.bodyText?.length ?? 0, JOURNAL_BODY_LIMIT);
   if (capture.responseChunk !== undefined) bytes += Math.min(capture.responseChunk.length, JOURNAL_BODY_LIMIT);
@@ -257,13 +235,7 @@ export function bareEntryOf(capture: Pick<InboundCapture, 'id' | 'requestId' | '
   };
 }
 
-/**
- * A capture as one string, its answer's bytes as text (entryOf reads them so); unpackCapture gives it back. The string
- * is made flat: V8 builds a longer JSON.stringify result as a rope of pieces, each a heap object of its own, and a
- * kept capture held as one took 890 bytes where the flat string takes 700 (50,000 captures of a refund, Node 20,
- * with the packer optimized).
- * Reading a string as a number flattens it in place.
- */
+/** One flat string (a JSON.stringify result is a rope of heap pieces until flattened); unpackCapture gives it back. */
 export function packCapture(capture: InboundCapture): string {
   const packed = JSON.stringify(capture.responseChunk === undefined || typeof capture.responseChunk === 'string' ? capture : { ...capture, responseChunk: capture.responseChunk.toString() });
   void Number(packed);

@@ -1,9 +1,4 @@
-/**
- * The request journal: the last `limit` entries in memory, newest last, with the filters of the control API; emits
- * `added` with each entry's summary. An entry is kept as it was captured and redacted when first read (get, list,
- * HAR): the walk over headers and bodies costs a request nothing until someone looks. Its summary, which the
- * filters and the event stream read, is redacted as it comes in.
- */
+/** The last `limit` entries, newest last, with the control API's filters; an entry is redacted when first read, its summary as it comes in. */
 import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
 import { journalSummary, scrubSummary, type JournalSummary } from './journal-entry.js';
@@ -35,10 +30,7 @@ export interface JournalFilter {
   since?: number;
   /** Entries newer than this journal id: what happened since an entry the caller has seen. */
   after?: string;
-  /**
-   * The page cursor: entries listed after this one (they ended before it). An entry no longer kept leaves nothing
-   * to list: everything that ended before it was dropped first.
-   */
+  /** The page cursor: entries that ended before this one. */
   before?: string;
   limit?: number;
 }
@@ -54,11 +46,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   /** The bytes of the entries kept (those of `entries` beyond `limit` included, until the next batch drop). */
   private bytes = 0;
 
-  /**
-   * Every entry passes through `redactor` before it is listed, got or emitted: nothing that leaves holds a secret.
-   * At most `limit` entries are kept, and at most `byteLimit` bytes of their bodies and headers: whichever is
-   * reached first drops the oldest.
-   */
+  /** Nothing leaves unredacted; the oldest go once `limit` entries or `byteLimit` bytes are kept. */
   constructor(
     readonly limit = 5000,
     readonly redactor = new Redactor(''),
@@ -75,10 +63,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     return `j-${String(this.sequence).padStart(6, '0')}`;
   }
 
-  /**
-   * Takes back entries a store kept (history-keeper.ts), oldest first, as they were shown (redacted), before any new
-   * one: the ids handed out next follow the newest, so a journal read across a move stays in order. Not emitted.
-   */
+  /** Entries a store kept, taken back oldest first before any new one, so ids stay in order across a move. */
   restore(entries: readonly JournalEntry[]): void {
     for (const entry of entries.slice(-this.limit)) {
       if (this.byId.has(entry.id)) continue;
@@ -94,10 +79,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     this.addCaptured(journalSummary(raw), () => raw, entryBytes(raw));
   }
 
-  /**
-   * Keeps an entry built only when it is first read. `summary` is the entry's (journalSummary of what `build`
-   * returns), not yet redacted; `build` must not depend on anything that changes after this call.
-   */
+  /** `summary` is of what `build` will return, not yet redacted; `build` must not depend on anything that changes later. */
   addCaptured(summary: JournalSummary, build: () => JournalEntry, bytes = 0): void {
     const kept: Kept = { summary: scrubSummary(summary, this.scrub, this.scrubRecurring), build, bytes };
     this.entries.push(kept);
@@ -163,13 +145,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     return this.bytes;
   }
 
-  /**
-   * A page of `list`: at most `limit` entries, and no more than `maxBytes` of bodies and headers (at least one entry):
-   * a page of a journal of large bodies is serialized (and its entries never read before redacted) in one turn of the
-   * event loop, which every other request waits for. The bytes bound that turn; what a page holds depends on the
-   * request and the entries alone, never on how fast the machine renders them. `next`: the id of its last entry,
-   * when more follow.
-   */
+  /** At most `limit` entries and `maxBytes` of bodies and headers (one entry at least), since a page is serialized in one turn of the event loop. */
   page(filter: JournalFilter, limit: number, maxBytes: number): { items: JournalEntry[]; next?: string } {
     const found = this.select({ ...filter, limit: limit + 1 });
     const items: JournalEntry[] = [];

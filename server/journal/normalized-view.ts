@@ -1,12 +1,4 @@
-/**
- * Pure: text as the redaction searches it. A secret can travel encoded: a `-` written `\u002d` in a body that is not
- * JSON, a `.` as `%2E` or `&#46;`, an invisible character inside the key, the NUL bytes of a UTF-16 body read as
- * UTF-8, parameters that split a key in two. A view decodes all that, and remembers which part of the original each of
- * its characters stands for, so a secret found in the view is replaced in the text as it was sent.
- *
- * The mapping is kept as pieces (runs copied as they were, and decoded characters), not a number per character: a
- * body of 16 KiB made of `&b=` and the key, all separators, cost 16 ms to redact with per-character arrays.
- */
+/** Pure: text as the redaction searches it, decoded (escapes, encodings, invisible characters, split parameters) with a map back to the text as sent. */
 import { backslashEscape, htmlEntity, percentRun, quotedPrintable } from './text-escapes.js';
 
 /** View [at, at + length) stands for original [from, to): character by character when `copied`, else each of its characters for the whole. */
@@ -22,18 +14,11 @@ interface Piece {
 export interface View {
   text: string;
   pieces: readonly Piece[];
-  /**
-   * Where the view joined two separate values (a parameter's separator taken out), in ascending order: a span found
-   * across is redacted on each side.
-   */
+  /** Where the view joined two values: a span found across them is redacted on each side. */
   breaks?: readonly number[];
 }
 
-/**
- * Characters that hide inside a secret without showing (Unicode's default-ignorable code points: zero-width
- * characters, joiners, bidirectional marks, invisible operators, variation selectors, tags, fillers), and NUL (a
- * UTF-16 body read as UTF-8): dropped from the view.
- */
+/** Characters that hide inside a secret without showing (Unicode's default-ignorable code points) and NUL: dropped from the view. */
 // eslint-disable-next-line no-control-regex -- NUL is among what a view drops
 const INVISIBLE = /[\u0000\p{Default_Ignorable_Code_Point}]/u;
 /** Does a text hold anything a view would decode? Most text does not, and is searched as it is. */
@@ -66,10 +51,7 @@ export function identityView(text: string): View {
 /** Query-string separators (`&name=`, `;name=`, `?name=`) between parameter values. */
 const PARAMETER_SEPARATOR = /[?&;][A-Za-z0-9_.~[\]-]{0,64}=/g;
 
-/**
- * `view` with the separators of query parameters taken out (`glue` put in their place), so a secret split across
- * two parameters is whole again; undefined when there are none.
- */
+/** `view` with the query parameters' separators taken out, so a secret split across two is whole again. */
 export function joinedView(view: View, glue: '' | '.'): View | undefined {
   if (!/[?&;]/.test(view.text)) return undefined;
   const out = new Builder(view);
@@ -89,20 +71,13 @@ export function joinedView(view: View, glue: '' | '.'): View | undefined {
   return { ...out.view(), breaks };
 }
 
-/**
- * A line break after a line of base64 (MIME wraps at 76) before the next line of it. The line break comes first in
- * the pattern: a look back at every character of a long text would cost forty times the search.
- */
+/** A line break inside base64 (MIME wraps at 76), matched break first: a look back at every character would cost forty times the search. */
 const WRAPPED_LINE = /\r?\n(?<=[A-Za-z0-9+/=]{40}\r?\n)(?=[A-Za-z0-9+/])/g;
 
 /** Pairs of hex with a colon or a space between them (`de:ad:be:ef`); whether a word goes on after is checked apart. */
 const SEPARATED_HEX = /(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :][0-9A-Fa-f]{2}){3,}/g;
 
-/**
- * `view` with the separators inside blobs taken out, so a blob of base64 wrapped in lines, or hex with separators,
- * is one run again; undefined when it has none. Only those separators go: one between a blob and a word stays, so a
- * blob is not glued to its neighbours. Both searches are linear: no pattern here looks back further than 40.
- */
+/** `view` with the separators inside blobs of base64 or hex taken out; one between a blob and a word stays. */
 export function compactView(view: View): View | undefined {
   const { text } = view;
   // Cuts as [start, end, start, end, …]: a colon-separated dump has one every three characters.
@@ -131,11 +106,7 @@ export function compactView(view: View): View | undefined {
   return out.view();
 }
 
-/**
- * The original spans behind the view's span [from, to): one, unless the view joined two values in between (the
- * separator of two parameters stays as it was). Characters the view dropped (an invisible one) between two it kept
- * are part of the span.
- */
+/** The original spans behind [from, to): one, unless the view joined two values in between. */
 export function originalSpans(view: View | undefined, from: number, to: number): Array<[number, number]> {
   if (view === undefined) return [[from, to]];
   const spans: Array<[number, number]> = [];

@@ -1,9 +1,4 @@
-/**
- * Pure: taking secrets out of text and of JSON values (secret-spans.ts says what a secret is). The text is searched
- * as it is and decoded (normalized-view.ts: JSON escapes, percent- and HTML-encoding, zero-width characters, UTF-16
- * read as UTF-8, query parameters joined), and what is found is replaced in the text as it was sent: the journal shows
- * what crossed the wire, less the secret.
- */
+/** Pure: secrets taken out of text and JSON values, searched as sent and decoded, and replaced in the text as it was sent. */
 import { compactView, decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
 import { keySpans, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
 
@@ -21,8 +16,7 @@ function spansOf(text: string, secrets: Secrets): Array<[number, number]> {
   search(undefined, text);
   const decoded = decodedView(text);
   if (decoded !== undefined) search(decoded, decoded.text);
-  // Joined as decoded and as sent: decoding can eat a separator (`&b=3a…` reads `=3a` as quoted-printable, and the
-  // parameter boundary is gone), which let a key split across two parameters through for one key in a few hundred.
+  // Joined as decoded and as sent: decoding can eat a separator and so split a key again.
   const bases = [decoded, identityOf(text)].filter((view): view is View => view !== undefined);
   for (const base of bases) {
     for (const glue of ['', '.'] as const) {
@@ -78,11 +72,7 @@ export function redactJwtSignatures(text: string): string {
   return scrubText(text, []);
 }
 
-/**
- * The values of a record (a request's headers, its query) redacted together as well as one by one: a key split across
- * values laid end to end (two parameters, or a header sent twice, which arrives as `a, b`), and a token whose
- * signature travels in another value than its header and claims, are found and redacted in each value they reach.
- */
+/** Redacted together as well as one by one, for a key split across values or a token whose signature travels in another value. */
 export function scrubRecord(record: Readonly<Record<string, string>>, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): Record<string, string> {
   const given: Secrets = { keys: secrets, signatures };
   const names = Object.keys(record);
@@ -121,10 +111,7 @@ export function scrubRecord(record: Readonly<Record<string, string>>, secrets: r
   return result;
 }
 
-/**
- * A copy of `value` with every string (keys too) scrubbed. The walk keeps its own stack instead of recursing,
- * so no value a client sent can exhaust the call stack; `__proto__` keys are copied as plain keys.
- */
+/** The walk keeps its own stack, so no value a client sent can exhaust the call stack; `__proto__` keys are copied as plain keys. */
 export function scrubValue<T>(value: T, secrets: readonly string[], signatures?: ReadonlySet<string>): T {
   const scrub = (text: string) => scrubText(text, secrets, signatures);
   const shell = (node: unknown): unknown => {

@@ -1,26 +1,15 @@
-/**
- * The one redaction of every output: journal entries (and so the HAR and reports made from them), events and
- * log lines all pass through the same Redactor, which knows the partner's key (a hosted sandbox's log: every
- * partner's) and remembers the signatures of the tokens the sandbox has seen or minted.
- */
+/** The one redaction of every output (journal, HAR, reports, events, logs): it knows the partner's key and remembers the signatures seen or minted. */
 import type { JournalEntry } from './journal-entry.js';
 import { scrubRecord, scrubText, scrubValue } from './redaction.js';
 
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
 
-/**
- * The clean recurring texts kept, and the longest kept: the API's paths under its three mounts and a few locations.
- * A client sending a new path at every call fills it and starts it over, never past about 10 KB, for each partner of a
- * hosted sandbox.
- */
+/** Bounded, so a client sending a new path each call costs about 10 KB a partner. */
 const RECURRING_TEXTS = 64;
 const RECURRING_TEXT_LENGTH = 128;
 
-/**
- * The key as it was typed, and as base64 and base64url (a client that encodes it before sending); also as a query
- * string decodes it ('+' read as a space) and as JSON may escape it ('/' written '\/').
- */
+/** The key as typed, base64 and base64url, as a query string decodes it and as JSON may escape it. */
 function variantsOf(partnerKey: string): string[] {
   const encoded = (encoding: 'base64' | 'base64url') => Buffer.from(partnerKey).toString(encoding).replace(/=+$/, '');
   return [partnerKey, encoded('base64'), encoded('base64url'), partnerKey.replaceAll('+', ' '), partnerKey.replaceAll('/', '\\/')];
@@ -56,10 +45,7 @@ export class Redactor {
     }
   }
 
-  /**
-   * Calls `listener` just before a signature is forgotten: whoever holds text not yet redacted (the journal
-   * renders its entries when they are read) redacts it then, while this redactor still knows every signature.
-   */
+  /** Whoever holds text not yet redacted redacts it before a signature is forgotten. */
   beforeForgetting(listener: () => void): void {
     this.forgetting.push(listener);
   }
@@ -68,11 +54,7 @@ export class Redactor {
     return scrubText(text, this.secrets, this.signatures);
   }
 
-  /**
-   * A text that comes back call after call (a journal summary's path, its location id), redacted as `text` does. One
-   * found clean is kept, and not searched again until a signature is added: forgetting one leaves a clean text clean,
-   * and the key never changes. The search was a visible share of what a refund allocates (npm run bench:alloc).
-   */
+  /** A text that recurs (a path, a location id): one found clean is not searched again until a signature is added. */
   recurringText(text: string): string {
     if (this.clean.has(text)) return text;
     const scrubbed = scrubText(text, this.secrets, this.signatures);

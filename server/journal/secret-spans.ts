@@ -1,12 +1,4 @@
-/**
- * Pure: where secrets are in a plain text (normalized-view.ts has decoded it), as spans to replace. A secret is:
- * - the partner's key, in any letter case;
- * - the signature of any JWT, found by its shape: dot-separated base64 parts (either alphabet, padded or not) where a
- *   part that decodes to a JSON object or array (the claims, or the header) is followed by one that does not. The
- *   header and claims stay readable: they are what a POS engineer debugs;
- * - the signature of a token the sandbox has seen, standing alone, as base64url, standard base64 or hex;
- * - any of these inside a blob of base64 or hex: the blob goes whole.
- */
+/** Pure: where secrets are in a plain text: the partner's key in any case, the signature of any JWT by its shape, a seen signature alone in any encoding, and any of these inside a blob of base64 or hex. */
 
 
 export interface Secrets {
@@ -21,11 +13,7 @@ export const MIN_SECRET_LENGTH = 8;
 /** Signatures shorter than this are not remembered, nor searched for. */
 export const SHORTEST_SIGNATURE = 16;
 
-/**
- * Runs of base64 characters (both alphabets), padding and dots: where a JWT can hide. One character class, so every
- * position is read once: a pattern such as `X+(\.X*)+` backtracks over a long run that has no dot, quadratic in its
- * length (a 1 MiB body held the process for minutes under the fuzzer).
- */
+/** One character class, so each position is read once: `X+(\.X*)+` backtracks quadratically over a long run without a dot. */
 const DOTTED_RUN = /[A-Za-z0-9_.+/=-]+/g;
 /** Runs of base64 (either alphabet, padded) or hex: where a signature stands alone, or a secret is encoded. */
 const ENCODED_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
@@ -35,13 +23,9 @@ const HEX_RUN = /[0-9A-Fa-f]{32,}/g;
 /** Shorter text cannot hold a JWT signature: a 4-character part that decodes to JSON, a dot, 16 characters. */
 const SHORTEST_SIGNED = 21;
 
-/**
- * Every match of a global pattern, by exec from lastIndex 0: matchAll clones the pattern at each call, the larger
- * part of the cost for the short strings every request's summary holds.
- */
+/** By exec from lastIndex 0: matchAll clones the pattern at each call. */
 function* matches(pattern: RegExp, text: string): Generator<RegExpExecArray> {
-  // Where the next search starts is kept here and set before each exec: the caller may use the same pattern in between
-  // (a blob decoded and searched while its run is being read).
+  // Set before each exec: the caller may use the same pattern in between.
   let from = 0;
   for (;;) {
     pattern.lastIndex = from;
@@ -69,8 +53,7 @@ function patternOf(secret: string): RegExp {
 /** The spans [start, end) of `text` that hold a secret, in any order, perhaps overlapping. */
 export function secretSpans(text: string, secrets: Secrets, blobs = true): Array<[number, number]> {
   const spans = keySpans(text, secrets.keys);
-  // The rest is searched with the key taken out (a space in its place, the same length): a signature glued to the
-  // key is a run of its own once the key is gone.
+  // Searched with the key masked (same length), so a signature glued to the key is a run of its own.
   const rest = spans.length === 0 ? text : masked(text, spans);
   if (rest.length >= SHORTEST_SIGNED && rest.includes('.')) jwtSignatureSpans(rest, spans);
   if (rest.length >= SHORTEST_SIGNATURE && (secrets.signatures.size > 0 || blobs)) encodedRunSpans(rest, secrets, blobs, spans);
@@ -144,15 +127,10 @@ function startsJson(part: string): boolean {
   return /^(\{\s*["}]|\[\s*["{[\]\d-])/.test(start);
 }
 
-/**
- * The spans of the runs of base64 and hex in `text` that are a seen signature (as base64url, standard base64 padded or
- * not, or hex) or, with `blobs`, that hold a secret once decoded. One pass over the runs: every string of a request's
- * journal summary passes here.
- */
+/** The runs that are a seen signature or, with `blobs`, hold a secret once decoded; one pass, since every summary string passes here. */
 function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: Array<[number, number]>): void {
   const { signatures } = secrets;
-  // An exec loop, not `matches`: this runs for most strings of every request, and a generator costs more than the
-  // search. The next start is set before each exec, since a blob decoded below searches with the same pattern.
+  // An exec loop, not a generator, which costs more than the search on this path.
   for (let from = 0; ; ) {
     ENCODED_RUN.lastIndex = from;
     const match = ENCODED_RUN.exec(text);
@@ -189,11 +167,7 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
   }
 }
 
-/**
- * Does a base64 or hex blob hold a secret once decoded: the key or a JWT encoded with other text
- * (`base64("note: <key>")`), at any alignment? Only a blob that can hold one is decoded: one holding the key's
- * encoding at some alignment (its markers), or long enough for a JWT. A path (`v1/pos/openapi/order`) is no blob.
- */
+/** A blob is decoded only when it can hold a secret: the key's markers at some alignment, or room for a JWT. */
 function holdsSecret(run: string, secrets: Secrets, encoding: 'base64' | 'hex'): boolean {
   const markers = markersOf(secrets.keys);
   if (encoding === 'hex') {
@@ -221,10 +195,7 @@ const BASE32 = /^[A-Z2-7]{16,}=*$/;
 
 /** The base64 of the shortest JWT the sandbox would see is about this long: a blob shorter than it holds none. */
 const JWT_BLOB = 128;
-/**
- * A blob longer than this is decoded only when it holds the key's markers: a token is a few hundred bytes, and decoding
- * every long run (a body of 16 KiB of letters is one) cost a millisecond an entry when a journal was rendered.
- */
+/** A longer blob is decoded only with the key's markers in it: decoding every long run cost each rendered entry. */
 const LARGEST_JWT_BLOB = 4096;
 
 interface Markers {
@@ -237,10 +208,7 @@ interface Markers {
 
 const markerCache = new WeakMap<readonly string[], Markers>();
 
-/**
- * What the key looks like inside a blob, whatever comes before it: its base64 at each of the three alignments (the
- * characters no neighbour changes), in both alphabets, and its hex; as one pattern each, read in one pass.
- */
+/** The key inside a blob at each of the three base64 alignments, both alphabets, and as hex; one pattern each. */
 function markersOf(keys: readonly string[]): Markers {
   let markers = markerCache.get(keys);
   if (markers !== undefined) return markers;

@@ -1,9 +1,4 @@
-/**
- * Pure: the escapes a text may hide a secret behind, each read at one place of the text: a JSON or C-style escape, an
- * HTML entity, a percent- or quoted-printable byte (a run of them that is one UTF-8 character decoded together).
- * Each gives the character it stands for and how many characters of the source it took, or undefined when the
- * text there is no such escape. normalized-view.ts decodes a whole text with them.
- */
+/** Pure: the escapes a secret may hide behind (JSON, C-style, HTML, percent, quoted-printable), each read at one place of a text. */
 
 /** What an escape stands for, and its length in the source. */
 export interface Decoded {

@@ -15,10 +15,7 @@ export interface MenuUpdateOutcome {
   changes: MenuChange[];
 }
 
-/**
- * The menu after the update, and what changed; `menu` is not modified. Copy on write: only the items that change
- * are copied, the others are shared with `menu` (no one changes a menu in place), so 500 items cost no deep clone.
- */
+/** Copy on write: only the items that change are copied, so a menu of 500 items costs no deep clone. */
 export function applyMenuUpdate(menu: Menu, update: MenuUpdate): { menu: Menu; changes: MenuChange[] } {
   const items = menu.Items.slice();
   const indexOf = new Map<string, number>();
@@ -41,8 +38,7 @@ export function applyMenuUpdate(menu: Menu, update: MenuUpdate): { menu: Menu; c
       if (current >= 0) prices[current] = Object.assign({}, prices[current]!, { Price: price.price });
       else prices.push({ ServiceType: price.slot, Price: price.price });
     }
-    // Object.assign, not a spread: spreading items that were themselves made by a spread grew slow (570 µs for 500
-    // items after a few hundred updates against 230 µs, bench/server-cpu.ts).
+    // Object.assign, not a spread: items made by spreads of spreads grew slow to copy.
     if (changes.length > before) items[index] = Object.assign({}, stored, { Name: item.name, Prices: prices });
   }
   return { menu: { ...menu, Items: items }, changes };

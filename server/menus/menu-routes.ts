@@ -98,8 +98,7 @@ export const locationMenuRoute: ControlRoute<StoreAndFixtures> = {
 
 /** Forms A and B as components: the files of menu-template/schemas the server validates with. */
 export const menuSchemas = (schemas: { A: object; B: object }) => ({
-  // Hoisted like the order and fault schemas: tools resolve an embedded schema's #/definitions/… against the
-  // document root, not against its $id, and fail on every $ref inside it.
+  // Hoisted: tools resolve an embedded schema's #/definitions/… against the document root, not its $id.
   ...schemaComponents('MenuUpdateFormA', schemas.A),
   ...schemaComponents('MenuUpdateFormB', schemas.B),
 });

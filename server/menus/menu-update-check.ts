@@ -1,8 +1,4 @@
-/**
- * Checks a PUT /menu request (§2.2, §4.2) in full: the body's shape, the location, the item Ids.
- * Pure: the schema validators, the locations and the menus are handed in, so the server and
- * `pos-sandbox validate-menu` give the same messages for the same payload.
- */
+/** Pure: a PUT /menu (§2.2, §4.2) checked whole, so the server and `pos-sandbox validate-menu` give the same messages. */
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import type { Menu, Location } from '../fixtures/fixture-schemas.js';
 import type { ParsedBody } from '../http/json-body.js';
@@ -85,10 +81,7 @@ function normalize(form: MenuForm, payload: MenuUpdateFormA | MenuUpdateFormB, l
   return { form, locationId, items, bytes };
 }
 
-/**
- * The shape of a PUT /menu payload (§2.2): which form it is, and every schema problem as a message
- * that names its JSON path. Mixed forms and fields other than price and name get their own words.
- */
+/** The shape (§2.2): which form, and every schema problem named by its JSON path; mixed forms and other fields get words of their own. */
 
 export type MenuForm = 'A' | 'B';
 
@@ -174,11 +167,7 @@ function dedupe(problems: PathProblem[]): PathProblem[] {
   return problems.filter((p) => !seen.has(p.message) && (seen.add(p.message), true));
 }
 
-/**
- * What a menu update refers to: the location (header and, in form A, LocationId) and the item Ids
- * on that location's menu (§4.2 rule 3). Also what the schema cannot say: blank names and an item
- * or a service type listed twice.
- */
+/** What an update refers to (the location, the item Ids, §4.2 rule 3), and what the schema cannot say: blank names, an item or service type listed twice. */
 
 export interface MenuReferenceContext {
   locations: readonly Location[];
@@ -191,10 +180,7 @@ export function priceSlotOf(form: MenuForm, service: string): string {
   return form === 'B' && service === 'Pickup' ? 'Takeout' : service;
 }
 
-/**
- * The location problems, and the location whose menu the items are checked against: the header's
- * when it is known, else form A's LocationId when that is known.
- */
+/** The location the items are checked against: the header's when known, else form A's LocationId. */
 export function locationProblems(
   form: MenuForm,
   payload: Record<string, unknown>,

@@ -1,9 +1,4 @@
-/**
- * Pure: where a POS stands on §9's migration, from the journal. Each of the seven steps, in §9's order, is `done`
- * (v2 traffic of its kind seen, no v1 habit left), `in progress` (a v1 habit seen, with the journal ids of those
- * calls, and what to change first) or `not yet exercised`. `pos-sandbox migration` prints it; docs/migrating-from-v1.md
- * explains it.
- */
+/** Pure: where a POS stands on each of §9's seven steps, from the journal: done, in progress (with the calls and what to change) or not yet exercised. */
 import type { JournalEntry } from '../journal/journal-entry.js';
 import { companyProfileIdHeader, companyProfileIdHeaderOf, MIGRATION_STEPS, stepOf, v1BodyHabits, v1HeaderHabits, v1QueryHabits, type MigrationStep } from './v1-habits.js';
 import { migrationHeaderFindings, VERSION_HEADERS, type Finding } from '../http/findings.js';
@@ -53,11 +48,7 @@ const REFUND_CALL = /\/order\/refund\/*$/i;
 /** The step of §9 a message of the sandbox names (every v1 habit's does: v1-habits.ts, stepOf). */
 const stepNamed = (message: string): MigrationStep | undefined => MIGRATION_STEPS.find((step) => message.includes(stepOf(step)));
 
-/**
- * The v1 habits a call shows, by step, each in the sandbox's words: first what the sandbox answered (its refusal,
- * its findings), then what the request itself carries. A call is refused for its first problem only (a key in the
- * query stops it before its CompanyProfileId header is read), and the report names every habit all the same.
- */
+/** Every habit a call shows, by step, though the call was refused for its first. */
 function habitsOf(entry: JournalEntry): Map<MigrationStep, string> {
   const habits = new Map<MigrationStep, string>();
   const add = (step: MigrationStep | undefined, message: string) => step !== undefined && !habits.has(step) && habits.set(step, message);
@@ -79,8 +70,7 @@ function habitsOf(entry: JournalEntry): Map<MigrationStep, string> {
   const body = entry.request.body;
   const inBody = typeof body === 'object' && body !== null && !Array.isArray(body) ? v1BodyHabits(body as Record<string, unknown>) : [];
   for (const habit of inBody) add(stepNamed(habit.instead), habit.instead);
-  // A menu update sent where v1 sent it, or with v1's fields, has not reached v2's menu synchronization; one with
-  // a v1 habit of authentication or headers is those steps' business.
+  // A menu update sent where or as v1 sent it has not reached v2's menu synchronization.
   if (MENU_CALL.test(entry.path)) {
     const menuHabit = said.find(({ code }) => code === 'ENDPOINT_RETIRED')?.message ?? said.find(({ message }) => inBody.some((habit) => message.includes(habit.instead)))?.message ?? inBody[0]?.instead;
     if (menuHabit !== undefined) add('validate menu synchronization', menuHabit);
@@ -91,11 +81,7 @@ function habitsOf(entry: JournalEntry): Map<MigrationStep, string> {
 /** A call to one of v2's three endpoints, under any of its mounts (§4, §4.3, §9). */
 const V2_ENDPOINT = /^(\/v2|\/v1\/pos\/openapi)?\/(order\/refund|order\/status|menu)\/*$/i;
 
-/**
- * Whether a call is v2 traffic of the step's kind. A v2 endpoint called, or a status call made, shows its step taken
- * even when the call was refused for another step's reason (a CompanyProfileId header is step 3's, not step 2's);
- * a payload and a menu update show theirs only when the sandbox took them.
- */
+/** A v2 endpoint or a status call shows its step even when refused for another step's reason; a payload or a menu update only when taken. */
 function v2Of(entry: JournalEntry, step: MigrationStep): boolean {
   const ok = entry.response.status >= 200 && entry.response.status < 300;
   const v2Call = V2_ENDPOINT.test(entry.path) && ![404, 405, 410].includes(entry.response.status);
@@ -126,10 +112,7 @@ const SHOWN_BY: Record<MigrationStep, string> = {
   'certify and go live': 'run the checklist with --pos-version against your POS (pos-sandbox checklist, or certify in CI)',
 };
 
-/**
- * The report built a call at a time, keeping only what it shows (the first habit of each step, at most 20 ids each):
- * the control API reads a long journal in bounded turns, and never holds it all at once.
- */
+/** Built a call at a time, keeping only what it shows, so a long journal is read in bounded turns. */
 export class MigrationTally {
   private calls = 0;
   private readonly habits = new Map<MigrationStep, { ids: string[]; count: number; first: string }>();
@@ -175,11 +158,7 @@ export class MigrationTally {
   }
 }
 
-/**
- * Step 7 from the reports written: done once a certification run passed; in progress while certification runs were
- * made and none passed; a demo's or a practice run's report is no attempt at it (its title says "not a
- * certification"). Reports outlive a reset: one passed before still counts.
- */
+/** Step 7 from the reports: done once a certification passed, in progress while none did; a demo or practice run does not count. */
 function certifyStep(reports: readonly ReportSeen[]): MigrationStepReport {
   const attempts = reports.filter((report) => !/not a certification/i.test(report.title));
   const passed = attempts.find((report) => report.verdict === 'passed');

@@ -70,10 +70,7 @@ export const migrationSchemas = {
   },
 };
 
-/**
- * The retired v1 family /v1/pos/integration/* answers 410 with the v2 path to use (§4.3, §9), and v1's
- * UpdateOrderState, under whatever mount and in whatever spelling, 410 with the call that replaces it.
- */
+/** The retired v1 family answers 410 with the v2 path to use (§4.3, §9), and v1's UpdateOrderState, anywhere, 410 with what replaces it. */
 
 /** The retired v1 family (§4.3), answered with 410 and the v2 path to use. */
 export const LEGACY_MOUNT = '/v1/pos/integration';
@@ -98,8 +95,7 @@ export const updateOrderStateRetired: RequestHandler = (req, res, next) => {
   if (!isUpdateOrderState(lastSegment(req.path))) return next();
   res.locals.family = 'order';
   const retired = new ApiError('ENDPOINT_RETIRED', `${req.method} ${req.baseUrl}${req.path} is v1's UpdateOrderState: ${UPDATE_ORDER_STATE_INSTEAD}`);
-  // Read first, so the journal keeps the decision the POS meant (its ExternalId ties the call to the order). A
-  // body that cannot be read changes nothing: the answer is the 410.
+  // Read first, so the journal keeps the decision the POS meant.
   readBodyText(req, res, () => next(retired));
 };
 

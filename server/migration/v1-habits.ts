@@ -1,8 +1,4 @@
-/**
- * Pure: the habits of a v1 integration that §9 names, recognized in any spelling a v1 client used, each with what
- * v2 wants instead, the § it comes from and the step of §9's migration it belongs to. The endpoints say them: a
- * refusal where v2 cannot understand the call, a finding where it can (docs/migrating-from-v1.md).
- */
+/** Pure: the habits of a v1 integration that §9 names, in any spelling, each with what v2 wants instead, its § and its migration step. */
 import { withoutTrailingSlashes } from '../http/route.js';
 import type { RequestHandler } from 'express';
 import { finding, migrationHeaderFindings, VERSION_HEADERS, addFindings } from '../http/findings.js';
@@ -23,8 +19,7 @@ export type MigrationStep = (typeof MIGRATION_STEPS)[number];
 /** "step 3 of §9's migration, refactor payloads" */
 export const stepOf = (step: MigrationStep): string => `step ${MIGRATION_STEPS.indexOf(step) + 1} of §9's migration, ${step}`;
 
-// Module constants, not literals in the functions: a literal is a new object each time it is evaluated, and these are
-// tried on every header of every call (npm run bench:alloc).
+// Module constants, tried on every header of every call.
 const COMPANY_PROFILE_ID = /^(x[-_]?)?(service[-_]?)?company[-_]?profile[-_]?id$/i;
 const UPDATE_ORDER_STATE = /^update[-_]?order[-_]?state(\.\w{1,8})?$/i;
 const PREFER_WAIT = /\bwait\s*=/i;
@@ -84,10 +79,7 @@ export interface BodyHabit {
   instead: string;
 }
 
-/**
- * The v1 habits in a body, at any depth: a CompanyProfileId field, or UpdateOrderState named as a field or as the
- * value of an action field. Each is where it is and what v2 wants instead.
- */
+/** At any depth: a CompanyProfileId field, UpdateOrderState as a field or an action's value. */
 export function v1BodyHabits(body: Record<string, unknown>): BodyHabit[] {
   const habits: BodyHabit[] = [];
   let visited = 0;
@@ -108,10 +100,7 @@ export function v1BodyHabits(body: Record<string, unknown>): BodyHabit[] {
   return habits;
 }
 
-/**
- * The v1 habits in a query string: a CompanyProfileId parameter, UpdateOrderState as a parameter or an action's
- * value. (A key or token in the query is refused by authentication, with its own message.)
- */
+/** A CompanyProfileId parameter, UpdateOrderState as a parameter or an action's value (a credential is authentication's business). */
 export function v1QueryHabits(query: Record<string, unknown>): string[] {
   const habits: string[] = [];
   for (const [name, raw] of Object.entries(query)) {
@@ -125,10 +114,7 @@ export function v1QueryHabits(query: Record<string, unknown>): string[] {
 /** Version header values that name v1. */
 const V1_VERSION = /^\s*v?1(\.\d+)*\s*$/i;
 
-/**
- * The v1 habits in headers (the CompanyProfileId header aside: the location stage reads it): a version header that
- * names v1, UpdateOrderState as a header's value, a refund that asks to wait for its result (Prefer: wait=…).
- */
+/** A version header naming v1, UpdateOrderState as a value, a refund asking to wait for its result (Prefer: wait=…). */
 export function v1HeaderHabits(headers: Record<string, string | string[] | undefined>, versionHeaders: readonly string[], refund: boolean): string[] {
   const habits: string[] = [];
   // for…in, not Object.entries: no pair array made for each header of each call (over a plain object it visits the same names).
@@ -142,22 +128,14 @@ export function v1HeaderHabits(headers: Record<string, string | string[] | undef
   return habits;
 }
 
-/**
- * A call that waits for a refund's result: v1's flow answered it, v2's is asynchronous (§9) and never tells the POS
- * (§1). Seen as a read of the refund endpoint (GET or HEAD /order/refund) or any path below it (/order/refund/{id},
- * /order/refund/status …), under any mount; `routePath` is the path without its mount, in lower case.
- */
+/** v1 waited for a refund's result; v2 never tells the POS (§1): a read of the refund endpoint or below it, under any mount. */
 export function waitsForRefundResult(method: string, routePath: string): boolean {
   if (routePath === '/order/refund') return method === 'GET' || method === 'HEAD';
   // /order/refund/{id}, /order/refunds/{id}, /order/{id}/refund, /refund/status, /refunds …
   return REFUND_BELOW.test(routePath) || ORDER_REFUND_BELOW.test(routePath);
 }
 
-/**
- * Notes the x-api-key and version headers the v2 migration notes ask for (§5), and v1's habits in the query and the
- * headers (§9): a version header naming v1, CompanyProfileId or UpdateOrderState in the query, a refund asking to
- * wait for its result. Findings, not rejections: v2 understands the call all the same.
- */
+/** The headers §5 asks for, and v1's habits in the query and headers (§9): findings, not refusals. */
 
 const REFUND_PATH = /\/order\/refund\/*$/i;
 

@@ -66,8 +66,7 @@ export function openApiDocument(routes: ReadonlyArray<Route<never>>, sources: Do
         'The control API refuses what a web page could send it: 403 FORBIDDEN for an Origin other than its own, for Sec-Fetch-Site: cross-site, and (without --admin-token) for a Host other than localhost, *.localhost, 127.x.x.x, [::1] or the --host address; ' +
         '415 UNSUPPORTED_MEDIA_TYPE for a POST, PUT, PATCH or DELETE whose body is not application/json (no body and no Content-Type is fine). ' +
         'The sandbox is not licensed for use outside its project (UNLICENSED).',
-      // No license object: the package is UNLICENSED (package.json), which is no SPDX identifier and has no URL, and
-      // OpenAPI tools (swagger-parser) refuse a license with a name alone. redocly.yaml accepts the warning.
+      // No license object: UNLICENSED is no SPDX identifier, and swagger-parser refuses a license with a name alone (redocly.yaml accepts the warning).
     },
     // The address the document was fetched from: an importer then sends its requests where the sandbox runs.
     servers: [{ url: serverUrl }],
@@ -124,10 +123,7 @@ export function openApiDocument(routes: ReadonlyArray<Route<never>>, sources: Do
   });
 }
 
-/**
- * Every control operation states its security: none from a loopback client, or the admin token (`{}` in the
- * list is "no auth"). Linters flag an operation that states nothing, and importers then guess.
- */
+/** Every control operation states its security (none from loopback, or the admin token): linters flag one that states nothing, and importers guess. */
 function withControlSecurity<T extends { paths: Record<string, Record<string, object>> }>(document: T): T {
   for (const [path, operations] of Object.entries(document.paths)) {
     if (!path.startsWith('/_sandbox')) continue;
@@ -136,10 +132,7 @@ function withControlSecurity<T extends { paths: Record<string, Record<string, ob
   return document;
 }
 
-/**
- * The sandbox's OpenAPI document as served, as committed (openapi/openapi.json) and as the tests check every answer
- * against: its schemas are the files the server validates with, its examples the shipped payloads.
- */
+/** The document as served, as committed (openapi/openapi.json) and as the tests judge every answer by: its schemas the server's own, its examples the shipped payloads. */
 
 let payloads: ExamplePayloads | undefined;
 

@@ -1,9 +1,4 @@
-/**
- * Examples for openapi.json: every component schema, every parameter, every request and response body. Importers
- * (Postman, Insomnia, Dredd, Prism's mock) send and show these instead of `<string>` and `null`, so each is a value
- * the sandbox really takes or really answers: the menu updates are the menu-template files, the order is built from
- * the standard template, the rest was copied from a running sandbox. A test validates each against its schema.
- */
+/** Examples for every schema, parameter and body, each a value the sandbox really takes or answers, so importers show real values; a test validates each against its schema. */
 import { AT, CHECKLIST_RUN, componentExamples, menuError, orderError, REQUEST_ID, type ExamplePayloads } from './openapi-component-examples.js';
 
 export type { ExamplePayloads } from './openapi-component-examples.js';
@@ -139,8 +134,7 @@ export function withExamples<T>(document: T, payloads: ExamplePayloads): T {
           if (error !== undefined && type.startsWith('text/')) media.example ??= injectedText(type, status, error);
           else if (error !== undefined && menuFamily) media.example ??= menuError(...error);
           else if (error !== undefined) media.example ??= orderError(...error);
-          // A body of a component schema has that schema's examples: repeating the order in every answer would
-          // quadruple the document.
+          // A component body has its schema's examples, not a copy in every answer.
           else if (!isComponentBody(media.schema)) media.example ??= type === 'text/event-stream' ? inline.events : exampleOf(media.schema, operation.operationId);
         }
       }

@@ -37,16 +37,10 @@ const migrationHeaders = [
   },
 ];
 
-/**
- * The fault header is told in the operation's description, not declared as a parameter: importers (Postman)
- * put every optional header in each request with a placeholder value, and `x-sandbox-fault: <string>` is a 400.
- */
+/** Told in the description, not declared: importers put every optional header in each request with a placeholder, and `x-sandbox-fault: <string>` is a 400. */
 const FAULT_HEADER_NOTE = `To inject a fault into this one call, add the header x-sandbox-fault: ${FAULT_HEADER_SYNTAX} (see docs/faults.md).`;
 
-/**
- * What a fault can do to a POS call (server/faults/): the answers it injects are described by `default`, 429 and 503;
- * the kinds that answer nothing, or answer late, are told here because no response object can describe them.
- */
+/** What a fault can do to a POS call; the kinds that answer nothing or late are told here, since no response object can describe them. */
 const FAULT_KINDS_NOTE =
   'A fault answers before authentication and processes nothing: status answers the status it names (400–599) in the envelope of this endpoint (or the body the rule gives); ' +
   'rate-limit answers 429 with Retry-After; malformed answers a body labelled application/json that is NOT JSON (the envelope cut in half), with status 500 or the one it names (200–599); ' +
@@ -113,10 +107,7 @@ export const controlError = (description: string) => ({ description, content: js
 /** The 400 every control call can draw from the guards, before its own checks. */
 const GUARD_INVALID = 'Host, Origin or Sec-Fetch-Site given more than once, or an HTTP/1.1 request without Host';
 
-/**
- * The responses of one control operation: its own, and the refusals of the guards in front of every control route
- * (control-router.ts): 400, 401 (only behind --admin-token), 403, and 415 on a state-changing call whose body is not JSON.
- */
+/** An operation's own responses, and the refusals of the guards before every control route. */
 export function controlResponses(
   success: Record<string, object>,
   refusals: { invalid?: string; changesState?: boolean; readsBody?: boolean; notFound?: string; conflict?: string } = {},
@@ -156,10 +147,7 @@ export function byId(operationId: string, summary: string, description: string, 
   };
 }
 
-/**
- * A draft-07 JSON Schema file as components: the root as `name`, its `definitions` as `name.<Definition>`, every
- * `$ref` relinked (an embedded `$id` would move the base of every `$ref`, so it is left out; so is `tsType`).
- */
+/** A draft-07 schema file as components (`name`, `name.<Definition>`), every `$ref` relinked; `$id` and `tsType` left out. */
 export function schemaComponents(name: string, schema: object): Record<string, object> {
   const root: Record<string, unknown> = { ...schema };
   const definitions = (root.definitions ?? {}) as Record<string, object>;

@@ -1,10 +1,4 @@
-/**
- * Pure: the OpenAPI 3.1 document of what the POS serves (openapi/pos-side.json), the other half of openapi.json.
- * The order delivery is a webhook (§4.3: the service calls the POS), with its headers, its token and the order model
- * of order-model/ as body, and the replies that deliver it; the checklist's driver contract is the paths. A partner
- * generates a server stub from it, or tests its order endpoint with the tools it knows; a test holds it to every
- * delivery and reply of a whole checklist run against the reference POS.
- */
+/** Pure: the OpenAPI document of what the POS serves (openapi/pos-side.json): the order delivery as a webhook (§4.3) and the checklist's driver contract, for a stub or the partner's own tools. */
 import { schemaComponents } from './openapi-parts.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,7 +1,4 @@
-/**
- * Pure: the Postman collection and environment `pos-sandbox export postman` writes. The collection holds no
- * key: the environment does, as a secret, and the collection's pre-request script signs with it.
- */
+/** Pure: the Postman collection and environment of `pos-sandbox export postman`; only the environment holds the key, as a secret. */
 import { orderControlRequests, faultRequests, journalRequests, sandboxRequests } from './control-requests.js';
 import { menuRequests, orderStatusRequest, refundRequest } from './pos-call-requests.js';
 import type { PostmanExamples } from './pos-call-requests.js';

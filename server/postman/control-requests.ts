@@ -1,7 +1,4 @@
-/**
- * Pure: the control calls of the collection (/_sandbox). They answer loopback clients without a token, so
- * each opts out of the collection's Bearer auth. Their tests keep what later requests need in collection variables.
- */
+/** Pure: the collection's control calls, which opt out of its Bearer auth (loopback needs none) and keep what later requests need. */
 import { resendProblem } from '../orders/order-rules.js';
 import type { PostmanExamples } from './pos-call-requests.js';
 import { NO_AUTH, request, type PostmanRequestItem, answers, check, errorBody, expectStatus, literal } from './postman-format.js';

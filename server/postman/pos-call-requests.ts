@@ -1,7 +1,4 @@
-/**
- * Pure: the POS → service calls of the collection (§4.1, §4.2, §4.3), each with the headers §4 and the
- * migration notes of §5 ask for; the collection's pre-request script signs their tokens.
- */
+/** Pure: the collection's POS calls (§4), each with the headers §4 and §5 ask for; its pre-request script signs their tokens. */
 import { posStatusProblem } from '../orders/order-rules.js';
 import { request, type PostmanRequestItem, answers, check, errorBody, expectStatus, noFindings } from './postman-format.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
@@ -48,10 +45,7 @@ export function menuRequests(examples: PostmanExamples): PostmanRequestItem[] {
   ];
 }
 
-/**
- * POST /order/status (§3, §4.3) for {{orderExternalId}}. A status is taken once, while the order is AWAITING_STATUS,
- * which only an order a POS answered without a Status reaches; otherwise the answer is 409 INVALID_STATE.
- */
+/** A status is taken once, while the order awaits it; otherwise the answer is 409 INVALID_STATE. */
 export function orderStatusRequest(): PostmanRequestItem {
   // The sandbox's own wording, with the order and its status filled in when the test runs.
   const decided = posStatusProblem({ OrderId: '{{orderId}}', Status: 'ACCEPTED' }, 'ACCEPTED')!.replace('(ACCEPTED)', '({{orderStatus}})');
@@ -86,10 +80,7 @@ export interface MenuExample {
   Price: number;
 }
 
-/**
- * An ACCEPTED order of the fixtures: a status call for it is answered 409 INVALID_STATE, and so is a resend,
- * whether the sandbox can deliver orders or not (a REJECTED one could be resent only then).
- */
+/** An ACCEPTED fixture order: its status call and its resend are both answered 409. */
 export interface DecidedOrder {
   OrderId: string;
   ExternalId: string;

@@ -1,7 +1,4 @@
-/**
- * Pure: the part of the Postman collection v2.1 and environment formats the export writes, and small
- * builders for its requests. Postman, newman and Insomnia's Postman importer read these shapes.
- */
+/** Pure: the part of Postman's collection v2.1 and environment formats the export writes, which Postman, newman and Insomnia read. */
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
 
 export const COLLECTION_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -93,18 +90,12 @@ export function request(
   };
 }
 
-/**
- * Pure: the JavaScript the exported collection runs inside Postman (and newman). Kept as plain lines so a
- * user can read them in Postman's Scripts tab; the tests parse every one and run them all with newman.
- */
+/** Pure: the JavaScript the collection runs in Postman, kept as plain lines for its Scripts tab; the tests run them all with newman. */
 
 /** Five minutes, as the sandbox's own service → POS tokens: short-lived, well within the hour of TOKEN_LIFETIME_OVER_1H. */
 export const TOKEN_TTL_SECONDS = 300;
 
-/**
- * The collection's pre-request script: a fresh POS → service token for every POS call (§5), in {{posToken}},
- * which the collection's Bearer auth sends. Postman has no JWT signer, so it is HS256 by hand with CryptoJS.
- */
+/** A fresh token for every POS call (§5), signed HS256 by hand with CryptoJS: Postman has no JWT signer. */
 export function mintTokenScript(): string[] {
   return [
     '// A fresh POS → service token for every POS call, with the six claims of the interface (§5):',

@@ -1,7 +1,4 @@
-/**
- * Asynchronous refunds (§1, §4.1 rule 2): accepted as PENDING, decided `delayMs` later.
- * Time and timers are injected, so tests move the clock instead of sleeping.
- */
+/** Asynchronous refunds (§1, §4.1 rule 2): accepted PENDING, decided `delayMs` later, on an injected clock and timer. */
 import { EventEmitter } from 'node:events';
 import { decideRefund, decidedRecord, type RefundRecord, type RefundView } from './refund-rules.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
@@ -23,10 +20,7 @@ export interface RefundProcessorDeps {
   newId: () => string;
   delayMs: number;
   setTimer?: SetTimer;
-  /**
-   * Told when refunds fell due but could not be stored (the database away, or this instance no longer leading the
-   * partner): they stay decided in memory, and the next write stores them; the process goes on.
-   */
+  /** Refunds due but not stored (the database away, the lead lost) stay decided in memory, and the next write stores them. */
   onError?: (error: unknown) => void;
 }
 
@@ -44,15 +38,9 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
   private timerAt = Infinity;
   /** PENDING refunds in acceptance order: bounded by traffic × delay, not by history. */
   private readonly pending = new Map<string, RefundRecord>();
-  /**
-   * The latest refund of each order, by location then ExternalId, for the duplicate finding in O(1). Two lookups
-   * instead of one key joined from both: joining allocated a string per refund, ~70 ms of a 100,000-refund start.
-   */
+  /** By location then ExternalId, so the duplicate finding allocates no joined key per refund. */
   private readonly latestByOrder = new Map<string, Map<string, RefundView>>();
-  /**
-   * The fixtures' locations, each string held once: a refund's location comes from its request's header, a new
-   * string each time, and 20,000 refunds kept held 20,000 copies of a few (0.6 MB).
-   */
+  /** Each location string held once, not once per refund (a header makes a new string every call). */
   private readonly locations: ReadonlyMap<string, string>;
 
   constructor(private readonly deps: RefundProcessorDeps) {

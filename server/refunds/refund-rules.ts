@@ -26,10 +26,7 @@ export function checkRefundBody(body: unknown): RefundBodyCheck {
   return { ok: true, request: { ExternalId: externalId as string }, unknownFields };
 }
 
-/**
- * The longest ExternalId taken. The interface sets no length (§8), but an id of a megabyte stored twice per
- * refund made segments the sandbox's own start check refused, and lists of hundreds of megabytes.
- */
+/** The interface sets none (§8), but an id of a megabyte stored twice per refund made state files the start check refused. */
 export const MAX_EXTERNAL_ID_LENGTH = 256;
 
 export function externalIdTooLong(value: string): string {
@@ -74,10 +71,7 @@ export interface RefundRecord {
   processedAt?: string;
 }
 
-/**
- * What the sandbox's indexes read of a refund (the duplicate finding, the retention, the control API's filters):
- * all that a refund kept as its log line shows before it is parsed.
- */
+/** What the indexes read of a refund: all that its log line shows before it is parsed. */
 export type RefundView = Pick<RefundRecord, 'id' | 'externalId' | 'locationId' | 'status' | 'acceptedAt'>;
 
 export interface RefundDecision {
@@ -99,8 +93,7 @@ export function decideRefund(
   if (!locationIds.has(locationId)) {
     return { status: 'FAILED', reason: 'UNKNOWN_LOCATION', detail: `location '${locationId}' is not a location of this partner` };
   }
-  // One ExternalId given to several orders of the location (a POS restarted, its numbering begun again): the refund
-  // is of the one that can be refunded, when one alone can; else of the first, whose state the answer says.
+  // One ExternalId on several orders (a POS restarted its numbering): the refund is of the one refundable, else of the first.
   const here = orders.filter((o) => o.ExternalId === externalId && o.LocationId === locationId);
   const refundable = here.filter((o) => o.Status === 'ACCEPTED');
   const order = refundable.length === 1 ? refundable[0] : here[0];
@@ -120,11 +113,7 @@ export function decideRefund(
   return { status: 'PROCESSED', detail: `order ${order.OrderId} refunded`, orderId: order.OrderId };
 }
 
-/**
- * The refund as decided. Written out field by field rather than as `{ ...refund, ...decision }`: on Node 20 an
- * object that starts with a spread and adds fields gets a hidden class of its own, so every kept refund carried
- * ~400 bytes of V8 bookkeeping (20,000 kept: ~9 MB) and every read of one missed V8's inline caches.
- */
+/** Written field by field, not with a spread, so every kept refund shares one hidden class (docs/performance.md). */
 export function decidedRecord(refund: RefundRecord, decision: RefundDecision, processedAt: string): RefundRecord {
   return {
     id: refund.id,

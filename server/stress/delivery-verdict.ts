@@ -1,20 +1,11 @@
-/**
- * Pure: one order of a stress run judged from what the sandbox recorded of it: every delivery try answered 2xx with
- * an ExternalId, within the deadline; an ExternalId of its own (no other order of the run had it), the same for both
- * copies of a duplicate delivery; and a decision, in the reply's Status or a status call that followed. Each failure
- * has a kind, and a shrunk order must fail with the same kind as the one it was shrunk from.
- */
+/** Pure: one order of a stress run judged from what the sandbox recorded: every try answered 2xx with an ExternalId of its own in time, and a decision; each failure has a kind a shrunk order must keep. */
 import type { OrderRecord } from '../orders/order-rules.js';
 import type { ControlClient } from '../cli/control-client.js';
 import type { GivenOrder } from '../orders/new-order.js';
 
 export type FailureKind = '5xx' | '4xx' | 'timeout' | 'no-answer' | 'bad-reply' | 'external-id-reused' | 'duplicate-new-external-id' | 'no-decision' | 'slow';
 
-/**
- * A failure's `signature` tells two failures of one kind apart: for an answer that refused the order, its status and
- * what the POS said (numbers and ids left out), so two bugs that both answer 500 are two findings, and a shrink must
- * keep the very failure it was shrunk from.
- */
+/** The signature tells two failures of one kind apart, so a shrink keeps the very failure it was shrunk from. */
 export type Verdict = { ok: true; decidedMs: number } | { ok: false; kind: FailureKind; signature: string; message: string; decidedMs?: number };
 
 export interface Deadlines {
@@ -76,19 +67,12 @@ export function answerText(body: unknown): string | undefined {
   return text.length > ANSWER_CHARS ? `${text.slice(0, ANSWER_CHARS)}…` : text;
 }
 
-/**
- * What of an answer tells one failure from another: its words, without anything holding a digit (an order id, a
- * request id, a time, an amount), which differ from order to order for the one bug.
- */
+/** An answer's words without anything holding a digit, which differ from order to order for one bug. */
 export function signatureOf(said: string): string {
   return said.toLowerCase().replace(/[^\s"',:{}[\]]*\d[^\s"',:{}[\]]*/g, '#').replace(/#(?::#)+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
-/**
- * I/O: one order of a stress run sent to the POS through the running sandbox, exactly as the sandbox sends any order
- * (POST /_sandbox/orders with the order given whole: the partner's token, the headers, the retries, the journal),
- * then followed until it is decided or the status window ends.
- */
+/** I/O: a stress order sent through the sandbox as any order is (POST /_sandbox/orders, given whole), then followed until decided or the window ends. */
 
 /** One generated case: the order, and whether the sandbox delivers it twice (as a retry after a lost reply would). */
 export interface StressCase {
@@ -100,10 +84,7 @@ export interface StressCase {
 const DECIDED_POLL_MS = [3, 5, 10, 20, 40];
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * `posOrderUrl`: where the order goes, when not the sandbox's own --pos-order-url; `tries`: at most this many tries
- * (the sandbox's own when absent).
- */
+/** `posOrderUrl` when not the sandbox's own; `tries` at most. */
 export async function deliverCase(client: ControlClient, testCase: StressCase, statusWindowMs: number, posOrderUrl?: string, tries?: number): Promise<DeliveredOrder> {
   // One try of the next delivery is sent twice: the rule is spent by this order's first try.
   if (testCase.duplicate) await client.call('POST', '/_sandbox/faults', { description: 'pos-sandbox stress: this order is delivered twice', match: { direction: 'outbound' }, action: { kind: 'duplicate' }, times: 1 });

@@ -1,29 +1,14 @@
-/**
- * The hunt: generated orders sent one after another until one fails, that one shrunk by fast-check to the smallest
- * order that still fails the same way (the same kind, and for an answer that refused it, the same answer: a shrink
- * that fails otherwise, or not at all, is not taken), then the hunt goes on for another failure, until the run's
- * orders are spent. A seed gives
- * the same orders, the same shrinks and the same findings again against a POS that answers the same.
- */
+/** The hunt: generated orders until one fails, shrunk by fast-check to the smallest that fails the same way, then on to the next failure; a seed gives the same orders and findings again. */
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
 import { orderArbitrary, withPartsLess } from './order-arbitrary.js';
 import type { StressCase, FailureKind, Verdict } from './delivery-verdict.js';
 
-/**
- * How many orders fast-check's shrinking may send for one failure; past it, the parts are taken out one at a time.
- * A failure that costs time (a slow POS) would otherwise make every shrink cost it, hundreds of times.
- */
+/** Past this many sends, the parts are taken out one at a time, or a slow POS would cost every shrink. */
 export const SHRINK_BUDGET = 30;
-/**
- * And at most this long (ms) in all, the part-by-part pass included, by default: a failing order costs the POS's
- * retries (3 tries, 3 s apart by default) or its timeout each time it is sent.
- */
+/** And this long in all: a failing order costs the POS's retries or its timeout each time. */
 export const SHRINK_MS = 30_000;
-/**
- * A POS whose every answer says something new (a stack trace with a line number is cut by the digits, a random word
- * is not) would make every order a finding of its own: past this many of one kind, the kind is not hunted again.
- */
+/** A POS whose every answer says something new would make every order a finding: a kind found this often is not hunted again. */
 export const MAX_PER_KIND = 3;
 
 export interface Finding {
@@ -53,11 +38,7 @@ export interface HuntOptions {
   orders: number;
   locations: readonly Location[];
   menus: Readonly<Record<string, Menu>>;
-  /**
-   * Sends one case and judges it. `oneTry` once the POS has failed an order: from then on each order goes with one
-   * try (the first try decides every verdict, and with the sandbox's retries a POS that breaks on half the orders
-   * would make each of them cost 3 s); until then, exactly as any order, retries included.
-   */
+  /** With one try once the POS has failed an order (the first try decides the verdict), else as any order, retries included. */
   run: (testCase: StressCase, sending: Sending) => Promise<Verdict>;
   /** How long fast-check's shrinking may take for one failure (default SHRINK_MS); the part-by-part pass follows. */
   shrinkMs?: number;
@@ -115,8 +96,7 @@ export async function hunt(options: HuntOptions): Promise<HuntResult> {
         if (!shrinking) passed++;
         return true;
       }
-      // A failure found already is not hunted again, nor a kind found MAX_PER_KIND times; while shrinking, only the
-      // failure being shrunk counts.
+      // A failure found already, or a kind found MAX_PER_KIND times, is not hunted again; while shrinking, only the failure shrunk counts.
       if (!shrinking && (findings.some((finding) => finding.signature === verdict.signature) || findings.filter((finding) => finding.kind === verdict.kind).length >= MAX_PER_KIND)) return true;
       if (!shrinking) {
         target = { kind: verdict.kind, signature: verdict.signature, message: verdict.message, first: testCase, atOrder: generated };

@@ -1,9 +1,4 @@
-/**
- * I/O: a stress run told to the sandbox as it goes (POST, then PUT /_sandbox/stress-runs/{id}), for the dashboard's
- * Stress page. At most one call in flight and one every THROTTLE_MS, however fast orders go, with a word at least
- * every HEARTBEAT_MS (a run silent for a minute is shown stopped). A sandbox that will not hold the view (an older
- * one, say) costs one warning, never the run.
- */
+/** I/O: a stress run told to the sandbox as it goes, for the dashboard, throttled with a heartbeat; a sandbox that will not hold it costs one warning, never the run. */
 import type { ControlClient } from '../cli/control-client.js';
 import { STRESS_VIEW_LIMITS, withRecent, type StressRun, type StressRunView } from './stress-run-view.js';
 import type { Verdict } from './delivery-verdict.js';

@@ -1,8 +1,4 @@
-/**
- * The lunch rush: orders at a steady rate for a while, over every location in turn, each sent when its time comes
- * whether the ones before it were answered or not (a kitchen at noon does not wait), and the POS's decision times
- * reported against the deadlines: the median, the 99th percentile, the slowest, and every order that missed.
- */
+/** The lunch rush: orders at a steady rate over every location, each sent on time whatever came before, and the decision times against the deadlines. */
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
 import { orderArbitrary } from './order-arbitrary.js';

@@ -1,11 +1,4 @@
-/**
- * Pure: the orders `pos-sandbox stress` sends, as fast-check arbitraries over the order model (order-model/) and the
- * partner's locations and menus. The model allows far more than the templates show, and the edge cases a POS meets
- * first in production are weighted up: names in other scripts, emoji and long names; empty optional lists; many
- * modifiers; quantities up to 40; zero and large amounts; fees, promotions and taxes on every order. The totals are
- * worked out from the parts, as the sandbox works out a template's, so every order is one the service could send,
- * and shrinking a part (fewer items, a shorter name, a smaller price) gives another such order.
- */
+/** Pure: the orders `pos-sandbox stress` sends, as fast-check arbitraries over the order model, edge cases weighted up, totals worked out so every order is one the service could send. */
 import fc from 'fast-check';
 import type { Location, Menu } from '../fixtures/fixture-schemas.js';
 import { lineAmount, type GivenOrder } from '../orders/new-order.js';
@@ -18,12 +11,7 @@ export const LIMITS = { items: 40, variations: 3, modifiers: 30, quantity: 40, f
 const NON_LATIN = ['拉麺', 'Шаурма', 'شاورما', 'ราดหน้า', 'Ελληνική σαλάτα', '비빔밥', 'חומוס', 'दाल मखनी'];
 const EMOJI = ['🍕 Pizza', '🌶️🌶️ Hot wings', '👨‍👩‍👧 Family box', '🍔', 'Cola 🥤 0.33 l'];
 
-/**
- * Names: in a plain order, the menu's own; in another, the menu's own mostly, then other scripts, emoji, any text, and
- * long ones; each shrinks within its kind. Plain orders keep the other edges in sight: were every name of every order
- * drawn alike, nearly every order of a dozen lines would hold a name in another script, and a POS that breaks on one
- * would hide any other bug behind it.
- */
+/** A plain order keeps the menu's own names, so a POS that breaks on one script does not hide every other bug behind it. */
 function nameArbitrary(menuNames: readonly string[], plain: boolean): fc.Arbitrary<string> {
   const menu = fc.constantFrom(...(menuNames.length > 0 ? menuNames : ['Margherita']));
   if (plain) return menu;
@@ -65,10 +53,7 @@ function itemArbitrary(menu: Menu | undefined, plain: boolean): fc.Arbitrary<Ord
 
 const TAX_RATES = [0, 7, 10, 19, 20.5];
 
-/**
- * Every order the model allows for `locations`, their menus' items weighted up. The location is drawn beside the
- * parts, not before them (no `chain`): fast-check then shrinks every part on its own, to the smallest order.
- */
+/** The location drawn beside the parts, not before them, so fast-check shrinks every part on its own. */
 export function orderArbitrary(locations: readonly Location[], menus: Readonly<Record<string, Menu>>): fc.Arbitrary<GivenOrder> {
   if (locations.length === 0) throw new Error('no location to send orders to');
   // Half the orders plain-named (the first, so a shrink may go to one), half with any name.
@@ -114,11 +99,7 @@ function ordersNamed(locations: readonly Location[], menus: Readonly<Record<stri
     });
 }
 
-/**
- * The order with its amounts worked out from its parts, as the sandbox works out a template's: each promotion takes
- * off at most what is left (a total is never below zero), taxes on what remains, the payment is the total. Run
- * again whenever a part is taken out.
- */
+/** Amounts from the parts, as a template's: a promotion takes off at most what is left, taxes on the rest, the payment is the total. */
 export function settle(order: GivenOrder): GivenOrder {
   const itemsAmount = order.Items.reduce((sum, item) => sum + lineAmount(item), 0);
   let left = itemsAmount + order.Fees.reduce((sum, fee) => sum + fee.Amount, 0);
@@ -132,12 +113,7 @@ export function settle(order: GivenOrder): GivenOrder {
   return { ...order, Promotions: promotions, Taxes: taxes, Payment: { ...order.Payment, Amount: total }, Total: total };
 }
 
-/**
- * Pure: every order with one part less (an item, a variation, a modifier, a fee, a promotion, a tax, the customer),
- * its amounts worked out again. The hunt takes parts out one at a time after fast-check's shrinking, for as long as
- * the order still fails the same way: what it saves is an order from which taking out any part makes the failure
- * go away.
- */
+/** Pure: every order with one part less, amounts worked out again, which the hunt tries after fast-check's shrinking. */
 
 export interface PartLess {
   part: string;
@@ -151,10 +127,7 @@ function variant(testCase: StressCase, part: string, change: (copy: StressCase['
   return { part, testCase: { order: settle(copy), duplicate: testCase.duplicate } };
 }
 
-/**
- * What the hunt tries, in order: whole groups first (every modifier of an item, every fee, half the items …), then
- * each part alone. A failure that costs time per try (a slow POS) is shrunk in a few tries, not one per part.
- */
+/** Whole groups first, then each part alone, so a slow POS is shrunk in a few tries. */
 export function withPartsLess(testCase: StressCase): PartLess[] {
   const { order } = testCase;
   const groups: PartLess[] = [];

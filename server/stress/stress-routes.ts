@@ -1,7 +1,4 @@
-/**
- * What `pos-sandbox stress` runs tell the sandbox as they go, held in memory for the dashboard's Stress page (each change
- * a `stress` event): a run says it began with POST, then PUTs its whole view; the run's own record is its report folder.
- */
+/** What `pos-sandbox stress` runs tell the sandbox as they go, held in memory for the dashboard (a `stress` event each change); the run's record is its report folder. */
 import type { ValidateFunction } from 'ajv';
 import { ApiError } from '../errors.js';
 import { newAjv } from '../fixtures/compiled-schemas.js';

@@ -1,9 +1,4 @@
-/**
- * Pure: what a `pos-sandbox stress` run tells the sandbox of itself as it goes (POST and PUT /_sandbox/stress-runs),
- * for the dashboard's Stress page to show live: counts, the findings so far, the last orders sent and, in a rush, the
- * decision times. The run judges; the sandbox only holds and shows what it is told. The schema bounds every list and
- * string, so a view stays small (a few tens of KiB at most) however long the run.
- */
+/** Pure: the view a stress run tells the sandbox for the dashboard; the run judges, the sandbox holds, and the schema bounds every list and string. */
 
 export const STRESS_RUN_STATES = ['running', 'shrinking', 'done', 'stopped'] as const;
 /** How many recent orders and findings a view carries. */

@@ -1,8 +1,4 @@
-/**
- * I/O: a stress run against a running sandbox, as `pos-sandbox stress` runs it: the partner's locations and menus
- * read from the sandbox, then the hunt (hunt.ts) or the lunch rush (lunch-rush.ts), every order sent and judged as
- * delivery-verdict.ts says, and each failure saved as a file `orders replay` sends again.
- */
+/** I/O: a stress run against a running sandbox: the partner's locations and menus read, then the hunt or the rush, each failure saved as a file `orders replay` sends again. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ControlClient } from '../cli/control-client.js';
@@ -103,10 +99,7 @@ export async function saveFailures(folder: string, seed: number, findings: reado
   return files;
 }
 
-/**
- * Pure: a stress run's report, as the checklist's are: stress.json (canonical), stress.md, stress.html (one
- * self-contained page) and junit.xml (one case per kind of failure hunted, or per deadline in a rush).
- */
+/** Pure: a stress run's report, as the checklist's: stress.json, stress.md, stress.html and junit.xml. */
 
 export interface StressReport {
   format: 'pos-sandbox/stress-report';

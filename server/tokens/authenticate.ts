@@ -79,10 +79,7 @@ export class JtiRegistry {
 const CREDENTIAL_NAME = /(^|[-_.])(key|apikey|api[-_]?key|token|access[-_]?token|jwt|secret|signature|sig|auth|authorization|password)$/i;
 const JWT_SHAPE = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
 
-/**
- * Names the first query parameter that carries a credential: by its name, because its value is the
- * partner's key, or because its value is a JWT. Undefined when the query string is clean.
- */
+/** The first query parameter that carries a credential: named as one, holding the key, or holding a JWT. */
 export function findCredentialInQuery(query: URLSearchParams, partnerKey: string): string | undefined {
   for (const [name, value] of query) if (isCredentialParameter(name, value, partnerKey)) return name;
   return undefined;
@@ -99,10 +96,7 @@ export function queryCredentialMessage(parameter: string): string {
   return `a key or token was passed in the query parameter '${parameter}'; v2 takes the token only in the Authorization header (Bearer <JWT>), never in the URL, where proxies and logs keep it (§5)`;
 }
 
-/**
- * A request URL as a log line shows it: every credential parameter's value replaced, everything else as sent
- * (the redaction of the key and of JWT signatures anywhere else in the line is the logger's).
- */
+/** As a log line shows it: every credential parameter's value replaced (the logger redacts the key and signatures elsewhere). */
 export function urlWithoutCredentials(originalUrl: string, partnerKey: string): string {
   const mark = originalUrl.indexOf('?');
   if (mark < 0) return originalUrl;

@@ -1,9 +1,4 @@
-/**
- * Pure: a POS → service token judged rule by rule, as the dashboard's token debugger and POST /_sandbox/tokens/check
- * show it. The answer is the one the POS API gives (`checkAuthorizationHeader`, the same code); the rules say why,
- * one line each, including the claims a 401 does not reach (the API stops at the first broken part of a token's
- * structure, but a pasted token is more useful with everything judged at once).
- */
+/** Pure: a token judged rule by rule (the token debugger, POST /_sandbox/tokens/check), with the POS API's own answer, and the claims a 401 would not reach. */
 import { lifetimeFindings, finding, type Finding } from '../http/findings.js';
 import {
   CLOCK_TOLERANCE_S,

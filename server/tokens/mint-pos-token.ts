@@ -1,7 +1,4 @@
-/**
- * Mints tokens exactly as §5 describes, both ways: POS → service (the sandbox's curl, `pos-sandbox token`, the tests)
- * and service → POS (every order the sandbox delivers). Same key and claims; iss and aud swap.
- */
+/** Tokens as §5 describes, both ways: POS → service, and service → POS for every delivery (iss and aud swap). */
 import { randomUUID, type KeyObject, createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { SERVICE_AUDIENCE, type PosTokenClaims } from './pos-token-rules.js';

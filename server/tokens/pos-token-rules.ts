@@ -1,7 +1,4 @@
-/**
- * The §5 rules for a POS → service token, as a pure check that names every defect,
- * so a POS engineer can fix the token from the message alone.
- */
+/** The §5 rules of a POS → service token: a pure check that names every defect, so the message alone tells how to fix the token. */
 import { createHash, type KeyObject, createHmac, timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { describeValue as describe } from '../http/messages.js';
@@ -85,10 +82,7 @@ export function claimDefects(claims: Record<string, unknown>, context: Pick<PosT
   return [...checkClaimTypes(claims), ...checkClaimValues(claims, context)];
 }
 
-/**
- * What does not depend on the time: the token's parts decoded and its signature judged. A POS sends one token for
- * many calls (until it expires), so `checkPosToken` remembers this part (`TokenReads`) and judges only the claims again.
- */
+/** What does not depend on the time, which TokenReads remembers: a POS sends one token for many calls. */
 function readPosToken(token: string, context: PosTokenContext): PosTokenCheck {
   const parts = token.split('.');
   if (parts.length !== 3) {
@@ -112,10 +106,7 @@ function readPosToken(token: string, context: PosTokenContext): PosTokenCheck {
   };
 }
 
-/**
- * The reads of the tokens seen last, by token. Bounded in count and in token length, so a client sending a new
- * (or a huge) token on every call costs at most a few MB; the oldest read is forgotten first.
- */
+/** Bounded in count and in token length, so a new or huge token on every call costs a few MB at most. */
 export class TokenReads {
   private readonly reads = new Map<string, PosTokenCheck>();
 
@@ -154,10 +145,7 @@ function checkAlgorithm(alg: unknown): string | undefined {
   return `token alg is '${alg}'; only HS256 is accepted (§5)${hint}`;
 }
 
-/**
- * RFC 7515 §4.1.11: a recipient must reject a token whose `crit` lists an extension it does not understand.
- * The service understands none, so any `crit` is a defect (jsonwebtoken itself ignores the parameter).
- */
+/** RFC 7515 §4.1.11: a `crit` the recipient does not understand must be refused; the service understands none (jsonwebtoken ignores it). */
 function checkCritical(crit: unknown): string | undefined {
   if (crit === undefined) return undefined;
   const names = Array.isArray(crit) && crit.length > 0 && crit.every((name) => typeof name === 'string') ? (crit as string[]) : undefined;
@@ -266,20 +254,12 @@ export function isoTime(seconds: number): string {
   return Number.isNaN(time.getTime()) ? `${seconds} s after the Unix epoch` : time.toISOString().replace('.000Z', 'Z');
 }
 
-/**
- * Pure: the shortcut for the usual case of §5, a good HS256 signature, settled by one HMAC. jsonwebtoken decodes
- * the token again and walks its options on every call, which made its verify the largest single cost of a clean
- * refund; a `true` here is given only where jsonwebtoken's verify would pass (a property test pins that), and
- * anything else still goes to jsonwebtoken, whose message the 401 quotes.
- */
+/** The usual case settled by one HMAC, since jsonwebtoken's verify was the largest cost of a refund; `true` only where it would pass (a property test pins that). */
 
 /** What jsonwebtoken (through jws) takes as a signature: base64url characters, at least one. */
 const SIGNATURE = /^[A-Za-z0-9_-]+$/;
 
-/**
- * Does `token`'s signature verify with `key` under HS256? For a token already split into three parts whose header
- * (alg HS256) and payload decoded as JSON objects: `checkPosToken` calls it only then.
- */
+/** For a token already split, whose header and payload decoded: checkPosToken calls it only then. */
 export function hs256SignatureMatches(token: string, key: KeyObject): boolean {
   const lastDot = token.lastIndexOf('.');
   const signature = token.slice(lastDot + 1);
