@@ -3,7 +3,7 @@
  * checklist make it act. In memory; `bugs` break it on purpose.
  */
 import { orderShapeFault } from './order-shape-bugs.js';
-import { failureCause } from '../server/cli/failure-cause.js';
+import { failureCause } from '../server/cli/control-client.js';
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import type { Location, Menu } from '../server/fixtures/fixture-schemas.js';
 import type { Bug } from './bugs.js';

@@ -6,7 +6,7 @@ import { exitCode } from '../server/cli/program.js';
 import { resolvePartner, partnerOverrideFromEnv } from '../server/config.js';
 import { PACKAGE_ROOT } from '../server/version.js';
 import { BUGS, parseBugs } from './bugs.js';
-import { resolveSandboxUrl } from '../server/cli/sandbox-url.js';
+import { resolveSandboxUrl } from '../server/cli/control-client.js';
 
 interface Flags {
   // Numbers: defaults applied below, so --help shows them as numbers, not as quoted strings.

@@ -1,7 +1,7 @@
 /** The pos-sandbox command: one file per subcommand under cli/, only the one run is loaded (cli/program.ts). */
 import { CommanderError } from 'commander';
 import { buildProgram, exitCode } from './cli/program.js';
-import { endQuietlyWhenThePipeCloses, guardTerminalOutput } from './cli/terminal-output.js';
+import { endQuietlyWhenThePipeCloses, guardTerminalOutput } from './cli/cli-output.js';
 
 guardTerminalOutput();
 endQuietlyWhenThePipeCloses();

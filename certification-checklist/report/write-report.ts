@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { readPlainFile } from '../../server/http/read-plain-file.js';
+import { readPlainFile } from '../../server/store/read-stored-files.js';
 import { join } from 'node:path';
 import type { Report } from './report-model.js';
 import { renderReportFiles, REPORT_FILES } from './render-report-files.js';

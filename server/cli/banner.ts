@@ -1,7 +1,7 @@
 /** Pure: what `serve` prints once it listens, down to a curl that performs a valid refund. */
 import type { PartnerIdentity } from '../config.js';
 import type { Location } from '../fixtures/fixture-schemas.js';
-import { DEFAULT_SANDBOX_URL } from './sandbox-url.js';
+import { DEFAULT_SANDBOX_URL } from './control-client.js';
 
 export interface BannerInput {
   version: string;
@@ -22,10 +22,7 @@ export interface BannerInput {
   keyFrom: 'fixtures' | 'environment';
   /** --show-key: print the partner's own key whole. */
   showKey?: boolean;
-  /**
-   * Where the x-api-key shown comes from: the fixtures' partner (theirs), SANDBOX_API_KEY, or neither for another
-   * partner (SANDBOX_PARTNER without SANDBOX_API_KEY): then the fixture partner's value would read as this partner's.
-   */
+  /** Where the x-api-key shown comes from; `none` for another partner, whose fixture value would read as its own. */
   apiKeyFrom?: 'fixtures' | 'environment' | 'none';
 }
 

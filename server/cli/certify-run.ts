@@ -1,12 +1,22 @@
-/**
- * What `pos-sandbox certify` runs once its options are checked (certify.ts): the sandbox first, so a POS that calls
- * it while it starts finds it; then the POS waited for; then the checklist. Resolves with the exit code.
- */
+/** `pos-sandbox certify` once its options are checked: the sandbox first (a POS may call it while it starts), then the POS waited for, then the checklist; resolves with the exit code. */
 import { DEFAULT_REFUND_DELAY_MS, deliveryPolicy } from '../config.js';
-import type { CertifyOptions } from './certify.js';
 import { runAndReport } from './checklist.js';
 import { startInProcessSandbox, type InProcessSandbox } from './in-process-sandbox.js';
-import { waitForPos } from './wait-for-pos.js';
+import { causeOf } from '../../certification-checklist/sandbox-control.js';
+import type { Capability } from '../../certification-checklist/checklist-types.js';
+
+export interface CertifyOptions {
+  driverUrl: string;
+  posOrderUrl: string;
+  port: number;
+  capabilities: Capability[];
+  only?: string[];
+  pos: { name?: string; version?: string; build?: string };
+  reportDir: string;
+  posTimeoutMs: number;
+  waitMs?: number;
+  windowMs: number;
+}
 
 export async function runCertify(options: CertifyOptions): Promise<number> {
   let running: InProcessSandbox;
@@ -51,4 +61,28 @@ export async function runCertify(options: CertifyOptions): Promise<number> {
   } finally {
     await running.close();
   }
+}
+
+/** Waits for the POS's driver to answer GET /health with 2xx, as a CI job starts both side by side; else one sentence naming the URL and the last thing seen. */
+
+const POLL_MS = 250;
+
+export async function waitForPos(driverUrl: string, timeoutMs: number, fetchImpl: typeof fetch = fetch): Promise<{ ok: true } | { ok: false; problem: string }> {
+  const url = new URL('health', driverUrl.endsWith('/') ? driverUrl : `${driverUrl}/`).href;
+  const deadline = Date.now() + timeoutMs;
+  let last: string;
+  for (;;) {
+    const left = deadline - Date.now();
+    try {
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(Math.max(1, Math.min(2_000, left))) });
+      await response.body?.cancel();
+      if (response.ok) return { ok: true };
+      last = `answered ${response.status}`;
+    } catch (error) {
+      last = (error as Error).name === 'TimeoutError' ? 'no answer' : causeOf(error);
+    }
+    if (Date.now() + POLL_MS > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return { ok: false, problem: `the POS did not answer GET ${url} within ${Math.round(timeoutMs / 1000)} s (last: ${last}): start the POS test build first, point --driver at its driver's base URL (the one serving GET /health), or give it longer with --pos-timeout-s` };
 }

@@ -1,13 +1,7 @@
-/**
- * `pos-sandbox certify`: the checklist for a CI job in one command. Its own sandbox in this process (in memory), the
- * POS waited for, the whole checklist against its driver, the report in the folder named, the verdict as exit code.
- * A command of its own rather than a mode of `checklist`: `checklist` judges a POS through a sandbox that runs
- * elsewhere and may hold anything; `certify` owns a sandbox that holds nothing but the run, and none of the running
- * sandbox's options (--sandbox, --passive, --interactive) mean anything to it. certify-run.ts runs it.
- */
+/** `pos-sandbox certify`: the checklist for a CI job in one command, against a sandbox of its own in this process that holds nothing but the run; certify-run.ts runs it. */
+import type { CertifyOptions } from './certify-run.js';
 import { Command } from 'commander';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';
-import type { Capability } from '../../certification-checklist/checklist-types.js';
 import { DEFAULT_PORT } from '../config.js';
 import { checkUrls, runFlagValues, UsageError } from './run-flags.js';
 
@@ -24,19 +18,6 @@ interface CertifyFlags {
   posTimeoutS?: string;
   waitS?: string;
   windowMs?: string;
-}
-
-export interface CertifyOptions {
-  driverUrl: string;
-  posOrderUrl: string;
-  port: number;
-  capabilities: Capability[];
-  only?: string[];
-  pos: { name?: string; version?: string; build?: string };
-  reportDir: string;
-  posTimeoutMs: number;
-  waitMs?: number;
-  windowMs: number;
 }
 
 export const DEFAULT_CERTIFY_REPORT_DIR = 'certification-report';

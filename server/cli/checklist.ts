@@ -15,7 +15,7 @@ import { laptopReportKeys } from '../checklist/report-keys.js';
 import { signerWords } from '../../certification-checklist/report/render-statement.js';
 
 export { DEFAULT_REPORT_DIR };
-import { resolveSandboxUrl } from './sandbox-url.js';
+import { resolveSandboxUrl } from './control-client.js';
 import { checkUrls, runFlagValues, UsageError } from './run-flags.js';
 
 interface ChecklistFlags {
@@ -85,10 +85,7 @@ export function checklistCommand(): Command {
     });
 }
 
-/**
- * Runs, prints a line per item as it finishes, writes the report, prints the summary; answers the exit code.
- * `reportAsIs`: the report's files go into `reportDir` itself, and the summary names its junit.xml. `keys` sign it.
- */
+/** Runs, prints a line per item, writes the report (into `reportDir` itself with `reportAsIs`), prints the summary, answers the exit code. */
 export async function runAndReport(options: RunOptions, reportDir: string, keys: ReportKeys, out: NodeJS.WriteStream = process.stdout, reportAsIs = false): Promise<number> {
   out.write(`Certification checklist: ${describeScope(options)}\n\n`);
   let run;

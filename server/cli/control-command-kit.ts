@@ -1,13 +1,8 @@
-/**
- * What every control command shares (docs/cli.md): its sandbox found the same way (--sandbox, else SANDBOX_URL, else
- * http://127.0.0.1:4100), a failure said once with the URL (exit code 1; a bad command line exits 2), and lines for
- * people or the API's JSON for scripts.
- */
+/** What every control command shares (docs/cli.md): its sandbox found one way, a failure said once (exit 1; a bad command line 2), lines for people or JSON. */
 import { InvalidArgumentError, Option } from 'commander';
 import pc from 'picocolors';
-import { ControlError, controlClient, type ControlClient } from './control-client.js';
+import { ControlError, controlClient, type ControlClient, resolveSandboxUrl } from './control-client.js';
 import type { Paint } from './control-format.js';
-import { resolveSandboxUrl } from './sandbox-url.js';
 
 export interface Common {
   sandbox?: string;

@@ -1,8 +1,4 @@
-/**
- * The control commands of orders, refunds and the sandbox itself: `orders`, `refunds`, `reset` and `status`, each a
- * client of the control API of a running sandbox (docs/cli.md); `faults` and `journal` have files of their own.
- * People get aligned lines, coloured on a terminal; `--json` prints the API's JSON for scripts.
- */
+/** `orders`, `refunds`, `reset` and `status`, clients of a running sandbox's control API (docs/cli.md): aligned lines for people, `--json` for scripts. */
 import { replayCommand } from './replay-command.js';
 import { Command, Option } from 'commander';
 import { REFUND_STATUSES } from '../refunds/refund-rules.js';

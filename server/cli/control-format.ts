@@ -1,9 +1,4 @@
-/**
- * Pure: what the control commands print for people (`--json` prints the API's own JSON instead). One line per
- * record, in aligned columns; colour only through the `paint` given (none when piped or with NO_COLOR). Every record
- * is made printable first (domain/printable-text.ts): an ExternalId or a POS's reason is data, and its control
- * characters are shown, never sent to the terminal.
- */
+/** Pure: what the control commands print for people, one aligned line a record, coloured only through `paint`, every record made printable first. */
 import { journalSummary, type JournalSummary, type SummarySource } from '../journal/journal-entry.js';
 import { printableDeep } from '../http/messages.js';
 
@@ -118,10 +113,7 @@ export function exchangeMatches(row: ExchangeRow, filter: ExchangeFilter): boole
   );
 }
 
-/**
- * One line per exchange: time, direction (POS → sandbox is `→`, sandbox → POS is `←`), method and path, status,
- * location, duration, findings, the fault that acted, and the journal id to look it up by.
- */
+/** One line per exchange: time, direction, method and path, status, location, duration, findings, fault and journal id. */
 export function exchangeLine(given: ExchangeRow, paint: Paint = NO_PAINT): string {
   const row = printableDeep(given);
   const status = row.status >= 500 || row.status === 0 ? paint.red : row.status >= 400 ? paint.yellow : paint.green;

@@ -1,8 +1,4 @@
-/**
- * What `pos-sandbox demo` runs once its options are checked (demo.ts): a sandbox and the reference POS in this
- * process, on free loopback ports, and the whole checklist in driver mode against them; the summary and the report
- * folder are printed. Resolves with the exit code.
- */
+/** `pos-sandbox demo` once its options are checked: a sandbox and the reference POS in this process and the whole checklist against them; resolves with the exit code. */
 import { createReferencePos } from '../../reference-pos/app.js';
 import type { Bug } from '../../reference-pos/bugs.js';
 import type { Capability } from '../../certification-checklist/checklist-types.js';

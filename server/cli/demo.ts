@@ -1,7 +1,4 @@
-/**
- * `npm run demo` (`pos-sandbox demo`): its options and their checks; demo-run.ts runs it, imported only then, so
- * `demo --help` does not load the sandbox, the reference POS and Express.
- */
+/** `pos-sandbox demo`'s options; demo-run.ts is imported only when it runs, so `demo --help` loads nothing heavy. */
 import { Command } from 'commander';
 import { BUGS, parseBugs } from '../../reference-pos/bugs.js';
 import { CAPABILITIES } from '../../certification-checklist/checklist-types.js';

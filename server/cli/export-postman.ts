@@ -1,15 +1,22 @@
-/** `pos-sandbox export postman`: writes a Postman collection and its environment for a running sandbox. */
+/** `pos-sandbox export`: files that let other tools use the sandbox; one subcommand per tool. */
+import { Command } from 'commander';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Command } from 'commander';
-import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, partnerOverrideFromEnv, resolvePartner } from '../config.js';
+import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, partnerOverrideFromEnv, resolvePartner, type PartnerIdentity } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { buildPostmanExport, COLLECTION_FILE, ENVIRONMENT_FILE } from '../postman/build-postman-export.js';
 import { pickExamples } from '../postman/pos-call-requests.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
-import { exitWith } from './exit.js';
-import { checkPartnerOf } from './partner-of-sandbox.js';
-import { resolveSandboxUrl } from './sandbox-url.js';
+import { exitWith } from './cli-output.js';
+import { resolveSandboxUrl } from './control-client.js';
+import { causeOf } from '../../certification-checklist/sandbox-control.js';
+import { mintPosToken } from '../tokens/mint-pos-token.js';
+
+export function exportCommand(): Command {
+  return new Command('export').description('write files that let another tool use the sandbox (postman)').addCommand(exportPostmanCommand());
+}
+
+/** `pos-sandbox export postman`: writes a Postman collection and its environment for a running sandbox. */
 
 interface ExportPostmanFlags {
   out: string;
@@ -81,12 +88,44 @@ async function exportPostman(flags: ExportPostmanFlags): Promise<void> {
   );
 }
 
-/**
- * mkdir -p one level at a time: Node 20's recursive mkdirSync spins for ever where mkdir answers ENOENT
- * under a folder that exists (--out /proc/x hung at 100 % CPU).
- */
+/** One level at a time: Node 20's recursive mkdirSync spins for ever under some folders (/proc/x). */
 function makeFolder(dir: string): void {
   const missing: string[] = [];
   for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
   for (const folder of missing) mkdirSync(folder);
+}
+
+/** I/O: whether a running sandbox plays the partner the export signs for, judged by a token checked with POST /_sandbox/tokens/check, so the key never leaves this process. */
+
+/** Only a silent server costs this; a loaded machine may take seconds to answer. */
+const ASK_TIMEOUT_MS = 10_000;
+
+export type PartnerCheck = { kind: 'same' } | { kind: 'other'; problem: string } | { kind: 'unknown'; note: string };
+
+export async function checkPartnerOf(sandboxUrl: string, partner: PartnerIdentity, locationId: string, adminToken: string | undefined): Promise<PartnerCheck> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) };
+  const ask = async (path: string, body?: unknown) => {
+    const response = await fetch(`${sandboxUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+    return (await response.json()) as Record<string, unknown>;
+  };
+  let playing: unknown;
+  try {
+    playing = (await ask('/_sandbox/health')).partner;
+  } catch (error) {
+    return { kind: 'unknown', note: `the sandbox at ${sandboxUrl} did not answer (${causeOf(error)}), so the partner could not be checked against it; the environment is ${partner.name}'s` };
+  }
+  const fix = 'set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY as the sandbox was started with, and export again';
+  if (typeof playing === 'string' && playing !== partner.name) {
+    return { kind: 'other', problem: `the sandbox at ${sandboxUrl} plays partner '${playing}', but the export would sign its tokens as '${partner.name}': every call would be refused 401; ${fix}` };
+  }
+  try {
+    const { token } = mintPosToken({ posName: partner.name, key: partner.nonProdKey, locationId, ttlSeconds: 60, nowSeconds: Math.floor(Date.now() / 1000) });
+    const judged = await ask('/_sandbox/tokens/check', { token });
+    const signature = (judged.rules as Array<{ rule: string; verdict: string }> | undefined)?.find((rule) => rule.rule === 'signature');
+    if (signature?.verdict === 'fail') return { kind: 'other', problem: `the sandbox at ${sandboxUrl} plays partner '${partner.name}' with another non-prod key than the export would sign with: every call would be refused 401; ${fix}` };
+  } catch {
+    // A sandbox whose token check is not ours to call (a hosted one without the operator's token): the name matched.
+  }
+  return { kind: 'same' };
 }

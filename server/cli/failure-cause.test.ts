@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { closedPort } from '../test/live.js';
-import { failureCause } from './failure-cause.js';
+import { failureCause } from './control-client.js';
 
 describe('failureCause', () => {
   it("names what undici's 'fetch failed' hides: the refused connection and its address", async () => {

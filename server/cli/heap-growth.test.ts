@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { heapGrowthFlag, HEAP_GROWING_PERCENT } from './heap-growth.js';
+import { heapGrowthFlag, HEAP_GROWING_PERCENT } from './listen.js';
 
 describe('heapGrowthFlag', () => {
   it('sets the sandbox’s heap growth when the user chose none', () => {

@@ -1,7 +1,4 @@
-/**
- * A sandbox in this process, in memory, on a loopback port: what `demo` runs its reference POS against and what
- * `certify` runs a partner's POS against. Closing it closes every server it opened.
- */
+/** A sandbox in this process, in memory, on a loopback port, for `demo` and `certify`; closing it closes every server it opened. */
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

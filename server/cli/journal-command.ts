@@ -1,14 +1,12 @@
-/**
- * `pos-sandbox journal tail`: the last exchanges, one line each, and with --follow every new one as it happens;
- * `journal show ID`: one exchange whole, as the journal keeps it (the ids the migration report and findings name).
- */
+/** `pos-sandbox journal tail` (with --follow, every new exchange) and `journal show ID`, one exchange whole. */
 import { Command, Option } from 'commander';
 import { JOURNAL_PAGE } from '../control/control-query.js';
 import { exchangeLine, exchangeMatches, exchangeRow, type ExchangeRow } from './control-format.js';
-import { followEvents } from './follow-events.js';
 import { ident, journalNumber, jsonOption, paint, print, printJson, query, sandboxOption, wholeNumber, withSandbox, type Common } from './control-command-kit.js';
 import type { JournalEntry } from '../journal/journal-entry.js';
 import { printableDeep } from '../http/messages.js';
+import { createParser } from 'eventsource-parser';
+import { ControlError, type ControlClient } from './control-client.js';
 
 interface TailFlags extends Common {
   lines: number;
@@ -78,4 +76,35 @@ export function journalCommand(): Command {
 function noneLine(flags: TailFlags): string {
   const filters = [flags.findings && '--findings', flags.path !== undefined && `--path ${JSON.stringify(flags.path)}`, flags.status !== undefined && `--status ${flags.status}`, flags.location !== undefined && `--location ${flags.location}`].filter(Boolean);
   return filters.length > 0 ? `no exchange in the journal matches ${filters.join(' ')}` : 'the journal is empty: no exchange yet';
+}
+
+/** Takes a dropped stream up again from the last event seen (Last-Event-ID); the sandbox going away ends it with a ControlError. */
+
+export async function followEvents(client: ControlClient, types: string, onData: (data: unknown) => void): Promise<never> {
+  let lastId: string | undefined;
+  for (;;) {
+    const response = await client.open(`/_sandbox/events?types=${types}`, lastId === undefined ? {} : { 'last-event-id': lastId });
+    const parser = createParser({
+      onEvent(event) {
+        if (event.id !== undefined) lastId = event.id;
+        if (event.event === 'dropped') return;
+        try {
+          onData((JSON.parse(event.data) as { data: unknown }).data);
+        } catch {
+          // Not an event of ours: skipped rather than ending the stream.
+        }
+      },
+    });
+    const decoder = new TextDecoder();
+    let received = false;
+    try {
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+        received = true;
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
+    } catch (error) {
+      // Opening it again says why better than the socket's "aborted"; one that broke before its first byte would only break again.
+      if (!received) throw new ControlError(`the event stream of ${client.baseUrl} broke off: ${(error as Error).message}`);
+    }
+  }
 }

@@ -1,8 +1,4 @@
-/**
- * `pos-sandbox keys export`: the public keys reports are signed with, as a JWKS: the operator's (every kid of the
- * partners file's reportSigning, the retired ones marked), or this machine's own (self-signed). What a hosted
- * sandbox serves at /.well-known/jwks.json, for a reviewer to keep beside the reports, offline.
- */
+/** `pos-sandbox keys export`: the public keys reports are signed with, as a JWKS (the operator's, or this machine's own), to keep beside the reports offline. */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * Pure: what `validate-menu` says of a payload. It runs the server's own check, apply and findings,
- * so the messages are the ones PUT /menu would answer with.
- */
+/** Pure: what `validate-menu` says of a payload, with the server's own check, apply and findings, so the messages are PUT /menu's. */
 import { applyMenuUpdate, describeChange, type MenuChange, menuUpdateFindings } from '../menus/apply-menu-update.js';
 import { strictMessage, type Finding } from '../http/findings.js';
 import { LOCATION_REQUIRED } from '../http/pos-call.js';
@@ -22,11 +19,7 @@ export interface MenuVerdict {
   changes: MenuChange[];
 }
 
-/**
- * `location` stands in for the x-service-locationid header. Without it, form A's LocationId is taken
- * as the header, as a POS sending form A would send it; and when there is none, the header-required
- * message is left out, since no header is sent offline.
- */
+/** `location` stands for the header; without it form A's LocationId is taken, and the header-required message is left out offline. */
 export function menuVerdict(file: string, body: ParsedBody, location: string | undefined, strict: boolean, context: MenuCheckContext): MenuVerdict {
   const header = location ?? formALocationOf(body);
   const check = checkMenuUpdate(body, header, context);

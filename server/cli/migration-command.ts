@@ -1,8 +1,4 @@
-/**
- * `pos-sandbox migration`: where the POS stands on §9's migration from v1, from the running sandbox's journal and its
- * reports: the seven steps in order, each done, in progress (with the journal ids of the calls still showing a v1
- * habit) or not yet exercised, and what to change next, as GET /_sandbox/migration builds it (docs/migrating-from-v1.md).
- */
+/** `pos-sandbox migration`: the seven steps of §9 as GET /_sandbox/migration builds them from the journal and reports (docs/migrating-from-v1.md). */
 import { Command } from 'commander';
 import type { MigrationReport, MigrationStepReport } from '../migration/migration-report.js';
 import { jsonOption, paint, print, printJson, sandboxOption, withSandbox, type Common } from './control-command-kit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { OrderLogLines } from './order-log-lines.js';
+import { OrderLogLines } from './serve-run.js';
 
 describe('OrderLogLines', () => {
   it('says a state is new once, however often the order changes within it', () => {

@@ -1,9 +1,4 @@
-/**
- * The pos-sandbox program: which subcommands it builds for one command line. Each subcommand's file is imported
- * only when it is the one run: loading all of them (Express, ajv, the checklist) costs ~200 ms of every start,
- * which `pos-sandbox --help` paid, as did `token` and every test that spawns the CLI. The others are stand-ins that
- * carry only what the top-level help prints (program.test.ts holds them to the real commands).
- */
+/** Which subcommands one command line builds: a subcommand's file is imported only when it runs, so `--help` loads none of them; the stand-ins carry what the top-level help prints. */
 import { Command, Help, type CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 
@@ -80,7 +75,7 @@ export const SUBCOMMANDS: Subcommand[] = [
     name: 'export',
     term: 'export',
     summary: 'write files that let another tool use the sandbox (postman)',
-    load: async () => (await import('./export.js')).exportCommand(),
+    load: async () => (await import('./export-postman.js')).exportCommand(),
   },
   {
     name: 'status',
@@ -168,11 +163,7 @@ function throwInsteadOfExit(command: Command): void {
   for (const sub of command.commands) throwInsteadOfExit(sub);
 }
 
-/**
- * The exit code of what commander threw (it has printed the message): 0 for --help and --version, 2 for a command
- * line it could not take (an unknown option or command, a missing or invalid value), as for every other start-up
- * problem; `command.error(…, { exitCode })` keeps its own.
- */
+/** 0 for --help and --version, 2 for a command line commander could not take, as for every start-up problem. */
 export function exitCode(error: CommanderError): number {
   if (error.exitCode === 0 || error.code === 'commander.error' || error.code === 'commander.help') return error.exitCode;
   return 2;

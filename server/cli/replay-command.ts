@@ -1,9 +1,6 @@
-/**
- * `pos-sandbox orders replay FILE`: a failure `pos-sandbox stress` saved, sent to the POS again through the running
- * sandbox, exactly as the hunt sent it, and judged the same way: exit 1 while it still fails, 0 once the POS takes it.
- */
+/** `pos-sandbox orders replay FILE`: a failure stress saved, sent again through the running sandbox and judged alike: exit 1 while it fails, 0 once the POS takes it. */
 import { Command } from 'commander';
-import { readPlainFile } from '../http/read-plain-file.js';
+import { readPlainFile } from '../store/read-stored-files.js';
 import { printable } from '../http/messages.js';
 import { FAILURE_FORMAT, type FailureFile, CaseRunner } from '../stress/stress-run.js';
 import { DEFAULT_DEADLINES } from '../stress/delivery-verdict.js';

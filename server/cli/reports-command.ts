@@ -1,8 +1,4 @@
-/**
- * `pos-sandbox reports`: the report folders of a running sandbox (those its checklist runs wrote, a hosted
- * sandbox's above all), listed, and one fetched whole, signed, into a folder here, for `verify-report` and for the
- * service's team.
- */
+/** `pos-sandbox reports`: a running sandbox's report folders listed, and one fetched whole, signed, for `verify-report`. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';

@@ -1,8 +1,4 @@
-/**
- * The flags `checklist` and `certify` share, checked the same way: what the POS declares (--capabilities), which
- * items (--only), the waits, the names a report prints, and the URLs of the POS. Every problem is a UsageError: the
- * command says it on stderr and exits 2.
- */
+/** The flags `checklist` and `certify` share, checked one way; every problem is a UsageError (stderr, exit 2). */
 import { isLabel } from '../http/messages.js';
 import { CAPABILITIES, type Capability } from '../../certification-checklist/checklist-types.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';

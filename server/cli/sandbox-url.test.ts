@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { resolveSandboxUrl } from './sandbox-url.js';
+import { resolveSandboxUrl } from './control-client.js';
 
 describe('resolveSandboxUrl', () => {
   it('takes --sandbox over SANDBOX_URL over the default', () => {

@@ -1,8 +1,4 @@
-/**
- * `pos-sandbox serve --partners FILE`: a hosted sandbox, every partner of the file served by one process, each with
- * its own state (docs/hosting.md). The options are serve's; what differs is here: the partners file, a store per
- * partner, the front, and a banner that prints no key or token.
- */
+/** `pos-sandbox serve --partners FILE`: a hosted sandbox, each partner with its own state (docs/hosting.md), and a banner that prints no key or token. */
 import { dirname, join } from 'node:path';
 import { InstanceMetrics } from '../hosted/instance-metrics.js';
 import pc from 'picocolors';
@@ -18,8 +14,7 @@ import { fileStorage, memoryStorage, type DocumentStorage } from '../store/segme
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { hostedBanner } from './banner.js';
-import { stopGracefully } from './graceful-stop.js';
-import { listenOn } from './listen.js';
+import { stopGracefully, listenOn } from './listen.js';
 
 /** Where a partner's data file is, beside the --data file: `.sandbox/partners/<name>.json` and its segments. */
 export function partnerDataFile(dataFile: string, partner: string): string {
@@ -35,8 +30,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
   const logger = createLogger({ level: config.logLevel, pretty, colour: pretty && pc.isColorSupported, redactor });
   for (const warning of setup.warnings) logger.warn(`partners file: ${warning}`);
   const instanceId = defaultInstanceId();
-  // On a database, each partner is led by one instance at a time: this one, or the one it sends the partner's
-  // requests to (docs/hosting.md).
+  // On a database each partner is led by one instance at a time (docs/hosting.md).
   const metrics = new InstanceMetrics({ process: true });
   const cluster = config.databaseUrl === undefined ? undefined : await (await import('../hosted/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger, metrics, idleMs: config.idleMs });
   const dataFile = config.dataFile;

@@ -1,13 +1,8 @@
-/**
- * What `pos-sandbox serve` runs (serve.ts defines its options): loads the fixtures, starts the app, prints the
- * banner. The only place with env and listen. Its own module, imported once serve runs, so `serve --help` does not
- * load Express, ajv and the store.
- */
+/** What `pos-sandbox serve` runs: fixtures, the app, the banner; the only place with env and listen, imported only when serve runs. */
 import pc from 'picocolors';
 import { dirname, join } from 'node:path';
 import { createSandbox, defaultInstanceId, type Sandbox } from '../sandbox.js';
-import type { DocumentStorage } from '../store/segment-storage.js';
-import { fileStorage, memoryStorage } from '../store/segment-storage.js';
+import { fileStorage, memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import { setAsideReport, setAsideState } from '../store/set-aside-state.js';
 import { resolvePartner, resolveServeConfig, type ServeFlags } from '../config.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
@@ -18,9 +13,7 @@ import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
 import { startupBanner } from './banner.js';
 import { createSandboxServer } from '../http/http-parser-errors.js';
-import { listenOn } from './listen.js';
-import { OrderLogLines } from './order-log-lines.js';
-import { stopGracefully } from './graceful-stop.js';
+import { listenOn, stopGracefully } from './listen.js';
 import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../checklist/report-keys.js';
 
 const SAMPLE_TTL_S = 3600;
@@ -33,8 +26,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
   const faults = config.faultsFile === undefined ? undefined : loadFaultFile(config.faultsFile, join(PACKAGE_ROOT, 'fixtures', 'faults'));
   // One redactor for the log and the journal: both hide the key and the signatures of the tokens seen.
   const redactor = new Redactor(partner.nonProdKey);
-  // Pretty on a terminal (or --log-format pretty), JSON lines otherwise; colour only where picocolors sees a terminal
-  // and no NO_COLOR (FORCE_COLOR forces it).
+  // Pretty on a terminal (or --log-format pretty), JSON lines otherwise.
   const pretty = flags.logFormat === undefined ? process.stdout.isTTY === true : flags.logFormat === 'pretty';
   const logger = createLogger({ level: config.logLevel, pretty, colour: pretty && pc.isColorSupported, redactor });
   if (config.freshState && config.dataFile !== undefined) {
@@ -70,8 +62,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
     return made;
   };
   const readiness = { draining: false };
-  // On a database, the partner is led by one instance at a time; this one leads it, or sends its requests to the
-  // one that does (docs/hosting.md). The driver and the migration tool are loaded only then.
+  // On a database each partner is led by one instance at a time; the driver and migrations are loaded only then.
   const cluster = config.databaseUrl === undefined ? undefined : await (await import('../hosted/cluster.js')).startCluster({ url: config.databaseUrl, instanceId, logger });
   const slot = await cluster?.add(partner.name, sandboxOn);
   const sandbox = slot ? slot.sandbox : await sandboxOn(config.dataFile === undefined ? memoryStorage() : fileStorage(config.dataFile));
@@ -81,12 +72,10 @@ export async function serve(flags: ServeFlags): Promise<void> {
     { originFormOnly: cluster !== undefined, prototypesOf: sandbox?.app },
   );
   const { baseUrl, ownUrl: own } = await listenOn(server, config);
-  // Checklist runs started from the control API call this sandbox back at its own address; the other instances on
-  // a database send it the requests of the partner it leads at the address it advertises.
+  // Checklist runs call this sandbox back here, and the other instances send its partner's requests here.
   if (sandbox) sandbox.checklist.sandboxUrl = own;
   await cluster?.publish(config.advertiseUrl ?? own);
-  // From the stored state, not the fixtures: after a restart the curl must still be a clean first refund. An
-  // instance that follows has no state of its own: the fixtures then.
+  // From the stored state, so after a restart the curl is still a clean first refund; a follower has none, so the fixtures.
   const orders = sandbox?.store.orders.all() ?? [];
   const refundable = (o: (typeof orders)[number]) =>
     o.Status === 'ACCEPTED' && o.ExternalId !== undefined && !sandbox?.refunds.latestRefund(o.ExternalId, o.LocationId);
@@ -134,4 +123,22 @@ function logOutcomes(sandbox: Sandbox, logger: Logger): void {
     logger.info({ orderId: order.OrderId, location: order.LocationId }, `order ${order.Status}${detail}`);
   });
   sandbox.orders.on('deliveryError', (orderId, error) => logger.error({ orderId, err: error }, 'order delivery stopped by an internal error'));
+}
+
+/** One log line per state an order enters: a retried delivery changes the order while its state stays DISPATCHED. */
+export class OrderLogLines {
+  /** OrderId → the history length last logged; the oldest forgotten past `limit` (orders are bounded anyway). */
+  private readonly logged = new Map<string, number>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  /** True once per state entered: when the order's history is longer than when it was last logged. */
+  isNewState(orderId: string, historyLength: number): boolean {
+    const last = this.logged.get(orderId) ?? 0;
+    if (historyLength <= last) return false;
+    this.logged.delete(orderId);
+    this.logged.set(orderId, historyLength);
+    if (this.logged.size > this.limit) this.logged.delete(this.logged.keys().next().value!);
+    return true;
+  }
 }

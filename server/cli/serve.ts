@@ -1,7 +1,7 @@
 /** `pos-sandbox serve`: its options and help; serve-run.ts is what it runs, imported only then. */
 import { Command, Option } from 'commander';
 import { DEFAULT_DATA_FILE, DEFAULT_HOST, DEFAULT_PORT, LOG_LEVELS, type ServeFlags } from '../config.js';
-import { exitWith } from './exit.js';
+import { exitWith } from './cli-output.js';
 import { DEFAULT_REFUND_LIMIT } from '../store/retention.js';
 
 export function serveCommand(): Command {

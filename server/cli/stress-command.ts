@@ -1,9 +1,4 @@
-/**
- * `pos-sandbox stress`: the sandbox hunts for the orders that break a POS (docs/stress.md). It generates orders from
- * the order model over the partner's locations, has the running sandbox deliver each as it delivers any order, judges
- * each, shrinks every kind of failure to its smallest order and saves it for `orders replay`; or, with --rush, sends
- * orders at a rate for a while and reports the POS's decision times against the deadlines.
- */
+/** `pos-sandbox stress` (docs/stress.md): the hunt for the orders that break a POS, each failure shrunk and saved for `orders replay`; or --rush, decision times at a rate against the deadlines. */
 import { randomInt } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

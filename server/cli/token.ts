@@ -6,7 +6,7 @@ import { MAX_TOKEN_LIFETIME_S } from '../http/findings.js';
 import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { exitWith } from './exit.js';
+import { exitWith } from './cli-output.js';
 
 interface TokenFlags {
   location: string;

@@ -8,7 +8,7 @@ import { parseJsonBody } from '../http/json-body.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadMenuUpdateSchemas } from '../menus/menu-update-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { exitWith } from './exit.js';
+import { exitWith } from './cli-output.js';
 import { formatVerdict, menuVerdict } from './menu-verdict.js';
 
 interface ValidateMenuFlags {

@@ -7,7 +7,7 @@ import { controlError, controlOk, controlResponses, ref } from '../openapi/opena
 import type { DispatchPolicy } from '../orders/order-delivery.js';
 import type { OrderDesk } from '../orders/order-desk.js';
 import type { RefundProcessor } from '../refunds/refund-processor.js';
-import { pingStore } from '../store/ping-store.js';
+import { pingStore } from '../store/sandbox-store.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import type { FaultRegistry } from '../faults/fault-registry.js';
 import type { JtiRegistry } from '../tokens/authenticate.js';

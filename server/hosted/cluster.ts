@@ -1,7 +1,7 @@
 /** serve --store: the database opened, this instance's lease taken, and each partner in a slot that leads it or follows the instance that does (rendezvous hashing). */
 import type { RequestListener } from 'node:http';
 import { STOPPING, STORE_SILENT, type Readiness } from '../control/sandbox-routes.js';
-import { pingStore } from '../store/ping-store.js';
+import { pingStore } from '../store/sandbox-store.js';
 import type { Logger } from '../logger.js';
 import type { Sandbox } from '../sandbox.js';
 import type { OpenedPostgres } from '../store/open-postgres.js';

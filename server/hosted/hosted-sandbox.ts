@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { DocumentStorage } from '../store/segment-storage.js';
 import { Redactor } from '../journal/redactor.js';
 import { SERVICE_AUDIENCE } from '../tokens/pos-token-rules.js';
-import { pingStore } from '../store/ping-store.js';
+import { pingStore } from '../store/sandbox-store.js';
 import type { Readiness } from '../control/sandbox-routes.js';
 import { VERSION } from '../version.js';
 import { hostedFront } from './hosted-front.js';

@@ -9,7 +9,7 @@ import type { Leader, Leadership } from './leadership.js';
 import { PUT_AWAY, type Membership } from './leadership.js';
 import { sendOn, type SendingSlot } from './send-on.js';
 import { followingStep, leadingStep } from './placement.js';
-import { pingStore } from '../store/ping-store.js';
+import { pingStore } from '../store/sandbox-store.js';
 
 /** How often a follower tries to take the lead: the longest a dead leader's partner waits for another. */
 export const TAKEOVER_CHECK_MS = 1000;

@@ -1,8 +1,5 @@
-/**
- * Pure: the bytes of a stored JSON file → its value, or what is wrong with it in words that never quote the file:
- * a damaged file may hold anything, and its bytes do not belong in a terminal or a log.
- */
-import { jsonErrorIndex } from './json-error-index.js';
+/** Pure: a stored JSON file's bytes → its value, or what is wrong in words that never quote the file: a damaged file may hold anything. */
+
 
 export type DecodedFile = { ok: true; value: unknown } | { ok: false; problem: string };
 
@@ -34,11 +31,7 @@ export function decodeJsonFile(bytes: Uint8Array): DecodedFile {
   return { ok: false, problem: `not valid JSON at byte offset ${Buffer.byteLength(text.slice(0, index), 'utf8')} of ${bytes.length}${mark}` };
 }
 
-/**
- * How many bytes are not part of a well-formed UTF-8 sequence (Unicode table 3-7), and the offset of the first.
- * Well-formed text, the usual case, is recognised by the native decoder (a 70 MB refunds log: 57 ms, against
- * 100 ms for the scan below); the scan only counts what is wrong.
- */
+/** The native decoder recognises well-formed text, the usual case; the scan only counts what is wrong. */
 export function malformedUtf8(bytes: Uint8Array): { count: number; first: number } | undefined {
   try {
     FATAL_UTF8.decode(bytes);
@@ -90,4 +83,125 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
     if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return 0;
   }
   return length;
+}
+
+/** Pure: where a text stops being JSON, worked out here because JSON.parse's messages quote the text, and a broken state file is never echoed. */
+
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
+const HEX = /^[0-9A-Fa-f]$/;
+const DIGIT = /^[0-9]$/;
+
+/** What may come next: a value, an object key (the first may be `}`), an array item (the first may be `]`), or what follows a value. */
+type Expecting = 'value' | 'first-key' | 'key' | 'first-item' | 'after-value';
+
+/** `text.length` when the text ends early, -1 when all of it is JSON; nesting on a stack of its own, so a deep garbage file cannot overflow the call stack. */
+export function jsonErrorIndex(text: string): number {
+  const open: Array<'{' | '['> = [];
+  let expecting: Expecting = 'value';
+  let i = 0;
+  const end = text.length;
+  for (;;) {
+    while (i < end && WHITESPACE.has(text[i]!)) i++;
+    if (i === end) return open.length === 0 && expecting === 'after-value' ? -1 : end;
+    const c = text[i]!;
+    if (expecting === 'after-value') {
+      const top = open.at(-1);
+      if (top === undefined) return i;
+      if (c === ',') expecting = top === '{' ? 'key' : 'value';
+      else if ((c === '}' && top === '{') || (c === ']' && top === '[')) open.pop();
+      else return i;
+      i++;
+      continue;
+    }
+    if ((expecting === 'first-key' && c === '}') || (expecting === 'first-item' && c === ']')) {
+      open.pop();
+      expecting = 'after-value';
+      i++;
+      continue;
+    }
+    if (expecting === 'first-key' || expecting === 'key') {
+      if (c !== '"') return i;
+      i = stringEnd(text, i);
+      if (i < 0 || i === end) return i < 0 ? -i - 1 : end;
+      while (i < end && WHITESPACE.has(text[i]!)) i++;
+      if (i === end) return end;
+      if (text[i] !== ':') return i;
+      i++;
+      expecting = 'value';
+      continue;
+    }
+    // A value: 'value' or 'first-item'.
+    if (c === '{' || c === '[') {
+      open.push(c);
+      expecting = c === '{' ? 'first-key' : 'first-item';
+      i++;
+      continue;
+    }
+    const next = c === '"' ? stringEnd(text, i) : c === '-' || DIGIT.test(c) ? numberEnd(text, i) : literalEnd(text, i);
+    if (next < 0) return -next - 1;
+    i = next;
+    expecting = 'after-value';
+  }
+}
+
+/** The index after the string that starts at `start`, or -(bad index + 1). */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') return i + 1;
+    if (c.charCodeAt(0) < 0x20) return -i - 1;
+    if (c === '\\') {
+      const escape = text[i + 1];
+      if (escape === undefined) return -text.length - 1;
+      if (escape === 'u') {
+        for (let k = 2; k < 6; k++) {
+          if (i + k >= text.length) return -text.length - 1;
+          if (!HEX.test(text[i + k]!)) return -(i + k) - 1;
+        }
+        i += 6;
+        continue;
+      }
+      if (!ESCAPES.has(escape)) return -(i + 1) - 1;
+      i += 2;
+      continue;
+    }
+    i++;
+  }
+  return -text.length - 1;
+}
+
+/** The index after the number that starts at `start`, or -(bad index + 1). */
+function numberEnd(text: string, start: number): number {
+  let i = start;
+  const digits = (): boolean => {
+    if (i >= text.length || !DIGIT.test(text[i]!)) return false;
+    while (i < text.length && DIGIT.test(text[i]!)) i++;
+    return true;
+  };
+  if (text[i] === '-') i++;
+  if (text[i] === '0') i++;
+  else if (!digits()) return -i - 1;
+  if (text[i] === '.') {
+    i++;
+    if (!digits()) return -i - 1;
+  }
+  if (text[i] === 'e' || text[i] === 'E') {
+    i++;
+    if (text[i] === '+' || text[i] === '-') i++;
+    if (!digits()) return -i - 1;
+  }
+  return i;
+}
+
+/** The index after `true`, `false` or `null` at `start`, or -(bad index + 1). */
+function literalEnd(text: string, start: number): number {
+  const literal = ['true', 'false', 'null'].find((word) => word[0] === text[start]);
+  if (literal === undefined) return -start - 1;
+  for (let k = 1; k < literal.length; k++) {
+    if (start + k >= text.length) return -text.length - 1;
+    if (text[start + k] !== literal[k]) return -(start + k) - 1;
+  }
+  return start + literal.length;
 }

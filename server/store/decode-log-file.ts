@@ -1,13 +1,9 @@
-/**
- * Pure: the bytes of a record log (`refunds-log-000001.jsonl`: one JSON record a line, each line a newer version
- * of its record) → its records in order, or what is wrong with it, in words that never quote the file.
- *
- * A last line without its newline is left out and counted: the sandbox answers a change only once the whole line,
- * newline included, is written, so such a line belongs to a change that was never acknowledged (the machine stopped
- * while the line was being written). Any other line that is not JSON is damage and makes the file unusable.
- */
+/** Pure: a record log's bytes (one record version a line) → its records in order, or what is wrong; a last line without its newline was never acknowledged and is left out, any other broken line makes the file unusable. */
 import { isAscii } from 'node:buffer';
 import { scanMalformedUtf8 } from './decode-json-file.js';
+import type { RefundStatus, RefundView } from '../refunds/refund-rules.js';
+import { KeptRecord } from './log-file-tally.js';
+import { refundRecordSchema } from './stored-state-schemas.js';
 
 export type DecodedLog =
   | {
@@ -22,18 +18,13 @@ export type DecodedLog =
 const NEWLINE = 0x0a;
 const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/**
- * `readLine`, when given, reads a line in the form the sandbox writes (a valid record by construction) or gives
- * undefined, and JSON.parse reads the line instead.
- */
+/** `readLine` reads a line in the writer's own form, or gives undefined and JSON.parse reads it. */
 export function decodeLogFile(bytes: Uint8Array, readLine?: (line: string) => unknown): DecodedLog {
   const end = bytes.lastIndexOf(NEWLINE) + 1;
   const whole = bytes.subarray(0, end);
   let text: string;
   try {
-    // A file of ASCII bytes alone (the usual one: ids, times, plain ExternalIds) is its own text, copied as Latin-1
-    // after one vectorized check; any other is checked and decoded as UTF-8 in one pass. The UTF-8 decoder was 5% of
-    // a start with 100,000 refunds kept (45 MB of lines).
+    // A file of ASCII bytes alone, the usual one, is copied as Latin-1 after one vectorized check, not decoded.
     text = isAscii(whole) ? Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString('latin1') : FATAL_UTF8.decode(whole);
   } catch {
     const malformed = scanMalformedUtf8(whole)!;
@@ -64,4 +55,49 @@ export function decodeLogFile(bytes: Uint8Array, readLine?: (line: string) => un
     line++;
   }
   return { ok: true, records, unfinishedBytes: bytes.length - end, parsed };
+}
+
+/** Pure: a refund log line in the writer's exact form → its view and text by one pattern, not JSON.parse and the schema (docs/performance.md); the pattern is narrower than the schema, so whatever it takes is valid and reads as JSON.parse would. */
+
+/** A string with no escape; `+` where the schema asks for at least one character. Read: captured; the others are only matched. */
+const ANY = '"[^"\\\\\\u0000-\\u001f]*"';
+const KEY = '"[^"\\\\\\u0000-\\u001f]+"';
+const READ_KEY = '"([^"\\\\\\u0000-\\u001f]+)"';
+const TIME = '"\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"';
+const READ_TIME = '"(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)"';
+/** The schema's own lists, so the two cannot disagree on a status or a reason. */
+const STATUS = `"(${refundRecordSchema.properties.status.enum.join('|')})"`;
+const REASON = `"(?:${refundRecordSchema.properties.reason.enum.join('|')})"`;
+
+const LINE = new RegExp(
+  `^\\{"id":${READ_KEY},"externalId":${READ_KEY},"locationId":${READ_KEY},"partner":${ANY},"requestId":${ANY},"journalId":${ANY},` +
+    `"status":${STATUS},"acceptedAt":${READ_TIME},"dueAt":${TIME}` +
+    `(?:,"reason":${REASON})?(?:,"detail":${ANY})?(?:,"orderId":${KEY})?(?:,"processedAt":${TIME})?\\}$`,
+);
+
+/** The schema's statuses themselves, so a hundred thousand views share three strings instead of holding one each. */
+const STATUSES = new Map<string, RefundStatus>(refundRecordSchema.properties.status.enum.map((status) => [status, status]));
+
+/** Each location held once, bounded, since a file may name any number. */
+const LOCATIONS = new Map<string, string>();
+const MOST_LOCATIONS = 1000;
+/** The location of the line before: lines come in runs of one location, and comparing costs less than a lookup. */
+let lastLocation = '';
+
+function sharedLocation(read: string): string {
+  if (read === lastLocation) return lastLocation;
+  const known = LOCATIONS.get(read);
+  if (known !== undefined) return (lastLocation = known);
+  if (LOCATIONS.size >= MOST_LOCATIONS) return read;
+  // A string of its own, not a slice that would keep the whole file's text alive.
+  const own = JSON.parse(JSON.stringify(read)) as string;
+  LOCATIONS.set(own, own);
+  return (lastLocation = own);
+}
+
+/** A line written by the sandbox, as its view and text; undefined for a line in any other form (not necessarily a wrong one). */
+export function readRefundLine(line: string): KeptRecord<RefundView> | undefined {
+  const m = LINE.exec(line);
+  if (m === null) return undefined;
+  return new KeptRecord<RefundView>({ id: m[1]!, externalId: m[2]!, locationId: sharedLocation(m[3]!), status: STATUSES.get(m[4]!)!, acceptedAt: m[5]! }, line);
 }

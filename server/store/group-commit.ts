@@ -1,7 +1,4 @@
-/**
- * Group commit: every change awaits a flush that starts after it was made, and all changes
- * made while one flush runs share the next one. N concurrent requests cost one write, not N.
- */
+/** Every change awaits a flush that starts after it, and the changes made during one flush share the next: N concurrent requests, one write. */
 export class GroupCommit {
   private waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private running = false;

@@ -1,10 +1,4 @@
-/**
- * Pure: a closed log file's text with only the latest lines of its records, for a rewrite (record-log.ts). The lines
- * are copied from the file as it is, not rendered again: a file was rewritten a few times as its refunds were decided,
- * and rendering its lines anew was 2.6% of a refund's CPU under load, two fifths of the log's share
- * (docs/performance.md). A line that is not where its record says (the file changed under the sandbox) is rendered
- * from the record instead: copying it would put another record in this one's place.
- */
+/** Pure: a closed log file with only its records' latest lines, copied as they are, not rendered again; a line not where its record says is rendered from the record. */
 
 export interface LatestLine {
   /** The line of the file that is this record's latest, from 0. */

@@ -1,23 +1,12 @@
-/**
- * Pure: what a record log knows of each of its files, counted as lines are written, replaced and dropped, and the two
- * decisions made from it: a file none of whose lines is needed is removed, and a file with enough older versions is
- * rewritten with its latest lines only (record-log.ts does both).
- *
- * A file is rewritten once a fifth of its lines or more are older versions of kept records, and none of its lines is
- * the latest of a record still held (a PENDING refund, which will be written again when it is decided). Without that
- * second condition a file was rewritten two or three times as its refunds were decided one commit after another, each
- * time read, split and written whole.
- */
+/** Pure: what a record log knows of each file, and two decisions: a file with no needed line is removed, one with a fifth of older versions and no line of a record still held is rewritten. */
+
+
 interface FileCounts {
   /** Lines in the file, latest or not. */
   lines: number;
   /** Lines that are the latest of a kept record. */
   live: number;
-  /**
-   * Lines of records the retention dropped. They do not count toward a rewrite: the retention drops the oldest
-   * first, so such a file is on its way to being removed whole, and rewriting it at every fifth of its records
-   * dropped cost a walk over every kept record each time.
-   */
+  /** Lines the retention dropped do not count toward a rewrite: such a file is on its way to being removed whole. */
   dropped: number;
   /** Latest lines of records that will change again (a PENDING refund, written again when it is decided). */
   held: number;
@@ -99,5 +88,53 @@ export class LogFileTally {
 
   clear(): void {
     this.files.clear();
+  }
+}
+
+/** A record as a record log keeps it: its view, and the text of its latest line while that is as read at start, parsed only when the record is asked for (docs/performance.md). */
+export class KeptRecord<V> {
+  /** The log file (number) holding the record's latest line; 0 for a record not written to a log yet. */
+  file = 0;
+  /** Which line of that file it is, from 0: a rewrite copies the line from the file rather than render it again. */
+  row = 0;
+  /** Whether that line is of a record that will change again (`changesAgain`): its file is not rewritten meanwhile. */
+  held = false;
+
+  constructor(
+    /** The record; or, while `line` holds its text, only the fields read out of that text. */
+    public view: V,
+    /** The record's latest line as read at start, when the record has not been parsed or changed since. */
+    public line: string | undefined,
+  ) {}
+}
+
+/** Pure: the order a start gives the records it read: compacted files may put a record's first line after younger records' lines, so each place is noted and `reorder` sorts when needed. */
+export class PlacesMet<S> {
+  /** Each record's place, in the order the records were met. */
+  private readonly places: number[] = [];
+  private last = -Infinity;
+  private outOfOrder = false;
+
+  constructor(private readonly placeOf: ((record: S) => number) | undefined) {}
+
+  /** A record met for the first time. */
+  met(record: S): void {
+    if (this.placeOf === undefined) return;
+    const place = this.placeOf(record);
+    this.places.push(place);
+    if (place < this.last) this.outOfOrder = true;
+    else this.last = place;
+  }
+
+  /** A stable sort of numbers, in place order, those at one place in the order met; false when already in order. */
+  reorder<V>(records: Map<string, V>): boolean {
+    if (!this.outOfOrder) return false;
+    const keys = Array.from(records.keys());
+    const values = Array.from(records.values());
+    const places = this.places;
+    const order = Array.from(keys.keys()).sort((a, b) => places[a]! - places[b]! || a - b);
+    records.clear();
+    for (const index of order) records.set(keys[index]!, values[index]!);
+    return true;
   }
 }

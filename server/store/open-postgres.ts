@@ -1,16 +1,9 @@
-/**
- * `serve --store postgres://…`: connects to the database and brings its tables up to date with the versioned
- * migrations of db-migrations/ (node-pg-migrate), before anything is read. Imported only when PostgreSQL is asked
- * for: the driver and the migration tool cost a laptop start nothing.
- *
- * Several instances may start at once on one database: the migrations run under a PostgreSQL advisory lock that
- * the others wait on (not fail on), and find nothing left to run once they get it.
- */
+/** `serve --store postgres://…`: the database connected and migrated (db-migrations/, under an advisory lock several instances wait on) before anything is read; imported only when asked for. */
 import { join } from 'node:path';
 import pg from 'pg';
 import { runner } from 'node-pg-migrate';
 import { PACKAGE_ROOT } from '../version.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from './sandbox-store.js';
 
 export const MIGRATIONS_DIR = join(PACKAGE_ROOT, 'db-migrations');
 /** The table in which node-pg-migrate records the migrations run: named for the sandbox, in a database it may share. */
@@ -44,8 +37,7 @@ export function isPostgresUrl(value: string): boolean {
 export async function openPostgres(url: string, options: { log?: (message: string) => void; poolSize?: number } = {}): Promise<OpenedPostgres> {
   const where = redactDatabaseUrl(url);
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 10_000 });
-  // An idle connection the server drops (a restart, a proxy's timeout) is an error event on the pool; without a
-  // listener it would end the process. The pool replaces the connection on the next query.
+  // An idle connection the server drops is an error event on the pool, which would end the process unheard.
   pool.on('error', (error) => options.log?.(`PostgreSQL connection lost (${error.message}); a new one is made for the next query`));
   let client: pg.PoolClient;
   try {

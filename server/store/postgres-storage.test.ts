@@ -8,8 +8,7 @@ import { readdirSync } from 'node:fs';
 import pg from 'pg';
 import { isPostgresUrl, MIGRATIONS_DIR, MIGRATIONS_TABLE, openPostgres, redactDatabaseUrl, type OpenedPostgres } from './open-postgres.js';
 import { postgresStorage } from './postgres-storage.js';
-import { SandboxStore } from './sandbox-store.js';
-import { StoreError } from './store-error.js';
+import { SandboxStore, StoreError } from './sandbox-store.js';
 import { refundRecord, STORE_CLOCK, storeFixtures } from '../test/stored-state.js';
 import { RUN_POSTGRES_TESTS, testDatabase } from '../test/postgres.js';
 

@@ -1,29 +1,18 @@
-/**
- * The sandbox's documents and record logs in PostgreSQL: the same DocumentStorage as the files, so every guarantee of
- * the store above it (a 2xx only once committed, group commits, the check of everything stored at start, the
- * retention) holds unchanged. A document is one row (`sandbox_documents`), an append to a record log one row
- * (`sandbox_log_appends`, in the order of its sequence); every row belongs to one partner, and a storage reads and
- * writes only its own partner's rows. The tables are made by the migrations of db-migrations/ (open-postgres.ts).
- *
- * Bodies are kept as the text the files would hold, and read back by the same decoders: a stored state is checked
- * by the same schemas, whichever the store.
- */
+/** The sandbox's documents and record logs in PostgreSQL, behind the same DocumentStorage as the files, so every guarantee of the store holds; every row is one partner's, and bodies are the files' text, read by the same decoders. */
 import type { Pool, PoolClient } from 'pg';
-import { postgresHistory } from './postgres-history.js';
 import type { Adapter } from 'lowdb';
 import { decodeJsonFile } from './decode-json-file.js';
-import { decodeLogFile } from './decode-log-file.js';
-import { readRefundLine } from './refund-line.js';
-import { parseLogName, parseSegmentName } from './segment-names.js';
+import { decodeLogFile, readRefundLine } from './decode-log-file.js';
+import { parseLogName, parseSegmentName } from './segment-storage.js';
 import type { DocumentStorage } from './segment-storage.js';
-import type { StoredDocuments, StoredEntry } from './stored-documents.js';
-import { StoreError } from './store-error.js';
+import type { StoredDocuments, StoredEntry } from './read-stored-files.js';
+import { StoreError } from './sandbox-store.js';
+import type { HistoryStore } from '../journal/history-keeper.js';
+import type { JournalEntry } from '../journal/journal-entry.js';
+import { journalSequence } from '../journal/journal.js';
+import type { SandboxEvent } from '../events/sandbox-events.js';
 
-/**
- * Writes to one document or log run one after the other, in the order they were asked for: on a pool they would
- * otherwise race on different connections, and an older version could land last (the files' writers serialize the
- * same way).
- */
+/** Writes to one document or log run in the order asked, or an older version could land last on another connection. */
 class NameQueue {
   private readonly tails = new Map<string, Promise<unknown>>();
 
@@ -40,11 +29,7 @@ class NameQueue {
   }
 }
 
-/**
- * An instance's lead of the partner (several instances on one database, server/cluster/): its writes go through only
- * while the partner's epoch is still this one. The leaders' row is read FOR SHARE by each write, so a new leader's
- * epoch change waits for the writes under way, and its start reads them; any write after it is refused.
- */
+/** An instance's lead of the partner: its writes go through only while the epoch is still its own (the leaders' row read FOR SHARE by each write). */
 export interface WriteFence {
   epoch: number;
   /** Told when a write was refused: another instance leads the partner now. */
@@ -169,4 +154,29 @@ export async function inTransaction<T>(pool: Pool, work: (client: Client) => Pro
   } finally {
     client.release();
   }
+}
+
+/** A partner's journal and event backlog in PostgreSQL (history-store.ts): its rows of sandbox_journal and sandbox_events. */
+
+export function postgresHistory(pool: Pool, partner: string): HistoryStore {
+  return {
+    async load(journalLimit, eventsKept) {
+      const entries = await pool.query<{ entry: string }>('SELECT entry FROM (SELECT seq, entry FROM sandbox_journal WHERE partner = $1 ORDER BY seq DESC LIMIT $2) last ORDER BY seq', [partner, journalLimit]);
+      const events = await pool.query<{ event: string }>('SELECT event FROM (SELECT id, event FROM sandbox_events WHERE partner = $1 ORDER BY id DESC LIMIT $2) last ORDER BY id', [partner, eventsKept]);
+      return { entries: entries.rows.map((row) => JSON.parse(row.entry) as JournalEntry), events: events.rows.map((row) => JSON.parse(row.event) as SandboxEvent) };
+    },
+    // One statement a save: the pool it shares with every partner's commits is taken once, whatever was saved.
+    async save(entries, events, journalLimit, eventsKept) {
+      if (entries.length === 0 && events.length === 0) return;
+      const seqs = entries.map((entry) => journalSequence(entry.id));
+      const newest = seqs.length === 0 ? 0 : Math.max(...seqs);
+      await pool.query(
+        `WITH journal AS (INSERT INTO sandbox_journal (partner, seq, entry) SELECT $1, * FROM unnest($2::bigint[], $3::text[]) ON CONFLICT DO NOTHING),
+              held AS (INSERT INTO sandbox_events (partner, id, event) SELECT $1, * FROM unnest($4::bigint[], $5::text[]) ON CONFLICT DO NOTHING),
+              old_entries AS (DELETE FROM sandbox_journal WHERE partner = $1 AND seq <= $6)
+         DELETE FROM sandbox_events WHERE partner = $1 AND id <= $7`,
+        [partner, seqs, entries.map((entry) => JSON.stringify(entry)), events.map((event) => event.id), events.map((event) => JSON.stringify(event)), newest - journalLimit, (events.at(-1)?.id ?? 0) - eventsKept],
+      );
+    },
+  };
 }

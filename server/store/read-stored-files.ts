@@ -1,16 +1,10 @@
-/**
- * Reads the data file and every segment from disk for the check at start; reads only, never writes.
- * Files are read synchronously: this runs before the sandbox listens, so nothing waits on the event loop, and the
- * promise API's round trip per 512 KiB chunk took 130 ms for a folder of 46 MB that a plain read takes in 33.
- */
-import { readFileSync, statSync } from 'node:fs';
+/** Reads the data file and every segment for the check at start, synchronously (nothing waits on the event loop yet, and it is faster). */
+import { readFileSync, statSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeJsonFile } from './decode-json-file.js';
-import { decodeLogFile } from './decode-log-file.js';
-import { readRefundLine } from './refund-line.js';
-import { parseLogName, parseSegmentName } from './segment-names.js';
-import type { StoredDocuments, StoredEntry } from './stored-documents.js';
+import { decodeJsonFile, type DecodedFile } from './decode-json-file.js';
+import { decodeLogFile, readRefundLine, type DecodedLog } from './decode-log-file.js';
+import { parseLogName, parseSegmentName, type LoggedCollectionName, type SegmentedCollectionName } from './segment-storage.js';
 
 export async function readStoredFiles(dataFile: string, segmentsFolder: string): Promise<StoredDocuments> {
   const state = readStoredFile(dataFile, decodeJsonFile);
@@ -19,8 +13,7 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
   try {
     const listed = await readdir(segmentsFolder);
     for (const file of listed.sort()) {
-      // Hidden entries are lowdb's temp files (`.refunds-000001.json.tmp`, left by a write that never finished, so
-      // never acknowledged) and the like; nothing of the sandbox's is hidden.
+      // Hidden entries are lowdb's temp files of writes never finished; nothing of the sandbox's is hidden.
       if (file.startsWith('.')) continue;
       const path = join(segmentsFolder, file);
       const logged = file.endsWith('.jsonl') ? file.slice(0, -'.jsonl'.length) : undefined;
@@ -45,10 +38,7 @@ export async function readStoredFiles(dataFile: string, segmentsFolder: string):
   return { dataFile, segmentsFolder, state, folder, entries };
 }
 
-/**
- * The largest stored file read. A segment holds 100 records, a log file 10,000 lines and the data file the menus, a few MiB at most;
- * anything near this is not the sandbox's, and reading it whole could exhaust memory (a link to /dev/zero).
- */
+/** Anything near this is not the sandbox's, and reading it whole could exhaust memory (a link to /dev/zero). */
 export const MAX_STORED_FILE_BYTES = 64 * 1024 * 1024;
 
 /** A file's content, or undefined when there is no such file. */
@@ -74,4 +64,85 @@ export function readFailure(code: string | undefined, verb: 'read' | 'listed'): 
   if (code === 'EACCES' || code === 'EPERM') return `cannot be ${verb}: permission denied`;
   if (code === 'ENOTDIR') return 'cannot be read: a folder on its path is a file';
   return `cannot be ${verb} (${code ?? 'unknown error'})`;
+}
+
+/** What a storage holds at start, read once for the check before anything is loaded (or written). */
+
+/** One entry of the segments folder; only the entries named like segments are read. */
+export interface StoredEntry {
+  /** The entry's own name, as listed (`refunds-000001.json`, `notes.txt`). */
+  file: string;
+  /** Where it is, for people. */
+  path: string;
+  /** For an entry named like a segment: the document name (`refunds-000001`) and what the file holds. */
+  segment?: { name: string; content: DecodedFile };
+  /** For an entry named like a record log: the document name (`refunds-log-000001`) and its records. */
+  log?: { name: string; content: DecodedLog };
+}
+
+export interface StoredDocuments {
+  /** The data file (or "memory"), for people. */
+  dataFile: string;
+  /** The segments folder, for people. */
+  segmentsFolder: string;
+  /** The data file's content; undefined when there is no data file. */
+  state: DecodedFile | undefined;
+  /** `present`, `missing`, or why the folder cannot be listed. */
+  folder: 'present' | 'missing' | { problem: string };
+  /** Every entry of the segments folder apart from hidden ones (a write's temp file, a desktop's index file), sorted by name. */
+  entries: StoredEntry[];
+}
+
+/** The segments of one collection in their order, with their records (once the check has passed, every one is readable). */
+export function segmentsOf<T>(stored: StoredDocuments, collection: SegmentedCollectionName): Array<{ name: string; records: T[] }> {
+  return stored.entries
+    .flatMap(({ segment }) => {
+      const parsed = segment && parseSegmentName(segment.name);
+      return parsed?.collection === collection && segment!.content.ok ? [{ number: parsed.number, name: segment!.name, records: segment!.content.value as T[] }] : [];
+    })
+    .sort((a, b) => a.number - b.number)
+    .map(({ name, records }) => ({ name, records }));
+}
+
+/** The log files of one collection in their order, with their records (once the check has passed, every one is readable). */
+export function logsOf<T>(stored: StoredDocuments, collection: LoggedCollectionName): Array<{ number: number; records: T[] }> {
+  return stored.entries
+    .flatMap(({ log }) => {
+      const parsed = log && parseLogName(log.name);
+      return parsed?.collection === collection && log!.content.ok ? [{ number: parsed.number, records: log!.content.records as T[] }] : [];
+    })
+    .sort((a, b) => a.number - b.number);
+}
+
+/** A file read only when it is a regular file and only up to a limit: a path naming /dev/zero, a FIFO or a folder must not fill the memory or hang. */
+
+export type PlainFile = { text: string } | { problem: string; missing?: true };
+
+/** `what` names the file in the messages: "a secret file", "a key set"… */
+export function readPlainFile(path: string, maxBytes: number, what = 'a file read here'): PlainFile {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: `the file ${path} cannot be read (${code ?? (error as Error).message})`, ...(code === 'ENOENT' ? { missing: true as const } : {}) };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { problem: `${path} is not a regular file (a folder, FIFO, device or socket): ${what} is read from a plain file` };
+    if (info.size > maxBytes) return { problem: `the file ${path} is ${info.size} bytes; ${what} holds at most ${maxBytes}` };
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, info.size + 65_536));
+    let length = 0;
+    while (length < buffer.length) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > maxBytes || length === buffer.length) return { problem: `the file ${path} grew while it was read; ${what} holds at most ${maxBytes} bytes` };
+    return { text: buffer.toString('utf8', 0, length) };
+  } catch (error) {
+    return { problem: `the file ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  } finally {
+    closeSync(fd);
+  }
 }

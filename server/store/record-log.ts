@@ -1,29 +1,9 @@
-/**
- * A collection that grows with every request (refunds), kept as record logs: each change appends one line (the
- * record as it now is) to the current log file, whose handle stays open. A commit is one append of the lines
- * changed since the last one, whatever the number of records stored; no file is rewritten.
- *
- * Retention: at most `limit` records are kept; past it the oldest are dropped (never one that `droppable` holds
- * on to, such as a PENDING refund, nor one whose latest version is not written yet: until the next commit the
- * bound can be passed by what changed since the last). A log file is removed once none of its lines is the latest version of a kept
- * record, and a file (not the current one) of which a fifth of the lines or more are older versions is rewritten
- * with only its latest ones, atomically, once none of its lines is of a record still to change (a PENDING refund):
- * so the files on disk hold about one line a kept record, plus the current file (log-file-tally.ts).
- * A refund is written twice (accepted, decided), and a start read both lines of every refund before: 69 MB for
- * 100,000, whose JSON.parse alone took 0.7 s.
- *
- * Every start appends to a new file, after the last one it found: a file whose last line was cut short (the
- * machine stopped mid-write) is never appended to, so its unfinished line never runs into a new one.
- *
- * A start keeps a line it read in the writer's own form as its text (kept-record.ts), parsed when the record is asked for.
- */
+/** A collection that grows with every request (refunds), kept as record logs: a change appends its record's line, a commit is one append, no file rewritten in it; past `limit` the oldest go (never one held), and files are removed or compacted by log-file-tally.ts's rules. */
 import type { DocumentStorage } from './segment-storage.js';
-import { logName } from './segment-names.js';
-import { KeptRecord } from './kept-record.js';
-import { RetentionWalk } from './retention-walk.js';
-import { LogFileTally } from './log-file-tally.js';
+import { logName } from './segment-storage.js';
+import { KeptRecord, LogFileTally, PlacesMet } from './log-file-tally.js';
+import { RetentionWalk } from './retention.js';
 import { latestLines } from './latest-lines.js';
-import { PlacesMet } from './places-met.js';
 
 /** How many lines a log file takes before the next one starts: a few MB, read in a blink at start. */
 export const LOG_FILE_LINES = 10_000;
@@ -36,10 +16,7 @@ export interface RecordLogOptions<S> {
   limit: number;
   /** False for a record that must not be dropped yet (a refund still to be processed). */
   droppable?: (record: S) => boolean;
-  /**
-   * True for a record that will be written again soon (a PENDING refund, once decided): a file holding its latest line
-   * is not rewritten until it has moved on, since it would be rewritten again then (log-file-tally.ts).
-   */
+  /** A record written again soon (a PENDING refund): a file holding its latest line is not rewritten until it moved on. */
   changesAgain?: (record: S) => boolean;
   /** A record's place in the order records are kept in, smallest (oldest) first: a refund's acceptance time (places-met.ts). */
   placeOf?: (record: S) => number;
@@ -74,10 +51,7 @@ export class RecordLog<T extends S, S = T> {
     private readonly options: RecordLogOptions<S>,
   ) {}
 
-  /**
-   * Takes what was read (and checked) at start: the records of an earlier version's segments, then the log files
-   * in their order. Later lines replace earlier ones. Appends go to a new file after the last one read.
-   */
+  /** The records of an earlier version's segments, then the log files in order, later lines replacing earlier; appends go to a new file. */
   load(legacySegments: ReadonlyArray<{ name: string; records: T[] }>, logFiles: ReadonlyArray<{ number: number; records: ReadonlyArray<T | KeptRecord<S>> }>): void {
     const places = new PlacesMet(this.options.placeOf);
     for (const { name, records } of legacySegments) {
@@ -165,8 +139,7 @@ export class RecordLog<T extends S, S = T> {
       const file = this.current;
       const keys = [...this.changed];
       this.changed.clear();
-      // Memory keeps the records themselves: rendering their lines for no reader was a visible share of a refund's CPU.
-      // A changed record is a whole one (`put`), never a line read at start.
+      // Memory keeps the records themselves: rendering lines for no reader was a visible share of a refund.
       const text = this.storage.persistent ? `${keys.map((key) => JSON.stringify(this.records.get(key)!.view)).join('\n')}\n` : '';
       try {
         await this.storage.append(logName(this.prefix, file), text);
@@ -182,8 +155,7 @@ export class RecordLog<T extends S, S = T> {
         this.retention.written(keys[i]!);
       }
       this.tally.appended(file, keys.length);
-      // The next flush starts a new file once this one is full (a start's first file is a new one, never rewritten
-      // while current); this one's lines are written whatever their number.
+      // The next flush starts a new file once this one is full.
       if (this.tally.linesOf(file) >= (this.options.linesPerFile ?? LOG_FILE_LINES)) this.current++;
       // The legacy segments' records are all in the log now (or dropped by the retention).
       const legacy = this.legacy;
@@ -211,12 +183,7 @@ export class RecordLog<T extends S, S = T> {
     while (this.compacting !== undefined) await this.compacting.done;
   }
 
-  /**
-   * Rewrites a file with only the lines that are the latest of a kept record, in the records' order, copied from the
-   * file (latest-lines.ts), apart from the commits: a rewrite in the commit used to hold every refund waiting on the
-   * next commit behind up to 10,000 lines rendered and written (npm run bench). A record changed during the rewrite
-   * has its latest line in a later file, and its line here stays as an older version.
-   */
+  /** Outside the commits, which it would hold back; a record changed meanwhile has its latest line in a later file. */
   private async compact(file: number): Promise<void> {
     const name = logName(this.prefix, file);
     try {
@@ -229,17 +196,12 @@ export class RecordLog<T extends S, S = T> {
       for (let row = 0; row < candidates.length; row++) if (candidates[row]!.file === file) candidates[row]!.row = row;
       this.tally.rewritten(file, candidates.length);
     } catch {
-      // Housekeeping, not the commit: the lines just appended are written, and the file as it was is still right,
-      // only longer. Not tried again in this run (a full disk would otherwise cost a rewrite at every commit).
+      // Housekeeping, not the commit, and not tried again in this run (a full disk would cost a rewrite each commit).
       this.tally.rewriteFailed(file);
     }
   }
 
-  /**
-   * Removes a file none of whose lines is needed any more. Housekeeping, not the commit: the lines just appended are
-   * written, so a failure here fails no commit (a refund answered 5xx though stored). A file left holds only lines a
-   * start replaces or drops again (older versions of kept refunds, refunds past the bound, segments already in the log).
-   */
+  /** Housekeeping: a failure here fails no commit, and a file left holds only lines a start replaces or drops again. */
   private async removeUnneeded(name: string): Promise<void> {
     try {
       await this.storage.remove(name);

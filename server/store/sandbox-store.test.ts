@@ -4,9 +4,8 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { SandboxStore } from './sandbox-store.js';
+import { SandboxStore, StoreError } from './sandbox-store.js';
 import { fileStorage, memoryStorage } from './segment-storage.js';
-import { StoreError } from './store-error.js';
 import { folderPicture, refundRecord, STORE_CLOCK, storeFixtures, writeGoodState } from '../test/stored-state.js';
 
 let template: string;

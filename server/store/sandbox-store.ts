@@ -1,8 +1,4 @@
-/**
- * The sandbox's durable state: a small lowdb document for bounded state (menus, fault rules),
- * segmented lowdb collections for orders (made by people and the checklist, a few hundred), and a record log with a
- * retention for refunds, which grow with every request (docs/state-file.md).
- */
+/** The sandbox's durable state: a lowdb document for bounded state, segments for orders, a record log with a retention for refunds (docs/state-file.md). */
 import { Low } from 'lowdb';
 import type { Menu } from '../fixtures/fixture-schemas.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
@@ -12,14 +8,12 @@ import type { ActiveFaultRule } from '../faults/fault-registry.js';
 import { GroupCommit } from './group-commit.js';
 import { SegmentedCollection } from './segmented-collection.js';
 import type { DocumentStorage } from './segment-storage.js';
-import { storedStateProblems } from './check-stored-state.js';
-import { storedStateNotes } from './stored-state-notes.js';
-import { logsOf, segmentsOf } from './stored-documents.js';
+import { storedStateProblems, storedStateNotes } from './check-stored-state.js';
+import { logsOf, segmentsOf } from './read-stored-files.js';
 import { RecordLog } from './record-log.js';
-import type { KeptRecord } from './kept-record.js';
+import type { KeptRecord } from './log-file-tally.js';
 import { isoTimeMs } from '../http/iso-time.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
-import { damagedStateError, otherPartnerError } from './store-error.js';
 
 interface StateDocument {
   schemaVersion: 1;
@@ -31,11 +25,7 @@ interface StateDocument {
   partner?: string;
 }
 
-/**
- * A refund's place in the store, its acceptance time in ms: oldest first is the order refunds are kept in (the
- * retention drops from the front, the control API lists from the back). A start places 100,000 refunds: read from
- * the time's digits (iso-time.ts), not by Date.parse (60 ms).
- */
+/** Oldest first is the order refunds are kept in, read from the time's digits, not by Date.parse. */
 export function acceptedAtMs(refund: RefundView): number {
   return isoTimeMs(refund.acceptedAt);
 }
@@ -70,10 +60,7 @@ export class SandboxStore {
     this.committer = new GroupCommit(() => this.flush());
   }
 
-  /**
-   * Opens the store; an empty one is seeded from the fixtures. Every stored file is checked first, and any problem
-   * throws a StoreError before anything is loaded or written: a start never drops what an earlier run stored.
-   */
+  /** Every stored file checked first; any problem throws a StoreError before anything is loaded or written, so a start never drops what was stored. */
   static async open(storage: DocumentStorage, fixtures: Fixtures, clock: () => number, options: { refundLimit?: number; partner?: string } = {}): Promise<SandboxStore> {
     const stored = await storage.readAll();
     const problems = storedStateProblems(stored);
@@ -89,14 +76,12 @@ export class SandboxStore {
     }
     // The check has held every file to its schema, so the values are what these types say.
     store.state.data = (stored.state as { value: StateDocument }).value;
-    // A file of an earlier version names no partner: it is this one's from now on, written with the next change (a
-    // start writes nothing).
+    // A file of an earlier version names no partner: it is this one's from now on.
     if (store.state.data.partner === undefined && options.partner !== undefined) {
       store.state.data.partner = options.partner;
       store.stateDirty = true;
     }
-    // A location of the fixtures with no stored menu (the fixtures gained one since, or the file was edited)
-    // gets the fixtures' menu: adding it drops nothing, and without it every menu call there would fail.
+    // A location with no stored menu gets the fixtures' menu, which drops nothing.
     for (const [locationId, menu] of Object.entries(fixtures.menus)) {
       if (!Object.hasOwn(store.state.data.menus, locationId)) {
         Object.defineProperty(store.state.data.menus, locationId, { value: structuredClone(menu), enumerable: true, writable: true, configurable: true });
@@ -162,4 +147,63 @@ export class SandboxStore {
     }
     await Promise.all(writes);
   }
+}
+
+/** Is the store there? Asked by health (the operator's, a partner's, a follower's) and by readiness. */
+
+/** How long a store may take to answer a health or readiness check before it counts as unavailable. */
+export const STORE_PING_LIMIT_MS = 2000;
+
+/** Pings the store, timed; a store that fails or takes longer than the limit is unavailable, and why. */
+export async function pingStore(storage: Pick<DocumentStorage, 'kind' | 'ping'>): Promise<{ ok: true; ms: number } | { ok: false; ms: number; error: string }> {
+  const started = performance.now();
+  const ms = () => Math.round((performance.now() - started) * 10) / 10;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      storage.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${STORE_PING_LIMIT_MS} ms`)), STORE_PING_LIMIT_MS);
+      }),
+    ]);
+    return { ok: true, ms: ms() };
+  } catch (error) {
+    return { ok: false, ms: ms(), error: `the ${storage.kind} store did not answer: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The error of a stored state that cannot be used or moved aside; `serve` prints its message and exits with code 2. */
+
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+/** How many problems the message lists; a folder of broken segments would otherwise fill the terminal. */
+const LISTED = 20;
+
+/** The check refused the state: what is wrong, file by file, and the two ways on. */
+export function damagedStateError(problems: string[], where: { dataFile: string; segmentsFolder: string }): StoreError {
+  const listed = problems.slice(0, LISTED).map((problem) => `  - ${problem}`);
+  if (problems.length > LISTED) listed.push(`  - … and ${problems.length - LISTED} more`);
+  return new StoreError(
+    [
+      'the stored state cannot be used, so the sandbox did not start (nothing on disk was changed):',
+      ...listed,
+      'To keep its records, repair or restore the files named above.',
+      `To start afresh from the fixtures, start with --fresh-state: it moves ${where.dataFile} and ${where.segmentsFolder} aside (renamed with the time, nothing deleted). Or start with --memory.`,
+    ].join('\n'),
+  );
+}
+
+/** The stored state is another partner's: its orders and menus would answer this partner's calls. */
+export function otherPartnerError(owner: string, partner: string, where: { dataFile: string; segmentsFolder: string }): StoreError {
+  return new StoreError(
+    [
+      `${where.dataFile} holds the state of partner '${owner}' (its orders, refunds and menus), but this sandbox runs as partner '${partner}' (SANDBOX_PARTNER, or the fixtures' partner): its orders would answer the other partner's calls, so the sandbox did not start (nothing on disk was changed).`,
+      `To start afresh for '${partner}', start with --fresh-state: it moves ${where.dataFile} and ${where.segmentsFolder} aside (renamed with the time, nothing deleted). Or give --data a file of its own, or start with --memory.`,
+      `To go on with '${owner}', start with SANDBOX_PARTNER=${owner} (and its key).`,
+    ].join('\n'),
+  );
 }

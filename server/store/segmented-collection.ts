@@ -1,11 +1,7 @@
-/**
- * A collection that grows with traffic (refunds, orders), kept in lowdb segments of at most
- * `segmentSize` records. A change rewrites only the segments it touched, so the cost of a write
- * stays the same however many records there are.
- */
+/** A collection that grows with traffic, in lowdb segments: a change rewrites only the segments it touched. */
 import { Low } from 'lowdb';
 import type { DocumentStorage } from './segment-storage.js';
-import { segmentName } from './segment-names.js';
+import { segmentName } from './segment-storage.js';
 
 export class SegmentedCollection<T> {
   private readonly segments: Array<{ name: string; db: Low<T[]> }> = [];

@@ -2,17 +2,14 @@
 import { lstatSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { segmentsFolderOf } from './segment-storage.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from './sandbox-store.js';
 
 export interface MovedAside {
   from: string;
   to: string;
 }
 
-/**
- * Pure: where the pair goes: `db.json` → `db.moved-2026-11-23T10-15-30Z.json`, and `db.segments` to the folder of
- * that name, so the pair can still be opened with --data. A name already taken gets `-2`, `-3` … (a rename would replace it).
- */
+/** Pure: `db.json` → `db.moved-<time>.json` and `db.segments` alike, so the pair still opens with --data; a name taken gets `-2`, `-3` …. */
 export function asideNames(dataFile: string, now: Date, taken: (path: string) => boolean): { dataFile: string; segmentsFolder: string } {
   // Colons are not allowed in Windows file names.
   const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
@@ -37,8 +34,7 @@ export function setAsideState(dataFile: string, now: Date): MovedAside[] {
     }
   };
   const to = asideNames(dataFile, now, exists);
-  // The data file goes first: if the folder then cannot be moved, the next start finds segments without a data
-  // file and refuses, instead of seeding the fixtures over them.
+  // The data file first: segments left without it are refused by the next start, never seeded over.
   const moves = [
     { from: dataFile, to: to.dataFile },
     { from: segmentsFolderOf(dataFile), to: to.segmentsFolder },

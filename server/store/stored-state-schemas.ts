@@ -1,8 +1,4 @@
-/**
- * JSON Schemas of what the sandbox stores: the state document (the data file) and the records of each segmented
- * collection. The check at start holds every file to them, so a file that was not written by this sandbox is
- * refused instead of being half used. A field the sandbox writes but a schema lacks fails `npm run typecheck` (below).
- */
+/** JSON Schemas of what the sandbox stores; the check at start holds every file to them, and a field the code writes but a schema lacks fails the type check. */
 import type { FromSchema } from 'json-schema-to-ts';
 import { menuSchema } from '../fixtures/fixture-schemas.js';
 import { ORDER_STATUSES } from '../orders/order-rules.js';
@@ -132,10 +128,7 @@ type Agree<Written, Checked> = Fits<Written, Checked> extends true ? Fits<Checke
 type StoredOrder = FromSchema<typeof orderRecordSchema>;
 type Item<List> = NonNullable<List> extends ReadonlyArray<infer T> ? T : never;
 
-/**
- * Compile-time only: `npm run typecheck` fails here when a record type and its schema drift apart. An order's `Order`
- * and its finding codes are typed more loosely in the schema on purpose (see above), so those fit one way.
- */
+/** Compile-time only: `npm run typecheck` fails when a record type and its schema drift apart. */
 /** How the stored files' schemas are compiled, at start or by `npm run build` (server/fixtures/compiled-schemas.ts). */
 export const STORED_AJV_OPTIONS = { allErrors: true, verbose: true };
 /** A segment file: a list of records. */

@@ -8,7 +8,7 @@ import { BUGS } from '../../reference-pos/bugs.js';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { checklistCommand } from '../cli/checklist.js';
-import { damagedStateError } from '../store/store-error.js';
+import { damagedStateError } from '../store/sandbox-store.js';
 import { setAsideReport } from '../store/set-aside-state.js';
 import { REFUND_STATUSES } from '../refunds/refund-rules.js';
 

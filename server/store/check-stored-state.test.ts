@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Ajv } from 'ajv';
-import { storedSchemaMessages } from './stored-schema-messages.js';
+import { storedSchemaMessages } from './check-stored-state.js';
 
 const validate = new Ajv({ allErrors: true, verbose: true }).compile({
   type: 'array',
