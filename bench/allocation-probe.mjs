@@ -1,9 +1,4 @@
-/**
- * Loaded into a benchmarked server (`node --import bench/allocation-probe.mjs …`) when BENCH_ALLOCATION_FILE is set:
- * V8's sampling heap profiler, counting the objects the collector has freed too, so that what it adds up is all the
- * server allocated, not what it still holds. The first SIGWINCH starts it (and writes `<file>.started`); the second
- * writes the profile to the file.
- */
+/** Loaded with --import when BENCH_ALLOCATION_FILE is set: V8's sampling heap profiler, freed objects counted too; the first SIGWINCH starts it, the second writes the profile. */
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
 

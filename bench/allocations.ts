@@ -1,13 +1,4 @@
-/**
- * npm run bench:alloc — how many bytes each server allocates to answer a clean refund, against bare Express 5, and
- * where the sandbox allocates them. The garbage a request leaves is what the collector spends its pauses on (about a
- * tenth of a refund's CPU, docs/performance.md), and unlike requests per second it does not move with the speed of a
- * shared machine: two runs minutes apart agree within a few percent where req/s moved by half.
- *
- * Each server gets `BENCH_ALLOC_WARMUP` refunds (3,000) to settle, then V8's sampling heap profiler counts every
- * allocation, freed ones included (bench/allocation-probe.mjs), over `BENCH_ALLOC_REFUNDS` more (5,000) and the
- * second after them, in which the sandbox decides those refunds (its refund delay is 1 s).
- */
+/** npm run bench:alloc: bytes allocated per clean refund against bare Express 5, and where; steadier than req/s on a shared machine (docs/performance.md). */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,8 +99,7 @@ async function waitFor(path: string): Promise<void> {
 function summarize(profile: { head: ProfileNode }): Allocations {
   const bySource = new Map<string, number>();
   let total = 0;
-  // A builtin (JSON.stringify, Array.prototype.join, Object.entries …) has no file: what it allocates is counted to
-  // the code that called it.
+  // A builtin has no file: what it allocates counts to its caller.
   const walk = (node: ProfileNode, caller: string | undefined) => {
     total += node.selfSize;
     const source = node.callFrame.url === '' && caller !== undefined ? caller : sourceOf(node.callFrame.url, node.callFrame.lineNumber);
@@ -120,10 +110,7 @@ function summarize(profile: { head: ProfileNode }): Allocations {
   return { bytesPerRefund: total / REFUNDS, bySource };
 }
 
-/**
- * The file a line of the build came from: esbuild marks where each module starts in a bundled chunk
- * (`// server/journal/journal.ts`, `// node_modules/router/index.js`). A package is named, not its file.
- */
+/** esbuild marks where each module starts in a chunk; a package is named, not its file. */
 function sourceOf(url: string, line: number): string {
   if (url === '') return 'V8 (outside any script)';
   if (url.startsWith('node:')) return `Node (${url})`;

@@ -1,7 +1,4 @@
-// The baseline: bare Express 5 endpoints that parse JSON and answer 200, nothing else.
-// BARE_EXPRESS_BORN=1: the same app, its requests and responses made by constructors whose prototypes are already the
-// app's (as the sandbox's own server makes them, server/http-parser-errors.ts), so that the bench shows what that
-// alone is worth to Express.
+// The baseline: bare Express 5 endpoints that parse JSON and answer 200; BARE_EXPRESS_BORN=1 makes its requests with the app's prototypes, as the sandbox's server does.
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 

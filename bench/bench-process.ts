@@ -14,10 +14,7 @@ export function benchPort(): string {
   return String(nextPort === 0 ? 0 : nextPort++);
 }
 
-/**
- * Starts `node ...args` in the package and resolves with the base URL it prints once listening (the sandbox's
- * banner, the bare Express baseline) or Prism's "listening on". `pin` runs it on SERVER_CORE.
- */
+/** Resolves with the base URL the server prints once listening; `pin` runs it on SERVER_CORE. */
 export function startServer(args: string[], options: { pin?: boolean; env?: Record<string, string>; silentOn?: string } = {}): Promise<{ url: string; child: ChildProcess }> {
   if (options.silentOn !== undefined) return startSilentServer(args, options.silentOn, options);
   // BENCH_NODE_FLAGS: node or V8 flags for the servers, to try one (`--max-semi-space-size=2`) without changing the package.
@@ -65,10 +62,7 @@ export function refundHeaders(): Record<string, string> {
   };
 }
 
-/**
- * A clean refund with a new ExternalId every time (`POS-<prefix>-1`, `-2`, …): one ExternalId repeated would draw
- * DUPLICATE_REFUND from the second request on, and the bench would measure the finding path instead.
- */
+/** A new ExternalId each time: a repeated one draws DUPLICATE_REFUND, and the bench would measure the finding path. */
 export function uniqueRefund(prefix: string): { path: string; method: 'POST'; body: () => string } {
   let count = 0;
   return { path: '/v2/order/refund', method: 'POST', body: () => JSON.stringify({ ExternalId: `POS-${prefix}-${++count}` }) };
@@ -90,10 +84,7 @@ export function rssMb(pid: number): number {
   return Number(line?.[1] ?? 0) / 1024;
 }
 
-/**
- * The core servers run on, and the one the load runs on: with the two apart, a server's figures do not depend on
- * how the load generator and the server happen to share two cores. `taskset` (util-linux) pins them.
- */
+/** Servers on one core and the load on the other, so a figure does not depend on how the two share the cores (taskset). */
 export const SERVER_CORE = '0';
 export const LOAD_CORE = '1';
 

@@ -1,14 +1,4 @@
-/**
- * npm run bench: every performance figure the README quotes, from one run on this machine, each against a
- * baseline measured in the same run. Loopback only; every load is bounded in time or in requests. Servers run on
- * one core, the load on the other (taskset). Prints Markdown, ready for the README.
- *
- *   BENCH_SECONDS (10)  measured seconds of each refund-table run, after 3 s of warm-up
- *   BENCH_ROUNDS (3)    refund-table rounds (the median is kept)
- *   BENCH_SOAK_SECONDS (60), BENCH_TOTAL (100000): the long run (refunds sent in all, the soak's included)
- *   BENCH_REFUNDS (4000), BENCH_MENU_UPDATES (200): the requests of each server-CPU run
- *   BENCH_PORT          first port to use, on machines where ports are shared out
- */
+/** npm run bench: every figure of docs/performance.md from one run, each against a baseline of the same run, as Markdown; its variables are listed there. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +31,7 @@ try {
   const started = new Date();
   print(`Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench\` on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; servers on core 0, load on core 1.`);
 
-  // A real PostgreSQL for the --store rows, started as the tests start theirs; without its server binaries the
-  // table has no PostgreSQL rows, and says so.
+  // A real PostgreSQL for the --store rows, when its server binaries are there; the table says so when not.
   const database = POSTGRES_BIN_DIR === undefined ? undefined : await startPostgres();
   if (!database) print('(No PostgreSQL server binaries here: the table has no `--store` rows. `apt-get install -y postgresql`.)');
   progress('refund table…');

@@ -1,8 +1,4 @@
-/**
- * npm run bench:checklist: how long a whole checklist run takes against a correct POS and against broken ones,
- * in one session: `pos-sandbox demo` (sandbox and reference POS with the real default timings) per scenario,
- * each round in turn, the correct POS being the baseline every ratio is against.
- */
+/** npm run bench:checklist: a whole checklist run's time against a correct POS (the baseline) and broken ones, round by round. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -1,10 +1,4 @@
-/**
- * How long a `pos-sandbox` command takes before it does anything: `--help` of the program and of every subcommand
- * (the list is the program's own, so a new subcommand is measured without being added here), `token`, the
- * reference POS's `--help`, and a control command (`status`) answered by a running sandbox.
- * Each the median of 7 runs on the server core after one that warms the disk cache.
- * `npm run bench` prints it with the rest; `npm run bench:cli` runs this part alone.
- */
+/** How long each `pos-sandbox` command takes before it does anything (every --help, token, status), the median of 7 runs on the server core. */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

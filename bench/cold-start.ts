@@ -1,7 +1,4 @@
-/**
- * Cold start: from spawning `pos-sandbox serve` to its first answer of GET /_sandbox/health, polled every 5 ms.
- * The median of `runs` starts, each a new process on the server core; the store is whatever the arguments name.
- */
+/** From spawning `pos-sandbox serve` to its first health answer, the median of `runs` new processes. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../server/version.js';

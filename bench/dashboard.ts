@@ -1,15 +1,4 @@
-/**
- * `npm run bench:dashboard`: the dashboard in Debian's Chromium against a real sandbox process.
- *
- * - Load: from navigation to the first 200 Traffic rows drawn and the event stream live, with the journal empty
- *   (the baseline) and with 5,000 entries, 5 loads each, medians.
- * - Under load: Traffic open while autocannon sends 200 refunds a second for 10 s. In the page: the gaps between
- *   animation frames (a frame late by more than 50 ms is a stall the eye sees), the time from a click on a row to
- *   its detail drawn, and how far the newest row drawn trails the newest call. The same frame gaps measured idle,
- *   in the same run, are the baseline.
- *
- * Timings come from here, never from tests: the machine is shared and noisy.
- */
+/** `npm run bench:dashboard`: the dashboard in Chromium against a real sandbox: its load with an empty and a full journal, and its frames and lag under 200 refunds a second. */
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import type { Page } from 'playwright-core';
@@ -90,8 +79,7 @@ async function main(): Promise<void> {
     const clicks: number[] = [];
     const lags: number[] = [];
     for (let i = 0; i < 5; i++) {
-      // How far the newest row drawn trails the newest call the journal holds, read at the same moment (autocannon
-      // sends each second's calls in a burst, so "now" minus the newest row would count its pauses too).
+      // Read at the same moment, since autocannon sends each second's calls in a burst.
       const [newest, drawn] = await Promise.all([
         fetch(`${server.url}/_sandbox/journal?limit=1`).then(async (response) => ((await response.json()) as Array<{ time: string }>)[0]!.time),
         page.evaluate<string>(`new Date().toISOString().slice(0, 11) + (document.querySelector('#traffic tbody tr td')?.textContent ?? '') + 'Z'`),

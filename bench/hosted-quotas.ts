@@ -1,11 +1,4 @@
-/**
- * `npm run bench:hosted`: does one partner at its quotas slow another? A hosted sandbox (`serve --partners`) with the
- * default quotas serves partners A and B. B sends refunds at a steady rate, first alone, then while A does all it may
- * at once: its request rate (and past it, answered 429), its event streams (and one more), back-to-back HAR exports of
- * a journal it keeps filling (and a second at once), and checklist runs against the reference POS one after another.
- * Printed: B's latencies alone and beside A, their ratio (the target: B's p99 within 2x), what A was refused, and the
- * server's memory. Linux: the server runs on a core of its own (taskset), as `npm run bench` does.
- */
+/** `npm run bench:hosted`: does one partner at all its quotas slow another? B's latency alone, then beside A doing everything it may at once. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

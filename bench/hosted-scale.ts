@@ -1,14 +1,4 @@
-/**
- * `npm run bench:scale`: a hosted sandbox on a real PostgreSQL (Debian's server binaries, started here), with 1,000
- * partners configured. Measured, each in the same run:
- * - memory: one instance with 20 partners in use (the rest asleep, `--idle-ms` default), against one that makes all
- *   1,000 at start (`--idle-ms 0`); the resident set of each, and per partner;
- * - the first request of a sleeping partner (its sandbox made) against the next ones, median over 20 partners;
- * - a request sent on by another instance against one to the leader itself (2 instances), median over 200 each;
- * - refunds spread over 20 partners, 10 s at 16 connections: on 1 instance, and on 2 with the load spread over both
- *   (each request to either instance, as a load balancer does).
- * Printed as a table, with the date and the machine; quote the ratios, not the figures (docs/hosting.md).
- */
+/** `npm run bench:scale`: 1,000 partners on a real PostgreSQL: memory with 20 in use against all made, a sleeping partner's first request, a request sent on, refunds over 20 partners on one and two instances. */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';

@@ -1,21 +1,4 @@
-/**
- * npm run bench:instructions — the instructions a server executes per clean refund, counted by valgrind's callgrind:
- * a count, not a time. On this shared machine req/s moved by half within one run and one build's CPU per refund by
- * 2× within minutes (docs/performance.md); two counts of the same build differed by 1–4%. Not steady enough for a
- * change of a few percent: for that, `npm run bench:alloc`, whose runs agree within 2%.
- *
- * Each server runs under callgrind with V8's helper threads off (`--single-threaded`: concurrent compilation and
- * marking add a varying share), and `--refund-delay-ms 0`, so each refund is decided within its own measured stretch;
- * it takes `BENCH_IR_WARMUP` refunds (3,000) to settle, then has its counters zeroed and takes `BENCH_IR_REFUNDS`
- * more (2,000) and the 2 s after them, one at a time (`BENCH_IR_CONNECTIONS`, 1: with 10 connections, how many
- * requests one turn of the event loop serves varies with the timing, and two counts of one build differed by up to
- * 8%). `BENCH_AGAINST=<folder>` counts another built checkout of the sandbox the same way (a `git worktree` of the
- * commit to compare with, after `npm run build` there), and prints each store's ratio.
- *
- * What it does not see: the kernel's time (a write, a socket) and the wait for other threads; and valgrind emulates a
- * processor without the newest vector instructions, so code that picks a vectorized kernel when it runs (Buffer's
- * isAscii, simdutf's decoders) is counted in its plain form. Needs valgrind (`apt-get install -y valgrind`).
- */
+/** npm run bench:instructions: instructions per clean refund under callgrind: a count, not a time, though two counts of one build still differ by a few percent (docs/performance.md). */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

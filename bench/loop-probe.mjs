@@ -1,14 +1,4 @@
-/**
- * Loaded into a benchmarked server (`node --import bench/loop-probe.mjs …`) when BENCH_PROBE_FILE is set: the longest
- * event-loop turn (the largest delay of a 1 ms timer, which waits for whatever turn runs when it is due) and the
- * garbage collector's pauses, since the last SIGUSR2. At each SIGUSR2 it writes them to that file and starts again:
- * the bench signals once before its measured seconds and once after them.
- *
- * On Linux it also tells how much of the longest turn the server's own thread ran (its run time in
- * /proc/self/task/<pid>/schedstat across the longest gap between two ticks of a 1 ms interval): on a core shared with
- * V8's helper threads, a turn can last several times the work the event loop did in it, the rest spent waiting for the core.
- * The interval reads one small file a millisecond, a few microseconds, in every server measured alike.
- */
+/** Loaded with --import when BENCH_PROBE_FILE is set: the longest event-loop turn and the collector's pauses since the last SIGUSR2, written at each; on Linux, how long the thread itself ran in that turn. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setInterval } from 'node:timers';
 import { constants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';

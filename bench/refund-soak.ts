@@ -1,7 +1,4 @@
-/**
- * npm run bench:soak: the soak part of `npm run bench` alone: refunds for BENCH_SOAK_SECONDS (60) against `serve`
- * with a real data file; is the throughput of the last window what it was in the first?
- */
+/** npm run bench:soak: refunds for BENCH_SOAK_SECONDS against a data file; is the last window as fast as the first? */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

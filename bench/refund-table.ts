@@ -1,8 +1,4 @@
-/**
- * The side-by-side refund table: each target served on one core, the load from the other, 50 connections; every
- * target paired with a fresh bare Express 5 run just before it, so each ratio compares two runs of the same minute.
- * Rounds are repeated and the median kept: a neighbour's burst on a shared machine moves one round, not three.
- */
+/** Each target on one core, the load from the other, paired with a bare Express 5 run just before it; the median of rounds, since a neighbour's burst moves one round. */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,10 +31,7 @@ export const BARE: Target = { name: 'bare Express 5', args: () => [join('bench',
 /** Loaded into every server measured: the longest event-loop turn and the GC pauses of the measured seconds. */
 const PROBE = pathToFileURL(join(PACKAGE_ROOT, 'bench', 'loop-probe.mjs')).href;
 
-/**
- * openapi.json cut to POST /v2/order/refund and the components it reaches: what a team mocking the refund endpoint
- * alone would give Prism. Prism's cost grows with the document (the whole one made it 0.30× on slower days).
- */
+/** openapi.json cut to POST /v2/order/refund and what it reaches: what a team mocking that endpoint would give Prism, whose cost grows with the document. */
 export function refundOnlySpec(file: string): string {
   const whole = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'openapi', 'openapi.json'), 'utf8')) as { paths: Record<string, unknown>; components: Record<string, Record<string, unknown>> };
   const paths = { '/v2/order/refund': whole.paths['/v2/order/refund'] };
@@ -63,16 +56,11 @@ export function refundOnlySpec(file: string): string {
   return file;
 }
 
-/**
- * What is compared with bare Express: Prism's mock when installed (a dev dependency), then the sandbox's two stores,
- * then PostgreSQL with one instance and with two (both on the server core: the second follows, and sends each
- * request it gets on to the first) when the bench could start a database.
- */
+/** Prism's mock when installed, the sandbox's two stores, and PostgreSQL with one and two instances when a database could start. */
 export function targets(database?: BenchDatabase, scratch?: string): Target[] {
   const list: Target[] = [];
   if (existsSync(PRISM_BIN)) {
-    // --errors=false: a mock that answers every request from the document's example, as Prism users run it;
-    // -v silent: its log line per request would be the largest cost of the comparison.
+    // --errors=false answers every request from the example, as Prism users run it; -v silent, since logging would cost most.
     const prism = (spec: string, port: string) => [PRISM_BIN, 'mock', spec, '--errors=false', '-v', 'silent', '--host', '127.0.0.1', '--port', port];
     list.push({ name: 'Prism 5 mock, silent (openapi/openapi.json)', args: (_dir, port) => prism(join('openapi', 'openapi.json'), port), silentProbe: '/_sandbox/health' });
     if (scratch !== undefined) {
@@ -81,8 +69,7 @@ export function targets(database?: BenchDatabase, scratch?: string): Target[] {
       list.push({ name: 'Prism 5 mock, silent (the refund endpoint alone)', args: (_dir, port) => prism(spec, port), silentProbe: '/v2/order/refund' });
     }
   }
-  // Express given what the sandbox's server gives it (server/http-parser-errors.ts): how much of the sandbox's lead
-  // over bare Express is that alone.
+  // Express given what the sandbox's server gives it: how much of the sandbox's lead that is alone.
   list.push({ name: 'bare Express 5, requests born with its prototypes', args: BARE.args, env: { BARE_EXPRESS_BORN: '1' } });
   list.push({ name: 'pos-sandbox serve --memory', args: () => [join('bin', 'pos-sandbox.js'), 'serve', '--memory', '--log-level', 'warn'] });
   list.push({ name: 'pos-sandbox serve (data file, the default)', args: (dir) => [join('bin', 'pos-sandbox.js'), 'serve', '--data', join(dir, 'db.json'), '--log-level', 'warn'] });
@@ -286,12 +273,7 @@ async function splitLoad(servers: Array<{ url: string; child: ChildProcess }>, s
   };
 }
 
-/**
- * `npm run bench:refunds`: this table alone, without PostgreSQL, each round printed as it ends. BENCH_SECONDS and
- * BENCH_ROUNDS as for `npm run bench`; BENCH_TARGETS, words separated by commas, runs only the targets whose name holds
- * one (`BENCH_TARGETS='--memory,data file'`: a change to the refund path tried in a few minutes, each still paired
- * with its own bare Express run).
- */
+/** `npm run bench:refunds`: this table alone, no PostgreSQL; BENCH_TARGETS (words, by commas) keeps the targets whose name holds one. */
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');

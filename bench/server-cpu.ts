@@ -1,9 +1,4 @@
-/**
- * The server's own CPU time (user + system, from /proc/<pid>/stat, so Linux only) per form A update of a 500-item
- * menu and per clean refund, at a light load (4 connections). CPU time, not the journal's latencies: those start
- * after the body is read and miss what runs once the answer has left. `npm run bench` prints it with the rest;
- * `npm run bench:cpu` runs this part alone.
- */
+/** The server's own CPU (from /proc) per 500-item menu update and per clean refund at a light load; the journal's latencies miss what runs after the answer. */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +26,7 @@ function bigMenuUpdate(round: number): string {
   return JSON.stringify({ LocationId: 'loc-std-001', Items });
 }
 
-/**
- * `amount` requests over 4 connections; the CPU the server spent on them, per request, in µs. The least of three
- * runs after a warm-up: a run a neighbour disturbs only ever costs more.
- */
+/** The least of three runs after a warm-up: a neighbour only ever adds. */
 async function cpuPerRequest(url: string, pid: number, amount: number, request: { path: string; method: 'POST' | 'PUT'; body: () => string }): Promise<{ us: number; non2xx: number }> {
   const run = () =>
     autocannon({ url: `${url}${request.path}`, connections: 4, amount, headers: refundHeaders(), requests: [{ method: request.method, setupRequest: (req) => ({ ...req, body: request.body() }) }] });

@@ -1,8 +1,4 @@
-/**
- * The long run: refunds against `serve` with a real data file, first a soak (is the last window as fast as the
- * first?), then on to `total` refunds; then the server's resident memory, the data folder, and how fast a new
- * server starts from that folder.
- */
+/** The long run against a data file: a soak, then on to `total` refunds, then memory, the folder, and a start from it. */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -26,10 +22,7 @@ export interface FilledState {
   files: number;
 }
 
-/**
- * Seconds of refunds before the soak is measured: a fresh server's first seconds run code V8 has not compiled yet,
- * and a first window that holds them measures the warm-up, not a drift (it read 0.89 and 1.28 in two runs of one day).
- */
+/** A fresh server's first seconds run code V8 has not compiled yet: a window holding them measures the warm-up. */
 const SOAK_WARM_UP_SECONDS = 5;
 
 /** Sends refunds with a new ExternalId each (the clean path) for `seconds` after a warm-up, counting each second's answers. */
@@ -73,10 +66,7 @@ function folderSize(dir: string): { mb: number; files: number } {
   return { mb: files.reduce((sum, file) => sum + statSync(join(dir, file)).size, 0) / 1024 / 1024, files: files.length };
 }
 
-/**
- * A server on `dataFile` (with `args`): a soak of `soakSeconds` when asked, then refunds until `total` were sent,
- * every one decided; then its RSS and the folder.
- */
+/** A soak when asked, then refunds until `total`, every one decided; then its RSS and the folder. */
 export async function fillState(dataFile: string, args: string[], total: number, soakSeconds: number): Promise<{ soak?: SoakResult; state: FilledState }> {
   const port = await freePort();
   const server = await startPinnedServer([join('bin', 'pos-sandbox.js'), 'serve', '--data', dataFile, '--log-level', 'warn', ...args], { PORT: port });
@@ -85,8 +75,7 @@ export async function fillState(dataFile: string, args: string[], total: number,
     const rssAtStartMb = rssMb(pid);
     const counter = { n: 0 };
     const soaked = soakSeconds > 0 ? await soak(server.url, soakSeconds, counter) : undefined;
-    // Requests sent, counted as they are made: autocannon's own total leaves out those in flight when it stops,
-    // which the server still accepts.
+    // Counted as sent: autocannon's total leaves out those in flight when it stops.
     if (total > counter.n) {
       await autocannon({
         url: server.url,

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The sandbox runs compiled JavaScript from dist/ (npm run build; npm install runs it): compiling the TypeScript
-// sources at each start cost about a second.
+// Compiled JavaScript from dist/ (npm run build, which npm install runs): compiling the sources at each start cost a second.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The reference POS runs compiled JavaScript from dist/, like the sandbox (npm run build): one process, so signals
-// reach it.
+// Compiled JavaScript from dist/, like the sandbox: one process, so signals reach it.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

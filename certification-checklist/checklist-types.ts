@@ -63,10 +63,7 @@ export interface Verdict {
   status: 'pass' | 'fail' | 'warn' | 'blocked';
   message: string;
   evidence: string[];
-  /**
-   * A knock-on: the item could not be judged because the call it needed broke another item's rule (a status call
-   * refused for its token is AUTH-06's failure, not ORDER-02's). That item is the root cause to fix first.
-   */
+  /** A knock-on: the call this item needed broke another item's rule, and that item is the root cause to fix first. */
   blockedBy?: string;
   /** What kind of failure it is (`no-status-call`), when the same failure in an earlier item makes this one its knock-on. */
   cause?: string;
@@ -88,10 +85,7 @@ export interface ChecklistItem {
   remediation: string;
   /** The step whose traffic the item is judged over: `all-traffic` for every call of the run. */
   step: StepId;
-  /**
-   * Steps that make the calls an `all-traffic` item reads, run even when no item is judged over them alone: MENU-07
-   * reads every menu update of the run, and needs at least the partial one.
-   */
+  /** Steps an `all-traffic` item needs run even when no item is judged over them alone (MENU-07 reads every menu update). */
   drives?: StepId[];
   /** True when the verdict can be given from whatever the journal holds (--passive). */
   passive: boolean;

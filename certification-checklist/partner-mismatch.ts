@@ -1,8 +1,4 @@
-/**
- * Pure: the traffic of a POS that holds another partner's credentials than the sandbox plays (a CI job whose secrets
- * were set for the POS's step only, say). Its calls carry another POS name and key, and it refuses the sandbox's
- * good tokens: one cause, which AUTH-01, AUTH-03 and ORDER-01 each show, and which has one root.
- */
+/** Pure: the traffic of a POS holding another partner's credentials than the sandbox plays: one cause, shown by AUTH-01, AUTH-03 and ORDER-01, with one root. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { Traffic, Verdict } from './checklist-types.js';
 import { claimsOf, isDelivery } from './traffic.js';
@@ -26,12 +22,7 @@ export interface PartnerMismatch {
   refusedDeliveries: JournalEntry[];
 }
 
-/**
- * The mismatch `entries` show, or undefined: the POS's tokens name another POS than `partner` and either do not
- * verify with the partner's key or go with a POS that refuses the partner's tokens; or, under the partner's name,
- * they do not verify and the POS refuses the partner's tokens too (one other key, both ways). Another name alone,
- * signed with the right key, is a wrong `iss` (AUTH-03's own failure); another key one way only is that way's item's.
- */
+/** Another name whose tokens do not verify or whose POS refuses the partner's tokens, or another key both ways under the partner's name; another name alone is AUTH-03's, another key one way that way's item's. */
 export function partnerMismatch(entries: readonly JournalEntry[], partner: string): PartnerMismatch | undefined {
   const calls = entries.filter((entry) => entry.direction === 'inbound');
   const issuers = [...new Set(calls.map((entry) => claimsOf(entry)?.iss).filter((iss): iss is string => typeof iss === 'string' && iss !== partner))];
@@ -57,10 +48,7 @@ export function mismatchText(mismatch: PartnerMismatch, partner: string): string
 export const MISMATCH_HINT =
   'Run the sandbox as the POS’s partner: set SANDBOX_PARTNER and SANDBOX_NONPROD_KEY where the sandbox runs (in a CI job, on the step that runs pos-sandbox certify too, not only on the POS’s), or give the POS this sandbox’s partner name and non-prod key; one key signs and checks both ways (§5).';
 
-/**
- * A failure that is one face of a partner mismatch takes its cause, so the first item to show it is the root and the
- * others follow; it says what the mismatch is first, rests on the exchanges that show it, and gives its fix.
- */
+/** A failure that is a face of a partner mismatch takes its cause, rests on the exchanges that show it, and gives its fix. */
 export function asPartnerMismatch(traffic: Traffic, verdict: Verdict): Verdict {
   const partner = traffic.asked.posName;
   if (verdict.status !== 'fail' || typeof partner !== 'string') return verdict;

@@ -1,8 +1,4 @@
-/**
- * Who makes the POS act during a run: its test build through the driver contract, or a person
- * at the POS who is told what to do and given a visible countdown. Either way the checklist then waits for the
- * traffic in the journal: a driver's "done" is never taken as proof.
- */
+/** Who makes the POS act: its test build through the driver contract, or a person told what to do; either way the journal decides, never a driver's "done". */
 import type { ActorAnswer } from './checklist-types.js';
 import { causeOf } from './sandbox-control.js';
 

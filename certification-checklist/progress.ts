@@ -29,10 +29,7 @@ export interface ProgressItem {
   rootBlocker?: string;
 }
 
-/**
- * `  FAIL     ORDER-05     A duplicate delivery is idempotent: <why>` and, when it did not pass, the hint under it;
- * a knock-on names the item to fix first instead of a hint that would blame the wrong thing.
- */
+/** A line per item, with the hint under a failure; a knock-on names the item to fix first instead. */
 /** The longest id (MIGRATION-01) and a space: the titles line up. */
 const ID_WIDTH = 13;
 
@@ -53,10 +50,7 @@ export function stepLine(step: { id: string; durationMs: number; waits: readonly
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/**
- * The closing lines: the verdict, counts and where the report is. A run that is not a certification says so on
- * its first line, so its PASSED can never be read as a certification's.
- */
+/** The closing lines; a run that is no certification says so first, so its PASSED is never read as one. */
 /** The first lines of a run: what kind of run it is, so a demo or a partial run is never mistaken for a certification. */
 export function kindLine(kind: RunKindVerdict): string {
   return kind.kind === 'certification' ? `  kind of run: certification (${kind.reason})\n` : `  kind of run: ${kind.kind}, NOT A CERTIFICATION (${kind.reason})\n`;

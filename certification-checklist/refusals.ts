@@ -1,8 +1,4 @@
-/**
- * Pure: a POS call the sandbox refused, quoted the way a verdict says it, and the item whose rule it broke. A call
- * refused for its token is the AUTH item's failure; the ORDER, MENU or REFUND item that needed the call is a
- * knock-on of it (`blockedBy`), not a second failure with an invented cause.
- */
+/** Pure: a refused POS call quoted as a verdict says it, and the item whose rule it broke; the item that needed the call is that one's knock-on. */
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { TokenPart } from '../server/tokens/pos-token-rules.js';
 import type { Verdict } from './checklist-types.js';
@@ -48,10 +44,7 @@ export function rootCauseOf(entry: JournalEntry): string | undefined {
   return undefined;
 }
 
-/**
- * The verdict of an item whose call was refused: `what` says which call ("the POS sent its status for chk-…-01 as").
- * A knock-on of the item whose rule the refusal names, or the judging item's own failure.
- */
+/** A knock-on of the item whose rule the refusal names, or the judging item's own failure. */
 export function refusedVerdict(what: string, entry: JournalEntry, also: readonly JournalEntry[] = []): Verdict {
   const root = rootCauseOf(entry);
   const message = `${what} ${refusalText(entry)}`;
@@ -59,10 +52,7 @@ export function refusedVerdict(what: string, entry: JournalEntry, also: readonly
   return root ? { ...blocked(message, evidence), blockedBy: root } : { ...fail(message, evidence), cause: refusalShape(entry) };
 }
 
-/**
- * What a refusal says with its particulars (ids, locations, numbers) taken out: two refusals of one shape are one
- * failure of the POS (a status sent before its own reply, for every kind of order), two of different shapes are two.
- */
+/** A refusal without its particulars: two of one shape are one failure of the POS, two shapes are two. */
 export function refusalShape(entry: JournalEntry): string {
   // Each reason once: a full update refused for one mistake in every item says it per item, a partial one once.
   const reasons = [

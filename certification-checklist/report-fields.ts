@@ -1,9 +1,4 @@
-/**
- * Pure: the fields of a run that its report prints and that do not come from the journal (the POS's name, version and
- * build, the URLs of the run), by the flag that gave each. A report is attached to a certification request and passed
- * around: the sandbox judges these fields with its redaction (`POST /_sandbox/secrets/check`) before the run starts,
- * and a field holding the partner's key or a token stops it.
- */
+/** Pure: the fields a report prints that do not come from the journal, which the sandbox checks for its key before a run starts. */
 import type { RunOptions } from './runner.js';
 
 export function reportFields(options: Pick<RunOptions, 'pos' | 'driverUrl' | 'posOrderUrl' | 'sandboxUrl'>): Record<string, string> {

@@ -1,8 +1,4 @@
-/**
- * Pure: what kind of run a report records, stamped on every rendering so a demo or a partial run can never pass
- * for a certification. Only a full driver or interactive run of every required item of the declared capabilities,
- * against a named and versioned POS that is not the bundled reference POS, is a certification.
- */
+/** Pure: what kind of run a report records, so a demo or a partial run never passes for a certification: only a full driver or interactive run of a named POS that is not the reference POS is one. */
 import type { RunMode } from './scope.js';
 
 export const RUN_KINDS = ['certification', 'demo', 'partial', 'passive', 'practice'] as const;

@@ -1,8 +1,4 @@
-/**
- * The checklist runner: checks that the sandbox and the POS can be reached, runs the steps the items in scope need,
- * captures each step's journal entries and records, and judges every item over them. What each step captured is
- * kept in the result, so the report can carry it and `verify-report --rejudge` can judge it again.
- */
+/** The runner: checks the sandbox and the POS can be reached, runs the steps the items need, keeps each step's traffic, and judges every item over it. */
 import { randomBytes } from 'node:crypto';
 import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { OrderRecord } from '../server/orders/order-rules.js';

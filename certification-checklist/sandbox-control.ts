@@ -26,12 +26,7 @@ export class ControlError extends Error {
 
 const FINAL_ORDER_STATES = ['ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'];
 
-/**
- * How long in all a control call waits out 429s (a hosted sandbox's request quota) before it fails. Every client of
- * the partner draws on the same rate: with the partner's other clients at it, five waits of a second each failed
- * two runs in five of the load test; a run is slowed by its partner's traffic, and fails only when it gets no call
- * through for this long.
- */
+/** A run is slowed by its partner's other traffic on a hosted sandbox's quota, and fails only when no call gets through for this long. */
 export const QUOTA_WAIT_MS = 60_000;
 
 /** How often a wait reads the sandbox again, unless told otherwise. */

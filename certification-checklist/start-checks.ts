@@ -1,7 +1,4 @@
-/**
- * What a run checks before it sends anything (exit code 2 when one fails): the sandbox answers, the driver and the
- * POS's order endpoint accept a connection, and no field the report will print holds the partner's key.
- */
+/** What a run checks before it sends anything (exit 2): the sandbox answers, the POS's URLs accept a connection, and no report field holds the key. */
 import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
 import { heldSecretMessage, reportFields } from './report-fields.js';
 import type { RunOptions } from './runner.js';
@@ -16,13 +13,11 @@ export async function startChecks(sandbox: SandboxControl, options: RunOptions):
   try {
     health = await sandbox.health();
   } catch (error) {
-    // The message names the sandbox's URL and the cause once (sandbox-control.ts). A sandbox that answered runs:
-    // only one that did not is to be started.
+    // A sandbox that answered runs: only one that did not is to be started.
     if (error instanceof ControlError && error.answered) throw new StartError(error.message);
     throw new StartError(`${(error as Error).message}; start it with npm start (or pass --sandbox URL, or set SANDBOX_URL)`);
   }
-  // A report is shared: a field of it that holds the partner's key would put the key in every file of it. The sandbox
-  // knows the key, and judges the fields with its redaction (every encoding it decodes, any letter case).
+  // A report is shared: the sandbox judges its fields with its redaction before a run.
   const [holding] = await sandbox.secretsIn(reportFields(options));
   if (holding !== undefined) throw new StartError(heldSecretMessage(holding));
   let referencePos = false;
@@ -38,11 +33,7 @@ export async function startChecks(sandbox: SandboxControl, options: RunOptions):
   return { health, referencePos };
 }
 
-/**
- * Throws StartError when nothing listens at `url` (or, with `ok2xx`, when it answers other than 2xx: a driver's
- * /health that is a 404 is the wrong URL); a server that accepts and stays silent is let through (its items end
- * blocked). Answers the JSON it got, if any.
- */
+/** Nothing listening (or, with `ok2xx`, no 2xx) stops the run; a silent server goes through, and its items end blocked. */
 async function reachable(url: string, what: string, options: RunOptions, ok2xx = false): Promise<unknown> {
   const waitMs = options.startWaitMs ?? DEFAULT_START_WAIT_MS;
   let response: Response;

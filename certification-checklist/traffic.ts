@@ -24,10 +24,7 @@ export const isDelivery = (entry: JournalEntry): boolean => entry.direction === 
 /** The ExternalId a POS call names in its body (a refund, a status call), whatever its type; undefined when none. */
 export const namedExternalId = (entry: JournalEntry): unknown => (entry.request.body as { ExternalId?: unknown } | undefined)?.ExternalId;
 
-/**
- * A value the POS sent, as a verdict shows it: a string in quotes, anything else with its JSON type named, so that
- * 100006 and "100006" never read alike.
- */
+/** A string in quotes, anything else with its JSON type, so 100006 and "100006" never read alike. */
 export function typedValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === undefined) return 'nothing';

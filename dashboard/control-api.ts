@@ -1,7 +1,4 @@
-/**
- * The dashboard's one way to the sandbox: the control API, with the admin token when the sandbox asks for one.
- * The token is kept for this browser tab only (sessionStorage) and sent as a header, never in a URL.
- */
+/** The dashboard's one way to the sandbox: the control API, the admin token kept for this tab only and sent as a header, never in a URL. */
 const TOKEN_KEY = 'pos-sandbox.admin-token';
 
 export class ControlApiError extends Error {

@@ -1,8 +1,4 @@
-/**
- * The sandbox's event stream (GET /_sandbox/events), read with fetch rather than EventSource so that it can carry
- * the admin token. One stream for the whole page; a broken one is taken up again from the last event seen
- * (Last-Event-ID), as the stream asks its clients to.
- */
+/** Read with fetch, not EventSource, to carry the admin token; one stream for the page, taken up again from the last event seen. */
 import { createParser } from 'eventsource-parser';
 import { authHeaders } from './control-api.js';
 import type { SandboxEventType } from '../server/events/sandbox-events.js';

@@ -15,10 +15,7 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/**
- * GET `path`, again whenever an event of `types` comes (at most once per `everyMs`: at 200 requests a second the
- * page fetches a few times a second, not 200), and whenever `path` changes.
- */
+/** Again on each event of `types`, at most once per `everyMs`, and whenever `path` changes. */
 export function useControl<T>(path: string | undefined, types: ReadonlyArray<SandboxEvent['type']> = [], everyMs = 500): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -45,10 +42,7 @@ export function useControl<T>(path: string | undefined, types: ReadonlyArray<San
   return { data, error, reload: () => setTick((n) => n + 1) };
 }
 
-/**
- * A control call made by a button: `act(call)` runs it, keeps the error envelope's messages to show (or clears
- * them), then calls `after` (a list to read again).
- */
+/** `act(call)` runs it, keeps the envelope's messages to show, then calls `after`. */
 export function useAction(after?: () => void): { error: string | undefined; act: (call: () => Promise<unknown>) => Promise<void> } {
   const [error, setError] = useState<string | undefined>(undefined);
   const act = async (call: () => Promise<unknown>) => {

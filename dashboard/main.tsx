@@ -1,7 +1,4 @@
-/**
- * The dashboard: one page, its views chosen by the URL's hash (#/traffic, #/orders/…), everything read from the
- * control API and its event stream. Preact draws it (docs/dashboard.md says why).
- */
+/** One page, its views chosen by the URL's hash, all it shows read from the control API and its stream (docs/dashboard.md). */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { adminToken, isTokenNeeded, onTokenNeeded, setAdminToken } from './control-api.js';

@@ -1,7 +1,4 @@
-/**
- * The reference POS: the order endpoint a correct POS exposes, and the driver contract that lets the
- * checklist make it act. In memory; `bugs` break it on purpose.
- */
+/** The reference POS: the order endpoint a correct POS exposes, and the driver contract the checklist drives it by; in memory, `bugs` break it on purpose. */
 import { orderShapeFault } from './order-shape-bugs.js';
 import { failureCause } from '../server/cli/control-client.js';
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
@@ -28,10 +25,7 @@ export interface ReferencePosOptions {
   slowAckMs?: number;
   /** --bug slow-big-order: how long an order of many items waits for its reply (default 4000 ms). */
   bigOrderMs?: number;
-  /**
-   * What its ExternalIds start with (default `REF-`, then 00001, 00002 …). A second reference POS on the same sandbox
-   * (the dashboard's checklist runs beside `npm run reference-pos`) needs its own, or both number orders REF-00001.
-   */
+  /** A second reference POS on one sandbox needs its own prefix, or both number orders REF-00001. */
   externalIdPrefix?: string;
   clock?: () => number;
   log?: (line: string) => void;
@@ -133,8 +127,7 @@ export function createReferencePos(options: ReferencePosOptions): Express & { or
     }
     res.status(200).json({ ExternalId: externalId });
     if (bugs.has('no-status-call')) return;
-    // A duplicate of a delivery whose status landed is answered, not decided again; one whose status
-    // was refused (sent before the service had read this reply, say) is a chance to send it again.
+    // A duplicate whose status landed is answered, not decided again; one whose status was refused is a chance to send it again.
     if (duplicate && kept.statusCall?.status === 200) return;
     res.on('finish', () => void sendStatus(kept));
   });

@@ -1,9 +1,6 @@
 import { ORDER_SHAPE_BUGS } from './order-shape-bugs.js';
 
-/**
- * The --bug switches that break the reference POS on purpose. Each one makes at least one
- * certification checklist item fail or warn, which proves that item can tell a broken POS from a correct one.
- */
+/** Each --bug makes at least one checklist item fail or warn, proving the item tells a broken POS from a correct one. */
 export const BUGS = {
   'wrong-key': 'tokens it sends to the sandbox are signed with another key, not the partner’s non-prod key',
   'wrong-token-audience': 'tokens it sends carry aud "io.service.pos.brokers" instead of io.service.pos.brokers.openapi',

@@ -82,8 +82,7 @@ const program = new Command('reference-pos')
     }
   });
 
-// A command line commander cannot take (an unknown option, a missing value) exits 2 as every other bad start does,
-// and as pos-sandbox's do; --help and --version keep their 0.
+// A command line commander cannot take exits 2, as pos-sandbox's do.
 program.exitOverride();
 try {
   await program.parseAsync(process.argv);

@@ -1,7 +1,4 @@
-/**
- * Pure: the driver's menu changes → a partial menu update in form A or B (§2.2), built from the POS's own
- * copy of its menu (every item must carry Id, Name, Type and Prices, so unchanged fields come from there).
- */
+/** Pure: the driver's menu changes → a partial update in form A or B (§2.2), unchanged fields from the POS's own menu. */
 import type { Menu } from '../server/fixtures/fixture-schemas.js';
 
 export interface MenuChangeRequest {

@@ -1,7 +1,4 @@
-/**
- * Pure: the reference POS's bugs that only some orders trigger, for `pos-sandbox stress` to hunt without knowing
- * them in advance: the checklist's orders (the templates) never trigger them, so a checklist run passes with each.
- */
+/** Pure: bugs only some orders trigger, for `pos-sandbox stress` to hunt; the checklist's orders never do. */
 export const ORDER_SHAPE_BUGS = {
   'non-latin-name': 'an order whose item, variation or modifier name holds a letter of another script than Latin is answered 500',
   'many-modifiers': `an order with an item of more than ${8} modifiers is answered 500`,

@@ -45,11 +45,7 @@ export class SandboxClient {
     this.signingKey = secretKey(bugs.has('wrong-key') ? `not-the-partner-key-${identity.key}` : identity.key);
   }
 
-  /**
-   * Calls `method path` on the sandbox at `baseUrl` for `locationId`; never throws for an HTTP status.
-   * A correct POS reports a 4xx as it is (sending it again changes nothing) and sends a call that met a 5xx again
-   * after growing waits, so an outage loses no refund; after the last wait it reports the 5xx.
-   */
+  /** Never throws for a status: a 4xx is reported as it is, a 5xx sent again after growing waits, so an outage loses no refund. */
   async call(baseUrl: string, method: 'POST' | 'PUT', path: string, locationId: string, body: unknown, options: SendOptions = {}): Promise<SandboxAnswer> {
     let answer = await this.send(baseUrl, method, path, locationId, body, options);
     if (this.bugs.has('retry-storm')) {
@@ -65,10 +61,7 @@ export class SandboxClient {
     return answer;
   }
 
-  /**
-   * What the waits-for-refund-result bug does after a refund: asks for the result v1's synchronous flow gave. A
-   * correct v2 POS never does (§1: the outcome is not sent to the POS).
-   */
+  /** The waits-for-refund-result bug asks for what v1 answered; a correct v2 POS never does (§1). */
   async askRefundResult(baseUrl: string, locationId: string, externalId: string): Promise<SandboxAnswer> {
     return this.send(baseUrl, 'GET', `/v2/order/refund/${encodeURIComponent(externalId)}`, locationId, undefined, {});
   }

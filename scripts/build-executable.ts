@@ -1,14 +1,4 @@
-/**
- * npm run build:executable: the standalone executable for Linux x64 (build/pos-sandbox-linux-x64), which runs
- * `serve`, `certify`, `checklist`, `verify-report` (every pos-sandbox command) and `reference-pos` on a machine with
- * no Node. It is Node's own binary with a single executable application injected (node --experimental-sea-config,
- * then postject): scripts/sea/sea-main.cjs, and one asset holding the files the commands read (dist/ without its
- * source maps, the fixtures, the menu templates and schemas, the order model, the OpenAPI document, the migrations,
- * package.json, and pino and ajv's runtime with their packages, which the bundle leaves outside). --store's PostgreSQL packages are not
- * in it: a database-backed sandbox runs from the npm package.
- *
- *   npm run build:executable [-- --out FILE]
- */
+/** npm run build:executable [-- --out FILE]: Node's own binary with the sandbox injected as a single executable application (docs/install.md); --store's PostgreSQL packages are not in it. */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,4 @@
-/**
- * The standalone validators `npm run build` writes to dist/validators/ (server/fixtures/compiled-schemas.ts says
- * why): every schema the sandbox and its CLI compile at start, with the options each is compiled with at run time,
- * so a built validator is the one ajv would have made. Bundled by scripts/build.js and run by it.
- */
+/** The validators `npm run build` writes to dist/validators/, each compiled with the options it has at run time. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type Options } from 'ajv';
@@ -18,10 +14,7 @@ import { orderSegmentSchema, refundRecordSchema, refundSegmentSchema, stateDocum
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as object;
 
-/**
- * Each validator's file name (a digest of its schema and options) and its CommonJS code; no code for a file `kept`
- * says the build keeps as it is (compiling them all was about 0.6 s of every build, and so of every `npm test`).
- */
+/** `kept` files are kept as built, since compiling all of them cost every build. */
 export function builtValidators(kept: (file: string) => boolean = () => false): Array<{ file: string; code?: string }> {
   const schemas: Array<[Options, object]> = [
     ...[partnerSchema, locationsSchema, menuSchema, orderTemplateSchema, ordersSchema].map((schema): [Options, object] => [FIXTURE_AJV_OPTIONS, schema as object]),

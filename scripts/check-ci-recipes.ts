@@ -1,12 +1,4 @@
-/**
- * npm run check:ci-recipes: the CI recipes of docs/ci.md, run as a runner would. Both YAML blocks are read from the
- * page; their commands (the install line left out: this clone's pos-sandbox is on the PATH) run with bash in an
- * empty folder, where ./ci/start-pos-test-build starts the bundled reference POS. Each recipe runs against the correct
- * reference POS (exit 0, every item a passing case of build/certification/junit.xml) and against --bug exp-in-ms
- * (exit 1, AUTH-06 failed in the JUnit). Ports 4100 and 4200 are replaced by free ones. Exit 1 naming what differed.
- *
- * Four whole checklist runs: a script of its own, run by .ci/run, not a part of `npm test`.
- */
+/** npm run check:ci-recipes: the recipes of docs/ci.md run as a runner would, against the correct reference POS (exit 0) and --bug exp-in-ms (exit 1, AUTH-06 failing). */
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,14 +1,4 @@
-/**
- * npm run check:executable: the standalone executable as a partner's CI machine without Node runs it. It builds
- * build/pos-sandbox-linux-x64, copies it into an empty folder, and runs it there with a PATH that holds no `node`
- * (nor anything else) and a HOME of its own: `--version`; again with its cache folder open to everyone and its CLI
- * swapped (the swapped file must not run); `serve`, whose banner's token gets a refund answered 200
- * with no finding; `reference-pos` and `certify` against it (exit 0, a JUnit case per item, none failed); and
- * `verify-report` on that report (exit 0). It prints the executable's size, and its start (to the first answer of
- * /_sandbox/health) against `node bin/pos-sandbox.js serve` in the same minute. Exit 1 naming the step that failed.
- *
- * About 30 s and a 100 MB file: a script of its own, run by .ci/run, not a part of `npm test`.
- */
+/** npm run check:executable: the executable as a CI machine without Node runs it, with no node on the PATH and a HOME of its own: serve, reference-pos, certify, verify-report, and a swapped cache file that must not run. */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,15 +1,4 @@
-/**
- * npm run check:package: the package as a partner installs it, away from this clone. `npm pack` (its prepare builds
- * dist/), then `npm install -g` of the tarball into a fresh prefix in a temporary folder, then, from an empty folder
- * outside the clone with only that prefix's bin on the PATH: `pos-sandbox --version` and `--help`, `pos-sandbox serve`,
- * the bundled reference POS (`pos-sandbox-reference-pos`), a whole `pos-sandbox checklist` in driver mode against
- * them, and `pos-sandbox verify-report` on the report it wrote. Exit 1 naming the step that failed.
- *
- * It installs the package's dependencies from the npm registry (or npm's cache), so it is a script of its own,
- * run by .ci/run, not a part of `npm test`.
- *
- *   npm run check:package [-- --keep]   (--keep leaves the temporary folder and prints where it is)
- */
+/** npm run check:package: the package as a partner installs it, away from this clone: npm pack, a global install into a fresh prefix, then serve, the reference POS and a whole checklist from an empty folder. */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

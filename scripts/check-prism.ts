@@ -1,14 +1,4 @@
-/**
- * npm run check:prism: the committed openapi.json against the real sandbox. Starts `pos-sandbox serve --memory`,
- * `prism proxy openapi/openapi.json` in front of it, and a tiny POS order endpoint; sends every request of
- * prism-check/requests.ts through Prism and prints each one's status and Prism's sl-violations.
- *
- * Exit 1 when an answer breaks the document (a response violation), when a request meant to be valid breaks it, when
- * a step gets another status than it expects, or when a process cannot start. Request violations of the requests that
- * are invalid on purpose are expected and printed, not counted.
- *
- *   npm run check:prism [-- --ports 4900-4959]
- */
+/** npm run check:prism: openapi.json against the real sandbox through `prism proxy`; exit 1 on any answer that breaks the document or a step's expected status. */
 import type { Server } from 'node:http';
 import { Command } from 'commander';
 import { mintPosToken } from '../server/tokens/mint-pos-token.js';

@@ -1,12 +1,4 @@
-/**
- * npm run check:repeat [-- --runs N --without-load]: the same verdict every run. The whole checklist runs N times
- * (default 10) against the reference POS, as `pos-sandbox demo` runs it, once correct and once with --bug switches
- * that break refunds, the two side by side and, unless --without-load, beside a process that keeps one core busy.
- * It fails when any item's status (knock-ons with their root) differs between runs of one configuration, or when
- * the correct POS does not pass every item.
- *
- * Whole checklist runs in processes of their own: a script `.ci/run` calls, not a part of `npm test`.
- */
+/** npm run check:repeat [-- --runs N --without-load]: the whole checklist N times against the reference POS, correct and with its refunds broken; fails when a status differs between runs. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,11 +1,4 @@
-/**
- * npm run fuzz: starts the real `pos-sandbox serve --memory` as a child process and sends it generated cases over
- * HTTP (and malformed HTTP over bare sockets). Fails on any crash, 5xx, envelope or rule violation; prints its counts
- * and saves one replayable example per distinct failure.
- *
- *   npm run fuzz -- --cases 100000 --seed 42
- *   npm run fuzz -- --replay reports/fuzz/<run>/01-crash.json
- */
+/** npm run fuzz: generated cases over HTTP (and raw sockets) against a real `pos-sandbox serve --memory`; fails on a crash, a 5xx or a broken envelope or rule, and saves one replayable example per failure (docs/fuzzing.md). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';

@@ -1,9 +1,4 @@
-/**
- * Writes openapi/openapi.json, the document GET /_sandbox/openapi.json serves (what the POS calls), and
- * openapi/pos-side.json (what the POS serves: the order delivery and the driver contract), as files a user can
- * import or lint without starting the sandbox (`npm run generate:openapi`). A test fails when a committed file is
- * stale, and so does `--check` (the first step of `npm run lint:openapi`), which writes nothing.
- */
+/** Writes openapi/openapi.json and openapi/pos-side.json (`npm run generate:openapi`); `--check` writes nothing and fails on a stale file. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

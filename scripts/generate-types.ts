@@ -1,8 +1,4 @@
-/**
- * The TypeScript types of the menu-update payload, the sandbox order and the fault rule are generated
- * from their JSON Schemas (menu-template/schemas, order-model/, server/faults/), so the schemas stay the one source
- * (`npm run generate:types`). A test regenerates them and fails when a committed file is stale.
- */
+/** The types of the menu update, the order and the fault rule, generated from their JSON Schemas (`npm run generate:types`); a test fails on a stale file. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,9 +1,4 @@
-/**
- * `npm run screenshots`: the dashboard's pages from a real run, into docs/screenshots/ (the README and
- * docs/dashboard.md show them). A sandbox and the reference POS as processes, then what a presenter would do:
- * a refund with findings, a call with a bad token, a Hub order, a menu update, a fault rule met, a checklist run
- * against the reference POS from the Checklist page, a POS half-way through the migration from v1. Needs a Chromium (apt-get install -y chromium).
- */
+/** `npm run screenshots`: the dashboard's pages from a real run into docs/screenshots/ (needs Chromium). */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser } from '../server/test/browser.js';

@@ -1,11 +1,4 @@
-/**
- * npm run test:coverage: line and branch coverage of server/, certification-checklist/, dashboard/ and reference-pos/
- * over `npm test` and `npm run test:system` together. jest measures what runs in its workers (V8 coverage, mapped to
- * the sources); every process a test spawns (a pos-sandbox, a reference POS, a CLI) writes its own V8 coverage of
- * dist/, which c8 maps back to the sources through dist's source maps. The two are joined by source line and branch
- * (scripts/coverage-check/merge-coverage.ts). Prints the totals and each folder's; exit 1 when a test run failed.
- * `-- --keep DIR` keeps the three coverage maps there (unit.json, system.json, child.json), to compare two runs.
- */
+/** npm run test:coverage: line and branch coverage of the four source folders over npm test and test:system, spawned processes included (c8 through dist's maps). */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +23,7 @@ function jestRun(name: string, script: string[]): number {
 const scripts = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const codes = [jestRun('unit', ['test']), ...(scripts['test:system'] ? [jestRun('system', ['run', 'test:system'])] : [])];
 
-// The spawned processes' coverage of dist/ alone: jest's workers wrote theirs too, of code compiled in memory that
-// no source map on disk describes, and jest has counted it already.
+// Only dist/: jest counted what its workers ran already.
 const dist = pathToFileURL(join(PACKAGE_ROOT, 'dist')).href;
 const children = join(work, 'children');
 mkdirSync(children, { recursive: true });

@@ -1,9 +1,4 @@
-/**
- * npm run test:timings [-- <jest --json output>]: where a test run's time goes, file by file, as the Markdown table of
- * docs/development.md. Each file's wall time comes from jest's own --json output (one is made when none is given, by
- * running `npm test`); what it does (spawns processes, starts instances on PostgreSQL, drives a browser, runs a
- * whole checklist) is read from its source and the suites it imports.
- */
+/** npm run test:timings [-- <jest --json output>]: a test run's time, file by file, as a Markdown table. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,11 +8,7 @@ import { claimsOf, countOf, findingMessage, isStatusCall, namedExternalId, posCa
 import { blocked, fail, pass, warn } from '../verdicts.js';
 import { asPartnerMismatch, refusedGoodToken } from '../partner-mismatch.js';
 
-/**
- * Every call the POS made during the run, a fault rule's answer or not: a retry after a 503 carries a token too,
- * and one minted wrong only on the retry path is refused the day the service really fails. An AUTH item over none
- * of them is blocked.
- */
+/** Every call of the run, a fault's answer or not: a token minted wrong only on the retry path is refused the day the service really fails. */
 function judgeCalls(traffic: Traffic, judge: (calls: JournalEntry[]) => Verdict): Verdict {
   const calls = posCalls(traffic);
   if (calls.length === 0) return blocked('the POS made no call to the sandbox during the run, so there is no token to judge');
@@ -30,10 +26,7 @@ function judgeList(calls: JournalEntry[], rule: string, why: (entry: JournalEntr
   return verdict(`${countOf(broken.length, calls.length)} broke the rule; ${broken[0]!.method} ${broken[0]!.path} (${broken[0]!.id}): ${why(broken[0]!)}`, broken);
 }
 
-/**
- * A claim rule over every call whose token could be read; a call with no readable token is AUTH-01's failure,
- * and when no call had one, the claim item is its knock-on.
- */
+/** A call without a readable token is AUTH-01's failure; when no call had one, this item is its knock-on. */
 function judgeClaims(traffic: Traffic, rule: string, why: (entry: JournalEntry, claims: Record<string, unknown>) => string | undefined, verdict = fail): Verdict {
   return judgeCalls(traffic, (calls) => withClaims(calls, (readable) => judgeList(readable, rule, (entry) => why(entry, claimsOf(entry)!), verdict)));
 }
@@ -76,9 +69,7 @@ function judgeForged(traffic: Traffic, kind: string, defect: string): Verdict {
   }
   const unanswered = forged.filter((entry) => entry.response.status === 0);
   if (unanswered.length === forged.length) return blocked(`the POS never answered the delivery with ${defect}: ${unanswered[0]!.response.error ?? 'no answer'}`, forged);
-  // "Created nothing": a status call about this order between the refused try and the clean retry means the POS booked
-  // it anyway. It is about this order when the sandbox tied it to it, or when it names the ExternalId the retry got;
-  // a late status call about an earlier order (one retried after a 409, say) is not.
+  // A status call about this order between the refused try and the clean retry means the POS booked it anyway.
   const orderId = forged[0]!.orderId;
   const refusedAt = Date.parse(forged[0]!.time);
   const retry = traffic.entries.find((entry) => entry.direction === 'outbound' && entry.fault === undefined && entry.orderId === orderId && Date.parse(entry.time) > refusedAt);
@@ -223,8 +214,7 @@ export const AUTH_ITEMS: ChecklistItem[] = [
         if ((exp as number) <= (nbf as number)) return `exp ${String(exp)} is not after nbf ${String(nbf)}`;
         const sentAt = Math.floor(Date.parse(entry.time) / 1000);
         if ((exp as number) < sentAt - CLOCK_TOLERANCE_S) return `the token had expired when it was sent (exp ${String(exp)}, sent at ${sentAt})`;
-        // A call a fault rule answered was never judged by the sandbox: its clock is judged here, as the sandbox's
-        // would have been, so the count is over every call (a POS clock 150 s fast broke it on all of them).
+        // A call a fault answered was never judged by the sandbox: its clock is judged here, so the count is over every call.
         if ((nbf as number) > sentAt + CLOCK_TOLERANCE_S) return `the token was not valid yet when it was sent (nbf ${String(nbf)}, ${(nbf as number) - sentAt} s after it was sent at ${sentAt}, beyond the ${CLOCK_TOLERANCE_S} s tolerance); check the POS clock`;
         return undefined;
       });

@@ -167,8 +167,7 @@ export const MENU_ITEMS: ChecklistItem[] = [
     category: 'MENU',
     required: true,
     remediation: 'Send only the items that changed; keep payloads well under 64 KiB.',
-    // Every menu update of the run, not the partial step's alone: a POS that sends its small menus whole (the Hub
-    // brands, the Kiosk) and the standard one partially passed on the one partial update it was judged on.
+    // Every menu update of the run: a POS that sends some menus whole passed on the one partial update it was judged on.
     step: 'all-traffic',
     drives: ['menu-partial'],
     passive: true,
@@ -178,8 +177,7 @@ export const MENU_ITEMS: ChecklistItem[] = [
       // Size and fullness are findings of updates the sandbox applied: a refused one was never weighed.
       const calls = sent.filter(succeeded);
       if (calls.length === 0) {
-        // A refusal of another item's rule (a token) is that item's; any other is MENU-01's, which judges the partial
-        // update being accepted: a blocked item always names its root.
+        // A refusal of another item's rule is that item's; any other is MENU-01's: a blocked item always names its root.
         return { ...blocked(`no menu update was accepted, so none could be weighed; the first was ${refusalText(sent[0]!)}`, sent), blockedBy: rootCauseOf(sent[0]!) ?? 'MENU-01' };
       }
       const large = calls.filter((entry) => entry.findings.some((found) => found.code === 'FULL_MENU_UPDATE' || found.code === 'MENU_PAYLOAD_OVER_64KIB'));

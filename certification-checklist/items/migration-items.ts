@@ -1,8 +1,4 @@
-/**
- * MIGRATION: what §9's move from v1 leaves behind in calls v2 still understands. A v1 habit v2 cannot understand (a
- * retired endpoint, CompanyProfileId in place of the location header, v1's UpdateOrderState) is refused, and the
- * item that needed the call fails with the sandbox's words; this item reports the habits that are taken.
- */
+/** MIGRATION: the v1 habits v2 still understands; those it cannot are refused, and the item that needed the call fails in the sandbox's words. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import { waitsForRefundResult } from '../../server/migration/v1-habits.js';
 import { routePathOf } from '../../server/http/route.js';

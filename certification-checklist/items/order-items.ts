@@ -21,11 +21,7 @@ function unanswered(deliveries: JournalEntry[], orderId: string): Verdict | unde
   return undefined;
 }
 
-/**
- * The POS's status calls about an order: the ones the sandbox tied to it, the ones naming its ExternalId (a call
- * refused for its token is never tied), and, when the step is about this order alone, any status call it made
- * that names no other order of the step (an ExternalId the sandbox does not know, a body it could not read).
- */
+/** Status calls tied to the order, naming its ExternalId, or (for a step about this order alone) naming no other order of the step. */
 function statusCallsFor(traffic: Traffic, orderId: string, record: OrderRecord | undefined): JournalEntry[] {
   const others = new Set(traffic.orders.filter((order) => order.OrderId !== orderId).flatMap((order) => [order.OrderId, order.ExternalId]));
   const alone = orderIds(traffic).length === 1;
@@ -51,8 +47,7 @@ function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'R
   if (refused.length > 0 && !deliveries.some(succeeded)) {
     const first = refused[0]!;
     const said = `the POS refused order ${orderId} with ${first.response.status} (${first.id}): ${JSON.stringify(first.response.body ?? '')}`;
-    // A good token refused is the delivery item's failure, whatever the order; any other refusal is this one's own,
-    // and one cause for every order item that meets it (every order refused for one missing field, say).
+    // A good token refused is the delivery item's failure; any other refusal is this item's own, one cause for every order item that meets it.
     if (refused.some(refusedGoodToken)) return { ...blocked(`${said}; its token was the sandbox's good one, so the order could not be taken`, refused), blockedBy: 'ORDER-01' };
     return { ...fail(said, refused), cause: refusalShape(first), hint: DECLINE_HINT };
   }
@@ -72,11 +67,7 @@ function judgeOutcome(traffic: Traffic, orderId: string, wanted: 'ACCEPTED' | 'R
   return fail(`order ${orderId} is ${record?.Status ?? 'unknown'}, not ${wanted}`, statusCalls);
 }
 
-/**
- * An ExternalId the POS gave to two orders of one location within the run's own deliveries. The sandbox's finding
- * (EXTERNAL_ID_REUSED) also names orders of earlier runs, which a POS restarted since (its numbering begun again)
- * meets through no fault of the run: the run is judged on its own orders.
- */
+/** Within the run's own deliveries: EXTERNAL_ID_REUSED also names orders of earlier runs, which a restarted POS meets through no fault of the run. */
 function reusedExternalId(answered: JournalEntry[]): { message: string; entries: JournalEntry[] } | undefined {
   const byName = new Map<string, JournalEntry[]>();
   for (const entry of answered) {
@@ -109,10 +100,7 @@ const ownFix = ({ hint: _hint, ...verdict }: Verdict): Verdict => verdict;
 const TOKEN_CHECK_HINT =
   'Check the service’s token with the partner’s non-prod key (§5: one key for both directions), aud = your POS name, iss io.service.pos.brokers.openapi, and a minute of clock tolerance: a good token must be taken.';
 
-/**
- * The dispatches (an order's first delivery, each resend) that the POS answered on every try, never with 2xx; tries a
- * fault rule acted on are left out, since what they carried was not the sandbox's own order and token.
- */
+/** Dispatches the POS never answered 2xx on any try; a try a fault acted on carried no order of the sandbox's own. */
 function refusedDispatches(deliveries: readonly JournalEntry[]): JournalEntry[][] {
   const byDispatch = new Map<string, JournalEntry[]>();
   for (const entry of deliveries.filter((candidate) => candidate.fault === undefined)) {

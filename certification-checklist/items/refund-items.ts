@@ -22,10 +22,7 @@ export interface AskedRefund {
 /** The refunds a step asked for (one, or one per Hub brand); `missing` when it had no order to refund. */
 const askedRefunds = (traffic: Traffic): AskedRefund[] => (traffic.asked.refunds as AskedRefund[] | undefined) ?? [];
 
-/**
- * Every asked refund arrived naming its order's ExternalId, at its location, was answered 200 and ended PROCESSED.
- * `orderItem` is the item that shows the order was taken: a refund of an order the POS never accepted is its knock-on.
- */
+/** Every asked refund named its order's ExternalId, at its location, answered 200 and PROCESSED; one of an order never accepted is `orderItem`'s knock-on. */
 /** Causes a refund item shares with REFUND-01 (same-cause.ts): the Hub's and the Kiosk's refunds are not their own root. */
 export const REFUND_NAMES_ANOTHER_ORDER = 'refund-names-another-order';
 export const REFUND_WITHOUT_LOCATION = 'refund-without-location';
@@ -48,11 +45,7 @@ function judgeRefunds(orderItem: string) {
   };
 }
 
-/**
- * One asked refund. When the step asked for several (one per Hub brand), its calls are the ones naming its
- * ExternalId, else the ones sent for its location that name none of the others: a refund for the wrong brand is
- * judged as that brand's refund sent to the wrong place, not as another brand's refund naming the wrong order.
- */
+/** With several asked (one per Hub brand), a refund for the wrong brand is judged as that brand's refund sent to the wrong place. */
 function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, orderItem: string, asked: readonly AskedRefund[]): Verdict {
   const all = refundCalls(traffic);
   const others = new Set(asked.map((refund) => refund.externalId).filter((id) => id !== externalId));
@@ -94,11 +87,7 @@ function judgeRefund(traffic: Traffic, { externalId, locationId }: AskedRefund, 
   return blocked(`the refund of ${externalId} was accepted but is still ${records[0]?.status ?? 'unrecorded'}; the sandbox did not finish it in time`, calls);
 }
 
-/**
- * How often one refund was sent once it met the error the step injected (`status`, from the step's fault rule), inside
- * the step's window. The first refund must be the one the rule answered: a pass says "after a 503" only when a 503 of
- * the rule is in the traffic, and a refund that never met it leaves the item blocked.
- */
+/** How often a refund was sent after the error the step's rule injected; a pass rests on that rule's own answer in the traffic. */
 function judgeRetries(traffic: Traffic, after: string, status: number, limit: number): Verdict {
   if (traffic.asked.missing !== undefined) {
     const root = traffic.asked.blockedBy as string | undefined;
@@ -123,11 +112,7 @@ function judgeRetries(traffic: Traffic, after: string, status: number, limit: nu
   return pass(`the refund met ${after} (${first.id}) and was sent ${calls.length - 1} more time${calls.length === 2 ? '' : 's'}, the first ${gaps[0]} ms later (${calls[1]!.id}): at most ${limit} sends, at least ${MIN_RETRY_GAP_MS / 1000} s apart`, calls);
 }
 
-/**
- * The refund that met the outage: sent again once the service was back, and judged then like any refund (named,
- * located, PROCESSED). One never sent again is lost; the interface names no retries, so it warns (docs: "Where the
- * interface is silent"), and a wrong retry is the refund items' business, not a second cause.
- */
+/** The refund that met the outage, sent again once the service was back and judged then; one never sent again warns (docs: "Where the interface is silent"). */
 function judgeAfterOutage(traffic: Traffic): Verdict {
   if (traffic.asked.missing !== undefined) {
     const root = traffic.asked.blockedBy as string | undefined;

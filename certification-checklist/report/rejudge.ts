@@ -1,9 +1,4 @@
-/**
- * Pure: every verdict of a report judged again from the report's own evidence, by the checklist version that
- * wrote it. Digests show that a report was edited; they cannot show that its verdicts follow from its evidence
- * when someone recomputed them after the edit. This can: a status changed, a message rewritten, an excerpt
- * altered (a 401 made a 200) or an item moved out of scope each gives a verdict that is not the one stated.
- */
+/** Pure: every verdict of a report judged again from its own evidence, which digests cannot show: an edited status, message or excerpt gives another verdict. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import { CHECKLIST, CHECKLIST_VERSION } from '../items/all-items.js';
 import { runOutcome, type JudgedItem } from '../run-outcome.js';
@@ -31,8 +26,7 @@ export function rejudgeReport(report: Report): Rejudged {
   const mode = report.mode as RunMode;
   const scope = { capabilities: new Set(report.capabilities), ...(report.only ? { only: new Set(report.only) } : {}), mode };
   const rejudged: JudgedItem[] = [];
-  // Judged in the order the runner judged them, step by step as the steps ran: an item whose cause an earlier item
-  // already failed with is that item's knock-on, so the order decides which one is the root.
+  // In the order the runner judged them: the order decides which item is the root.
   const verdicts = new Map<string, Verdict>();
   const stepOrder = new Map((report.steps ?? []).map((step, index) => [step.id, index]));
   const position = (id: string) => stepOrder.get(report.items.find((candidate) => candidate.id === id)?.judgedOver ?? '') ?? -1;

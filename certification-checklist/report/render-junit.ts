@@ -15,8 +15,7 @@ const xml = (text: string) =>
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function renderJunit(report: Report): string {
-  // What to fix first comes first, as a merge request lists it: the suites holding root causes, and in each suite its
-  // roots, before the rest in checklist order.
+  // What to fix first comes first: the suites holding roots, and each suite's roots first.
   const fix = fixFirst(report.items);
   const rank = (item: ReportItem) => {
     const at = fix.findIndex((entry) => entry.item === item);

@@ -1,9 +1,4 @@
-/**
- * Pure: statement.json, the one page the service's team reads first: who and what was judged, the verdict, the
- * kind of run, the report's digest and who signed it. Rendered from report.json, like every other file, so a
- * statement that says something its report does not is found by `verify-report`; signed on its own too
- * (statement.jws), so it can travel alone.
- */
+/** Pure: statement.json, the page the service's team reads first, rendered from report.json (so verify-report finds any disagreement) and signed on its own to travel alone. */
 import type { Report } from './report-model.js';
 
 export const STATEMENT_FORMAT = 'pos-sandbox/certification-statement';

@@ -1,9 +1,4 @@
-/**
- * Pure: a run → the canonical report. It holds what the run was (kind, POS under test, scope), every item's
- * verdict, every step's captured traffic, and each journal entry of that traffic once, with its sha256; items and
- * steps name entries by journal id. A digest covers the whole. With the steps and the entries, the verdicts can be
- * judged again from the report alone (`verify-report --rejudge`).
- */
+/** Pure: a run → the canonical report: its kind, POS and scope, every verdict, every step's traffic, each journal entry once with its sha256, under one digest, so `verify-report --rejudge` can judge it again. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import { journalSequence } from '../../server/journal/journal.js';
 import type { Capability, Category, ItemStatus } from '../checklist-types.js';

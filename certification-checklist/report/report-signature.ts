@@ -1,8 +1,4 @@
-/**
- * Pure: a report folder's manifest (every file's sha256 and what the run was) and the detached JWS (RFC 7515,
- * appendix F; EdDSA with Ed25519) over it, made and checked. The manifest is signed rather than each file: one
- * signature covers the folder, and a file edited and resealed changes the manifest, which the signature then fails.
- */
+/** Pure: a report folder's manifest and its detached JWS (RFC 7515 appendix F, EdDSA); one signature over the manifest covers every file. */
 import { createHash, createPublicKey, sign, verify, type JsonWebKey } from 'node:crypto';
 import type { Report } from './report-model.js';
 import { REPORT_FILES, type ReportFile } from './render-report-files.js';
@@ -56,11 +52,7 @@ export function manifestOf(report: Report, files: Record<ReportFile, string>): M
 
 export const manifestText = (manifest: Manifest): string => `${JSON.stringify(manifest, null, 2)}\n`;
 
-/**
- * `protected..signature`: the payload (the text signed, base64url) left out, as appendix F of RFC 7515 allows; a
- * verifier puts it back from the file. A self-signed key travels in the header (`jwk`): it proves the folder was
- * not changed since, by whoever held that key.
- */
+/** `protected..signature`, the payload left out (RFC 7515 appendix F); a self-signed key travels in the header. */
 export function signDetached(text: string, signer: ReportSigner): string {
   const header = { alg: 'EdDSA', kid: signer.kid, ...(signer.kind === 'self-signed' ? { jwk: publicJwkOf({ kid: signer.kid, publicKey: signer.publicKey }) } : {}) };
   const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from(text, 'utf8').toString('base64url')}`;
@@ -78,11 +70,7 @@ const MAX_HEADER = 4096;
 const shown = (value: unknown): string => (JSON.stringify(value) ?? 'nothing').replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const B64URL = /^[A-Za-z0-9_-]*$/;
 
-/**
- * Whether `jws` (detached) signs `text`: with a key of `keys` named by its kid, or, `keys` undefined, with the key
- * its header carries (a self-signed report, checked for integrity only). Only EdDSA is taken: a header that names
- * `none` or an HMAC cannot make a forged folder pass.
- */
+/** With a key of `keys` by its kid, or the header's own for a self-signed report (integrity only); only EdDSA, so `none` or an HMAC cannot pass a forged folder. */
 export function checkDetached(jws: string, text: string, keys: readonly VerificationKey[] | undefined): SignatureCheck {
   const parts = jws.trim().split('.');
   if (parts.length !== 3 || parts[1] !== '' || !parts.every((part) => B64URL.test(part)) || parts[0]!.length > MAX_HEADER) {

@@ -1,7 +1,4 @@
-/**
- * Pure: what every human rendering of a report shows, in the order it shows it. report.md and report.html both
- * render this one view, so neither can show something the other leaves out.
- */
+/** Pure: what every human rendering of a report shows, in order: report.md and report.html render this one view. */
 import type { ItemStatus } from '../checklist-types.js';
 import type { Report, ReportItem } from './report-model.js';
 import { signerWords, statementRows } from './render-statement.js';

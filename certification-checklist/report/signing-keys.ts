@@ -1,8 +1,4 @@
-/**
- * Pure: the Ed25519 keys reports are signed with, and their public form (JWK, RFC 7517; a set of them, the JWKS).
- * A key is the operator's (named by the partners file, `kid` chosen there) or a sandbox's own, made on the machine
- * that runs it (its `kid` is its RFC 7638 thumbprint, so the key names itself).
- */
+/** Pure: the Ed25519 keys reports are signed with and their public JWKs: the operator's, or a sandbox's own, named by its RFC 7638 thumbprint. */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 
 /** Who holds the key a report was signed with: the service's operator, or the partner's own machine. */
@@ -94,10 +90,7 @@ export function selfSigner(privateKey: KeyObject): ReportKeys {
 /** The most keys a set given to `verify-report --keys` is read for. */
 const MAX_KEYS = 100;
 
-/**
- * A JWKS as `verify-report --keys` reads it (a file or the answer of a deployment's /.well-known/jwks.json), or a
- * single JWK; every key that cannot verify a report is named with why.
- */
+/** A JWKS (a file or a deployment's /.well-known/jwks.json) or one JWK; every key that cannot verify a report is named with why. */
 export function keysFromJwks(value: unknown): { keys: VerificationKey[] } | { problem: string } {
   const list = Array.isArray((value as { keys?: unknown })?.keys) ? ((value as { keys: unknown[] }).keys) : value !== null && typeof value === 'object' && 'kty' in value ? [value] : undefined;
   if (list === undefined) return { problem: 'it is not a JWKS (an object with a "keys" array) nor a single JWK' };

@@ -1,8 +1,4 @@
-/**
- * Pure: whether a report folder is as the sandbox that judged it wrote and signed it: the signature over its
- * manifest (with the keys given, or the key a self-signed folder carries), every file against the manifest, the
- * layout of report.json, every digest, and the renderings.
- */
+/** Pure: whether a report folder is as its sandbox wrote and signed it: signature, files against the manifest, layout, digests, renderings. */
 import { sha256Of } from './canonical-json.js';
 import { REPORT_FORMAT, REPORT_FORMAT_VERSION, sealReport, type Report } from './report-model.js';
 import { renderReportFiles, REPORT_FILES, type ReportFile } from './render-report-files.js';
@@ -25,11 +21,7 @@ export interface ReportCheck {
 /** Whether the folder is signed as it says, by whom, checked with what; `problems` says why not. */
 export type SignatureVerdict = { checkedWith: 'keys' | 'its own key' | 'nothing'; valid: boolean; kid?: string; kind?: SignerKind; retired?: boolean; problems: string[] };
 
-/**
- * `files` holds the texts of the folder's files by name; `keys`, the set to check the signature with (the
- * deployment's JWKS): without it a self-signed folder is checked with the key it carries, and an operator's
- * signature is left unchecked (said, not failed).
- */
+/** Without `keys` a self-signed folder is checked with the key it carries, and an operator's signature is said unchecked, not failed. */
 export function verifyReport(files: Partial<Record<string, string>>, keys?: readonly VerificationKey[], folder: { unreadable: string[]; others: string[] } = { unreadable: [], others: [] }): ReportCheck {
   const text = files['report.json'];
   if (text === undefined) return { intact: false, problems: [...folder.unreadable, 'report.json is missing'] };
@@ -66,10 +58,7 @@ export function verifyReport(files: Partial<Record<string, string>>, keys?: read
   return { intact: problems.length === 0, problems, report, signature };
 }
 
-/**
- * Checks the signatures (answered) and the files against the manifest (what differs pushed onto `problems`): a
- * signature that fails is not an edit of a file, and a key not in the set given is neither.
- */
+/** A failed signature is not an edit of a file, and a key not in the set given is neither. */
 function checkSignatures(report: Report, files: Partial<Record<string, string>>, keys: readonly VerificationKey[] | undefined, problems: string[]): SignatureVerdict {
   const manifest = files['manifest.json'];
   const jws = files['signature.jws'];

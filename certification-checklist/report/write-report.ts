@@ -1,7 +1,4 @@
-/**
- * I/O: writes a report folder (--report-dir/<run-id>/, or --report-dir itself for certify), signed, and reads one
- * back for verify-report.
- */
+/** I/O: a report folder written, signed, and read back for verify-report. */
 import { readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { readPlainFile } from '../../server/store/read-stored-files.js';
@@ -22,11 +19,7 @@ export function signedFolderFiles(report: Report, signer: ReportSigner): Record<
   return { ...files, 'manifest.json': manifest, 'signature.jws': `${signDetached(manifest, signer)}\n`, 'statement.jws': `${signDetached(files['statement.json'], signer)}\n` };
 }
 
-/**
- * Writes the report's files into `reportDir`/<run-id>/, or, `asIs`, into `reportDir` itself (a CI job names the
- * folder it collects `junit.xml` from); answers the folder. The signatures are written last: a folder cut short
- * by a crash fails its check rather than passing with a file missing.
- */
+/** Into `reportDir`/<run-id>/, or `asIs` into `reportDir` itself; the signatures last, so a folder cut short by a crash fails its check. */
 export async function writeReport(reportDir: string, report: Report, signer: ReportSigner, options: { asIs?: boolean } = {}): Promise<string> {
   const folder = options.asIs === true ? reportDir : join(reportDir, report.runId);
   await mkdir(folder, { recursive: true });

@@ -24,11 +24,7 @@ async function rejectedThenResent(ctx: StepContext): Promise<StepOutcome> {
   return { asked: { orderId, reason: REJECTION_REASON }, actor, orderIds: [orderId] };
 }
 
-/**
- * An order delivered through an outbound fault that fires once, on a try of this order alone (match.orderId): a
- * retry of an earlier order still in flight cannot use the rule up, so the order the step judges is the one that
- * meets it, whatever the POS's pace.
- */
+/** A fault that fires once, on a try of this order alone (match.orderId), so the order judged is the one that meets it, whatever the POS's pace. */
 async function throughFault(ctx: StepContext, kind: 'duplicate' | 'bad-signature' | 'expired-token' | 'wrong-audience'): Promise<StepOutcome> {
   const location = locationsOf(ctx, 'standard')[0]!;
   const orderId = ctx.newOrderId();

@@ -6,11 +6,7 @@ import type { AskedRefund } from '../items/refund-items.js';
 import { isRefund, succeeded } from '../traffic.js';
 import { ensureAccepted, locationsOf, orderOfItsOwn, patienceFor, waitForEntries, waitForRecord, watchWindow, withFault, type StepContext, type StepOutcome } from './step-context.js';
 
-/**
- * Asks for a refund of an order the POS took at each location of `template` (`every`: all of them, one per Hub
- * brand; else the first) and waits until the sandbox has decided each refund it accepted. `orderItem` is the item
- * that fails when there is no such order.
- */
+/** A refund of an order the POS took at each location of `template` (`every`: one per Hub brand), waited until decided. */
 function refundOf(template: string, orderItem: string, every = false) {
   return async (ctx: StepContext): Promise<StepOutcome> => {
     const locations = every ? locationsOf(ctx, template) : locationsOf(ctx, template).slice(0, 1);
@@ -70,13 +66,7 @@ function refundMeeting(status: 400) {
   };
 }
 
-/**
- * The POS asks for a refund of an order of the step's own while the service is down. The outage is a fault rule in
- * force before the POS is asked, which answers the first refund that reaches the sandbox 503 and is then used up:
- * whatever the POS's pace, header case or choice of location, its first send meets the outage, and every send after
- * it meets a service that is back. The refund must then arrive within the wait and is waited for; the window after
- * it shows a POS that keeps sending.
- */
+/** The outage is a rule in force before the POS is asked, answering the first refund 503 once: whatever the POS's pace, its first send meets it, every later one a service that is back. */
 async function refundThroughOutage(ctx: StepContext): Promise<StepOutcome> {
   const location = locationsOf(ctx, 'standard')[0]!;
   // Its own order: REFUND-01's is refunded already, so a refund retried after the outage would end ALREADY_REFUNDED.

@@ -1,8 +1,4 @@
-/**
- * What a step needs (the sandbox, whoever makes the POS act, the run's memory) and the waits every step shares.
- * A wait ends as soon as the journal holds the POS's answer, accepted or refused: a broken POS is judged as fast
- * as a correct one. Each wait is recorded, so the live output and the report say where a step's time went.
- */
+/** What a step needs and the waits steps share: a wait ends once the journal holds the POS's answer, so a broken POS is judged as fast as a correct one, and each wait is recorded. */
 import type { JournalEntry } from '../../server/journal/journal-entry.js';
 import type { OrderRecord } from '../../server/orders/order-rules.js';
 import type { Location } from '../../server/fixtures/fixture-schemas.js';
@@ -50,10 +46,7 @@ export interface StepContext {
   waits: StepWait[];
   /** What the run has seen of the POS's status calls, so a driven POS that never sends one costs one full wait, not one per order. */
   statusCalls: { seen: boolean; missed: boolean };
-  /**
-   * Whether the POS took any order in this run (answered it 2xx), and whether one ended DELIVERY_FAILED: a POS that
-   * takes none (silent, or refusing every order) is not sent order after order to be refunded.
-   */
+  /** A POS that took no order is not sent order after order to be refunded. */
   deliveries: { taken: boolean; failed: boolean };
 }
 
@@ -66,20 +59,14 @@ export interface StepOutcome {
 
 export const locationsOf = (ctx: StepContext, kind: string): Location[] => ctx.locations.filter((location) => location.kind === kind);
 
-/**
- * How long to wait for the traffic of an ask: the whole wait once the POS said it did it (or a person was asked),
- * a short grace when its driver refused (it may still have sent something), nothing when the driver never answered.
- */
+/** The whole wait once the POS said it acted, a short grace when its driver refused, none when it never answered. */
 export function patienceFor(ctx: StepContext, answer: ActorAnswer): number {
   if (!answer.answered) return 0;
   if (answer.status !== undefined && (answer.status < 200 || answer.status > 299)) return Math.min(ctx.windowMs, ctx.actor.waitMs);
   return ctx.actor.waitMs;
 }
 
-/**
- * Polls `read` until `done` holds or `limitMs` passed, with the countdown, and records the wait as `what`.
- * `watching`: nothing should come, so a wait that runs out is a watch kept, not a POS that kept us waiting.
- */
+/** `watching`: nothing should come, so running out is a watch kept, not a POS that kept us waiting. */
 async function recordedWait<T>(ctx: StepContext, what: string, limitMs: number, read: () => Promise<T>, done: (value: T) => boolean, watching = false): Promise<T> {
   const began = Date.now();
   let arrived = false;
@@ -143,11 +130,7 @@ export async function deliverDecided(
 
 const FINAL_ORDER_STATES = ['ACCEPTED', 'REJECTED', 'DELIVERY_FAILED', 'REFUNDED'];
 
-/**
- * Waits for an order the sandbox has delivered to be decided. An order AWAITING_STATUS is settled too once the
- * journal after `mark` holds the POS's status call about it, or a status call the sandbox refused before it could
- * tell which order it named: the POS has answered, and waiting longer would only make a broken POS slow to judge.
- */
+/** An order AWAITING_STATUS is settled too once a status call about it is in the journal: the POS has answered. */
 export async function settle(ctx: StepContext, orderId: string, mark: string): Promise<OrderRecord> {
   const driven = ctx.actor.mode === 'driver';
   // A driven POS that never sent a status call in this run already cost one full wait; later orders get a short one.
@@ -163,9 +146,7 @@ export async function settle(ctx: StepContext, orderId: string, mark: string): P
       const calls = (await ctx.sandbox.journalSince(mark)).filter(isStatusCall);
       called ||= calls.length > 0;
       const answered = calls.some((entry) => entry.orderId === orderId || (order.ExternalId !== undefined && namedExternalId(entry) === order.ExternalId) || (entry.orderId === undefined && wasRefused(entry)));
-      // The order was read before the journal: a status call that landed between the two reads is in the journal
-      // but not in that read, which would still say AWAITING_STATUS of an order the call decided. Read again, now
-      // that the call is answered (the sandbox journals it after it has applied it).
+      // Read again: a status call that landed between the two reads decided the order since.
       return { order: answered ? await ctx.sandbox.order(orderId) : order, answered };
     },
     ({ order, answered }) => FINAL_ORDER_STATES.includes(order.Status) || answered,
@@ -175,22 +156,13 @@ export async function settle(ctx: StepContext, orderId: string, mark: string): P
   return record.order;
 }
 
-/**
- * An order of `template` at `location` the POS took in this run, to refund: the one kept, or a new one. One the POS
- * answered with an ExternalId but never sent ACCEPTED for will do: its refund still shows how the POS names and
- * locates it, and the sandbox's ORDER_NOT_ACCEPTED then marks the item a knock-on of the order item. Never an
- * order of another location: a step that tests one Hub brand must not refund another brand's order.
- */
+/** An order the POS took here (or answered with an ExternalId), kept or new, never another location's: a step about one Hub brand must not refund another's. */
 export async function ensureAccepted(ctx: StepContext, template: string, location: Location): Promise<AcceptedOrder | { missing: string }> {
   // A new one is kept (deliverDecided), even answered but undecided, so the next refund step of this location does not send (and wait for) another.
   return ctx.accepted.get(location.id) ?? (await orderOfItsOwn(ctx, template, location));
 }
 
-/**
- * A new order of `template` at `location` the POS took (or answered with an ExternalId). `keep: false`: for one step
- * alone, not kept for the others: a refund the step may see retried must not find its order refunded already by
- * another step, nor leave one refunded for the next.
- */
+/** `keep: false`: for this step alone, so no refund finds its order refunded by another step. */
 export async function orderOfItsOwn(ctx: StepContext, template: string, location: Location, options: { keep?: boolean } = {}): Promise<AcceptedOrder | { missing: string }> {
   if (ctx.deliveries.failed && !ctx.deliveries.taken) return { missing: 'the POS took none of the orders sent to it in this run (each ended DELIVERY_FAILED, unanswered or refused), so there is no order to refund' };
   const { orderId, record } = await deliverDecided(ctx, template, location, 'ACCEPTED', undefined, options);

@@ -1,8 +1,4 @@
-/**
- * Pure: the §5 checks of a journal entry's token, each ticked or explained. The journal keeps the token's header
- * and claims (never its signature) and, for a call refused 401, every defect with the part it is about; the
- * sandbox stops at the first broken part of a token's structure, so the checks after it were not made.
- */
+/** Pure: the §5 checks of an entry's token, each ticked or explained; those after the first broken part were not made. */
 import type { JournalEntry } from './types.js';
 
 export type CheckVerdict = 'pass' | 'fail' | 'not-judged';

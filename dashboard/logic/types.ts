@@ -1,7 +1,4 @@
-/**
- * The shapes the dashboard reads from the control API: the server's own types, imported as types only (the
- * bundle holds none of the server's code), so the page and the API cannot drift apart.
- */
+/** The server's own types, imported as types only, so the page and the API cannot drift apart. */
 export type { Finding } from '../../server/http/findings.js';
 export type { TokenDefect } from '../../server/tokens/pos-token-rules.js';
 export type { JournalEntry } from '../../server/journal/journal-entry.js';

@@ -1,8 +1,4 @@
-/**
- * Checklist: start a run in driver mode (a POS test build, or the bundled reference POS, with its capabilities),
- * follow it item by item as the verdicts come (the stream's `checklist` events), then open its report; and the
- * reports written before, each opening its report.html.
- */
+/** Checklist: start a run in driver mode, follow its verdicts as they come, open its report; and the reports written before. */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { adminToken, api, authHeaders, ControlApiError } from '../control-api.js';
@@ -19,8 +15,7 @@ export function ChecklistPage() {
   const reports = useControl<ReportListing[]>('/_sandbox/reports', ['checklist'], 1000);
   const [live, setLive] = useState<Run | undefined>(undefined);
   const [driver, setDriver] = useState<'reference' | 'url'>('reference');
-  // Where the sandbox sends orders already (serve --pos-order-url): the driver is most likely that POS, and a blank
-  // order URL means that one. Until the user edits a field, it follows the sandbox's.
+  // Until edited, the driver follows where the sandbox sends orders already, most likely the same POS.
   const health = useControl<{ delivery?: { posOrderUrl?: string | null } }>('/_sandbox/health');
   const sandboxOrderUrl = health.data?.delivery?.posOrderUrl ?? undefined;
   const [driverUrl, setDriverUrl] = useState<string | undefined>(undefined);
@@ -188,10 +183,7 @@ function RunView({ run }: { run: Run }) {
   );
 }
 
-/**
- * A report opens in a tab of its own. Behind --admin-token a plain link cannot carry the token, so the page fetches
- * the report with it and opens what it got.
- */
+/** Behind --admin-token a plain link cannot carry the token, so the page fetches the report and opens what it got. */
 function ReportLink({ href, id, children }: { href: string; id?: string; children: ComponentChildren }) {
   const open = async (event: MouseEvent) => {
     if (adminToken() === null) return;

@@ -1,7 +1,4 @@
-/**
- * Migration: where the POS stands on §9's migration from v1, the seven steps in order, as GET /_sandbox/migration
- * builds them (the same report `pos-sandbox migration` prints). Each v1 call links to its Traffic entry.
- */
+/** Migration: the seven steps of §9 as GET /_sandbox/migration builds them, each v1 call linked to its Traffic entry. */
 import { useControl } from '../hooks.js';
 import type { MigrationReport } from '../logic/types.js';
 import { ErrorBox, Section } from '../widgets.js';

@@ -1,8 +1,4 @@
-/**
- * Stress: the `pos-sandbox stress` runs told to this sandbox, newest first, and one of them live: how many orders
- * went and passed, the failures found (each shrunk, and where its smallest order is saved), the last orders sent,
- * and in a rush the decision times. The run judges; the page shows what it says (the stream's `stress` events).
- */
+/** Stress: the runs told to this sandbox, and one of them live: counts, failures shrunk, the last orders, a rush's decision times. */
 import { useControl } from '../hooks.js';
 import type { StressRun } from '../logic/types.js';
 import { ErrorBox, Section, StatusBadge, timeOf } from '../widgets.js';

@@ -1,8 +1,4 @@
-/**
- * Traffic: the journal as it happens, newest first, both directions. The first rows come from GET
- * /_sandbox/journal with the filters; the rest from the event stream's journal summaries, gathered and drawn a few
- * times a second, so a busy POS does not make the page draw every request.
- */
+/** Traffic: the journal as it happens; the first rows from GET /_sandbox/journal, the rest from the stream, drawn a few times a second. */
 import { Component } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ControlApiError } from '../control-api.js';
@@ -127,10 +123,7 @@ export function TrafficPage({ selected, select }: { selected: string | undefined
   );
 }
 
-/**
- * One row, drawn again only when its row or its selection changes: at 200 calls a second the table gets new rows
- * ten times a second, and redrawing the 300 rows already there each time kept the page's frames waiting.
- */
+/** Drawn again only when its row or selection changes, so new rows do not redraw the 300 already there. */
 class Row extends Component<{ row: TrafficRow; selected: boolean; select: (id: string) => void }> {
   override shouldComponentUpdate(next: { row: TrafficRow; selected: boolean }): boolean {
     return next.row !== this.props.row || next.selected !== this.props.selected;

@@ -1,9 +1,4 @@
-/**
- * Pure: coverage gathered apart (jest's own, in its workers; each spawned process's, through its source maps) as one
- * figure. The two are made from different compiled code, so they are joined on what both map back to: a source line
- * is covered when any run covered a statement on it, a branch when any run that loaded the file took the arm that
- * starts where it starts.
- */
+/** Pure: coverage gathered apart (jest's, and each spawned process's through source maps) joined on the source lines and branches both map back to. */
 
 /** The parts of an istanbul file coverage (coverage-final.json) this reads. */
 export interface FileCoverage {
@@ -27,8 +22,7 @@ export function mergedTotals(maps: readonly CoverageMap[], files: readonly strin
     const lines = new Map<number, boolean>();
     const arms = new Map<string, boolean>();
     const present = maps.map((map) => map[file]).filter((coverage): coverage is FileCoverage => coverage !== undefined);
-    // A run that never loaded the file knows only that it has lines: the branch it reports (the whole file, never
-    // taken) is not one of the file's own, and would be counted beside them. Unless no run loaded it.
+    // A run that never loaded the file reports a branch that is not one of its own.
     const ran = present.filter((coverage) => Object.values(coverage.s).some((count) => count > 0));
     for (const coverage of present) {
       for (const [id, statement] of Object.entries(coverage.statementMap)) {

@@ -1,7 +1,4 @@
-/**
- * The cases npm run fuzz sends, weighted: the generators of the property suite for the three POS endpoints, the
- * tokens and the control API, the valid requests that must still pass, and malformed HTTP on a bare socket.
- */
+/** The cases npm run fuzz sends, weighted: the property suite's generators, valid requests, and malformed HTTP. */
 import fc from 'fast-check';
 import type { Fixtures } from '../../server/fixtures/load-fixtures.js';
 import type { Answer } from '../../server/test/fuzz/answer-check.js';
@@ -50,8 +47,7 @@ function tokenCase(ctx: PosCaseContext, token: BuiltToken, authorization: string
     if (answer.status >= 300) return undefined;
     const breach = tokenRuleBreach(token, ctx);
     if (breach === undefined) return undefined;
-    // Judged after the answer, on the real clock: a token that expired while its request was in flight was
-    // still valid when the sandbox read it. Only an exp past 10 s before the answer must have been refused.
+    // Judged on the real clock after the answer: only an exp 10 s past must have been refused.
     if (breach === 'exp is past' && tokenRuleBreach(token, { ...ctx, nowSeconds: () => ctx.nowSeconds() - 10 }) === undefined) return undefined;
     return { rule: `accepts a token whose ${breach.split(' ')[0]} breaks §5`, detail: `accepted with ${answer.status} although ${breach}; header ${token.headerText}; claims ${token.payloadText}` };
   };

@@ -1,7 +1,4 @@
-/**
- * The real `pos-sandbox serve --memory` as a child process on a free port, with its own partner name and key (so
- * the fuzzer can sign tokens), its error log kept by request id, and its death noticed.
- */
+/** A real `pos-sandbox serve --memory` on a free port, with a partner of its own, its error log kept by request id, its death noticed. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../server/version.js';
@@ -43,8 +40,7 @@ export class ChildSandbox {
     const args = [BIN, 'serve', '--memory', '--port', '0', '--log-level', 'error', '--journal-limit', '500', '--pos-order-url', options.posOrderUrl];
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBOX_PARTNER: FUZZ_PARTNER.name, SANDBOX_NONPROD_KEY: FUZZ_PARTNER.key };
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    // A child stuck in a busy loop never runs its SIGTERM handler: when the fuzzer ends (or is interrupted),
-    // the child is killed outright, never left running on its own.
+    // A child in a busy loop never runs its SIGTERM handler: it is killed outright.
     const killChild = () => child.kill('SIGKILL');
     process.once('exit', killChild);
     child.once('exit', () => process.off('exit', killChild));

@@ -1,8 +1,4 @@
-/**
- * The long run: cases in chunks of CHUNK (chunk i from seed + i, so a run replays), sent with some concurrency over
- * keep-alive; a case that changes what later ones see is sent alone. When the child dies the cases in flight are
- * replayed one by one on a fresh child to find the one that kills it, and the run goes on.
- */
+/** Cases in replayable chunks, sent concurrently; when the child dies the cases in flight are replayed one by one on a fresh child to find the killer. */
 import fc from 'fast-check';
 import { answerProblems, type Answer, type AnswerProblem } from '../../server/test/fuzz/answer-check.js';
 import { controlCall } from '../../server/test/fuzz/control-cases.js';

@@ -1,7 +1,4 @@
-/**
- * What npm run fuzz counts (cases by endpoint, statuses by class, crashes, 5xx, envelope and rule violations) and
- * the distinct failures it found: one group per kind of failure, with its smallest example saved for replay.
- */
+/** What npm run fuzz counts, and one group per kind of failure with its smallest example. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnswerProblem } from '../../server/test/fuzz/answer-check.js';

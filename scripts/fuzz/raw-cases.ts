@@ -1,8 +1,4 @@
-/**
- * Malformed HTTP sent over a bare socket, where no HTTP client would let it through: broken request lines, NUL and
- * control characters in headers, headers over Node's 16 KiB, bad Content-Length and chunking, no Host. Each must
- * still be answered: a 4xx whose body is the §2.3 envelope, not Node's empty 400.
- */
+/** Malformed HTTP over a bare socket, each to be answered with a 4xx in the §2.3 envelope, not Node's empty 400. */
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import type { Answer } from '../../server/test/fuzz/answer-check.js';

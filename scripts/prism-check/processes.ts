@@ -1,7 +1,4 @@
-/**
- * What `npm run check:prism` runs: a real `pos-sandbox serve --memory`, `prism proxy` in front of it, and a tiny POS
- * order endpoint for the orders the sandbox delivers. Every child is killed when the check ends, however it ends.
- */
+/** A real `pos-sandbox serve --memory`, `prism proxy` before it and a tiny POS order endpoint; every child killed however the check ends. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -17,8 +14,7 @@ const START_TIMEOUT_MS = 60_000;
 const KILL_GRACE_MS = 3_000;
 
 const children: ChildProcess[] = [];
-// Whatever ends the check (an error, Ctrl-C, a kill), no child is left running on its own: a signal ends the
-// check through process.exit, so the exit handler runs.
+// A signal ends the check through process.exit, so the exit handler runs.
 process.once('exit', () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
@@ -74,10 +70,7 @@ export function startPrism(port: number, upstream: string) {
   return startChild('prism proxy', args, { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, /Prism is listening on/);
 }
 
-/**
- * The POS side of an order delivery: order `prism-reject` is answered REJECTED, every other one with an ExternalId and
- * no Status, so the sandbox waits for POST /order/status. The ExternalId is `POS-<OrderId>`.
- */
+/** Order `prism-reject` answered REJECTED, every other with ExternalId `POS-<OrderId>` and no Status. */
 export function startPosOrderEndpoint(port: number): Promise<Server> {
   const server = createServer((req, res) => {
     let text = '';

@@ -1,8 +1,4 @@
-/**
- * The requests `npm run check:prism` sends through Prism, as data: every POS endpoint valid and invalid, faults added,
- * fired and removed, an order created, decided and resent, and every read of the control API. Run in this order:
- * some steps use what an earlier one made (a journal id, an order awaiting its status).
- */
+/** The requests check:prism sends through Prism, as data, in order: later steps use what earlier ones made. */
 
 export const LOCATION = 'loc-std-001';
 

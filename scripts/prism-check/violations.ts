@@ -1,7 +1,4 @@
-/**
- * Pure: the `sl-violations` header Prism's proxy sets (a JSON list, each with a location that starts with `request` or
- * `response`), split into what the sandbox answered wrong and what the request did wrong, and judged for one step.
- */
+/** Pure: Prism's `sl-violations` split into what the sandbox answered wrong and what the request did, judged for one step. */
 
 export interface Violation {
   location: string[];

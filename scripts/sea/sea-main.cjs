@@ -1,11 +1,5 @@
 'use strict';
-/**
- * The start of the standalone executable (npm run build:executable, docs/install.md): Node's single executable
- * application runs this one CommonJS script. The sandbox itself is the package's files (dist/, the fixtures, the
- * schemas, the templates, the dashboard, pino), carried in the executable as one asset and written once to a cache
- * folder named by their digest; then its CLI is imported from there, as `node bin/pos-sandbox.js` would.
- * `pos-sandbox reference-pos …` runs the bundled reference POS instead.
- */
+/** The start of the standalone executable: the package's files, carried as one asset, written once to a cache folder named by their digest, and its CLI imported from there. */
 const sea = require('node:sea');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -28,10 +22,7 @@ function cacheBase() {
   return path.join(home || os.tmpdir(), 'pos-sandbox');
 }
 
-/**
- * Whether `dir` is this user's and nobody else may write in it. The code run is read from the cache: a folder another
- * user made (a shared temporary folder's pos-sandbox/, say) could hold code of theirs under the expected name.
- */
+/** The code run is read from the cache, so it must be this user's alone. */
 function ownFolder(dir) {
   try {
     const stat = fs.statSync(dir);
@@ -71,8 +62,7 @@ function unpacked() {
   try {
     fs.renameSync(staging, root());
   } catch {
-    // Another start got there first: its folder is as good as this one. A folder there that is not ours alone is
-    // left as it is, and this start runs from the one it just wrote.
+    // Another start got there first; a folder that is not ours alone is left, and this start runs from its own.
     if (!ready()) return staging;
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -85,8 +75,7 @@ if (process.argv[2] === 'reference-pos') {
   entry = path.join(root, 'dist', 'reference-pos', 'cli.js');
   process.argv.splice(2, 1);
 }
-// The main script of an executable may import built-in modules only; a script compiled with the default loader
-// imports the CLI's ES modules from the folder. Node 20 calls that loader experimental, once: that notice is not ours.
+// The default loader imports the CLI's ES modules; Node 20's one notice that it is experimental is not ours.
 const emitWarning = process.emitWarning;
 process.emitWarning = (warning, ...rest) => {
   if (!String(warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) emitWarning.call(process, warning, ...rest);
