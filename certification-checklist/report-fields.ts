@@ -1,5 +1,5 @@
 /** Pure: the fields a report prints that do not come from the journal, which the sandbox checks for its key before a run starts. */
-import type { RunOptions } from './runner.js';
+import type { RunOptions } from './run-options.js';
 
 export function reportFields(options: Pick<RunOptions, 'pos' | 'driverUrl' | 'posOrderUrl' | 'sandboxUrl'>): Record<string, string> {
   const fields: Array<[string, string | undefined]> = [

@@ -4,7 +4,7 @@ import type { JournalEntry } from '../server/journal/journal-entry.js';
 import type { OrderRecord } from '../server/orders/order-rules.js';
 import type { RefundRecord } from '../server/refunds/refund-rules.js';
 import { CHECKLIST } from './items/all-items.js';
-import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type ItemStatus, type StepId, type Verdict } from './checklist-types.js';
+import { STEP_IDS, type ActorAnswer, type Capability, type ChecklistItem, type StepId, type Verdict } from './checklist-types.js';
 import { linkSameCause } from './same-cause.js';
 import { SandboxControl, type SandboxHealth } from './sandbox-control.js';
 import { DriverActor, InteractiveActor, type PosActor } from './pos-actors.js';
@@ -12,6 +12,7 @@ import { ONLY_SKIPPED, outOfScope, type RunMode } from './scope.js';
 import { itemLine, kindLine, stepLine } from './progress.js';
 import { asEvidence } from './evidence.js';
 import { startChecks } from './start-checks.js';
+import type { ItemResult, RunOptions } from './run-options.js';
 import { runKind, type PosUnderTest, type RunKindVerdict } from './run-kind.js';
 import { ORDER_STEPS } from './steps/order-steps.js';
 import { REFUND_STEPS } from './steps/refund-steps.js';
@@ -19,48 +20,6 @@ import { MENU_STEPS } from './steps/menu-steps.js';
 import type { StepContext, StepOutcome, StepWait } from './steps/step-context.js';
 import { trafficOf } from './traffic.js';
 
-export interface RunOptions {
-  sandboxUrl: string;
-  /** The sandbox's --admin-token, sent with every control call when it has one. */
-  adminToken?: string;
-  posOrderUrl?: string;
-  mode: RunMode;
-  driverUrl?: string;
-  capabilities: Capability[];
-  only?: string[];
-  /** The POS under test as the partner names it; the name defaults to the sandbox's partner (the token's iss). */
-  pos?: Partial<PosUnderTest>;
-  /** How long to wait for the POS once asked (default 15 s with a driver, 120 s for a person). */
-  waitMs?: number;
-  /** How long to watch for retries after an injected error (default 3 s). */
-  windowMs?: number;
-  /** How often a wait reads the sandbox again (default 100 ms); tests shorten it, since most waits end at a read. */
-  pollMs?: number;
-  /** How long the start checks wait for the driver's /health and the order endpoint to answer (default 3 s); tests shorten it. */
-  startWaitMs?: number;
-  /** Where the live lines go; `live` lets the countdown rewrite its line (a terminal). */
-  out: { write(text: string): unknown };
-  live?: boolean;
-  onItem?: (result: ItemResult) => void;
-  /** How the POS (its driver and order endpoint) is called: fetch itself, or one a hosted sandbox holds to its egress policy. */
-  fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
-}
-
-export interface ItemResult {
-  item: ChecklistItem;
-  status: ItemStatus;
-  message: string;
-  /** The journal entries the verdict rests on. */
-  evidence: JournalEntry[];
-  /** A knock-on: the item whose rule stopped the call this one needed. */
-  blockedBy?: string;
-  /** The fix the evidence calls for, when it is not the item's remediation. */
-  hint?: string;
-  /** The captured traffic the item was judged over (a step id, or `journal` in passive mode). */
-  judgedOver?: string;
-  startedAt?: string;
-  durationMs?: number;
-}
 
 /** What one step did and captured: everything an item judging it reads. */
 export interface StepRecord {

@@ -1,7 +1,7 @@
 /** What a run checks before it sends anything (exit 2): the sandbox answers, the POS's URLs accept a connection, and no report field holds the key. */
 import { REFERENCE_POS_PRODUCT } from './driver-contract.js';
 import { heldSecretMessage, reportFields } from './report-fields.js';
-import type { RunOptions } from './runner.js';
+import type { RunOptions } from './run-options.js';
 import { causeOf, ControlError, type SandboxControl, type SandboxHealth } from './sandbox-control.js';
 
 /** The run could not start: the message names the URL that could not be reached, or the field at fault. Exit code 2. */

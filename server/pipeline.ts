@@ -12,7 +12,7 @@ import type { Route } from './http/route.js';
 import { series } from './http/series.js';
 import { requestQuota } from './hosted/quotas.js';
 import { recordJournal } from './journal/journal-recorder.js';
-import { noteMigrationHeaders } from './migration/v1-habits.js';
+import { noteMigrationHeaders } from './migration/migration-headers.js';
 import type { AppDeps } from './routes.js';
 import { authenticate } from './tokens/authenticate.js';
 

@@ -13,7 +13,7 @@ import { DEFAULT_START_WAIT_MS, runChecklist, silentNote, type RunResult } from 
 import { createReferencePos } from '../../reference-pos/app.js';
 import { fixtures, PARTNER } from '../../server/test/helpers.js';
 import { quickSandbox, runAgainst, sandboxAndPos } from './checklist-live.js';
-import { expectKnockOnsRooted } from './expect-broken.js';
+import { expectKnockOnsRooted } from './checklist-live.js';
 
 afterEach(closeServers);
 

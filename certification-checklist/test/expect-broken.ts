@@ -11,7 +11,7 @@ import type { RunResult } from '../runner.js';
 import type { Bug } from '../../reference-pos/bugs.js';
 import { refusalShape, wasRefused } from '../refusals.js';
 import type { BugCase } from './bug-table.js';
-import { runAgainst, sandboxAndPos } from './checklist-live.js';
+import { expectKnockOnsRooted, runAgainst, sandboxAndPos } from './checklist-live.js';
 
 export async function expectBroken({ bug, with: others = [], breaks, before = [] }: BugCase): Promise<RunResult> {
   const pair = await sandboxAndPos([bug, ...others]);
@@ -53,14 +53,6 @@ export async function expectBroken({ bug, with: others = [], breaks, before = []
   return run;
 }
 
-/** Every knock-on names a root cause that, when it ran, did not pass: a knock-on never points at a passing item. */
-export function expectKnockOnsRooted(run: RunResult): void {
-  const statusOf = new Map(run.results.map((result) => [result.item.id, result.status]));
-  const dangling = run.results
-    .filter((result) => result.blockedBy && ['pass', 'warn'].includes(statusOf.get(result.blockedBy) ?? ''))
-    .map((result) => `${result.item.id} is blocked by ${result.blockedBy}, which is ${statusOf.get(result.blockedBy!)}`);
-  expect(dangling).toEqual([]);
-}
 
 /** A hint that sends a partner to the Hub's or a brand's location (a location id such as loc-hub-001-burgers is evidence, not a hint). */
 export const HUB_HINT = /brand|(?<![-\w])Hub(?![-\w])/i;

@@ -8,7 +8,7 @@ import type { ItemStatus } from '../../certification-checklist/checklist-types.j
 import type { RunOutcome } from '../../certification-checklist/run-outcome.js';
 import { PACKAGE_ROOT } from '../version.js';
 import type { ChecklistJob, JobMessage } from './checklist-worker.js';
-import type { ChecklistRunRequest } from './checklist-routes.js';
+import type { ChecklistRunRequest } from './checklist-run-request.js';
 import type { PartnerIdentity } from '../config.js';
 import type { Fixtures } from '../fixtures/load-fixtures.js';
 import { grantOrigin, OPEN_EGRESS, type EgressPolicy } from '../hosted/egress.js';

@@ -1,6 +1,5 @@
 /** The fault rules in force, msw-style: the newest tried first, the first that fires answers, a rule used up expires; a change is stored before it is answered, counters behind. */
 import type { Logger } from '../logger.js';
-import type { SandboxStore } from '../store/sandbox-store.js';
 import type { FaultAction, FaultRule } from './fault-rule-types.js';
 import type { FaultKind } from './fault-rules.js';
 import { matchFault, type FaultRequest } from './match-fault.js';
@@ -189,7 +188,14 @@ function view(rule: ActiveFaultRule): FaultRuleView {
 }
 
 /** The rules of --faults (which replace any stored ones), else those stored; kept in the store at every change. */
-export async function openFaultRegistry(options: { store: SandboxStore; logger: Logger; initial?: FaultRule[]; random: () => number; clock: () => number }): Promise<FaultRegistry> {
+/** Where the rules are kept: the sandbox's store. */
+export interface FaultStore {
+  faultRules(): ActiveFaultRule[] | undefined;
+  putFaultRules(rules: ActiveFaultRule[]): void;
+  commit(): Promise<void>;
+}
+
+export async function openFaultRegistry(options: { store: FaultStore; logger: Logger; initial?: FaultRule[]; random: () => number; clock: () => number }): Promise<FaultRegistry> {
   const { store, initial } = options;
   const registry = new FaultRegistry({
     initial: initial ?? [],

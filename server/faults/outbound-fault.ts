@@ -2,10 +2,9 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { finding, type Finding } from '../http/findings.js';
 import { mintServiceToken } from '../tokens/mint-pos-token.js';
-import type { ReplyVerdict } from '../orders/order-delivery.js';
 import { faultLabel, type FiredFault } from './fault-registry.js';
 import { injectedReply } from './inbound-faults.js';
-import { postOrder, type PostOrderResult } from '../orders/order-delivery.js';
+import { postOrder, type PostOrderResult, type ReplyVerdict } from '../orders/post-order.js';
 import type { EgressPolicy } from '../hosted/egress.js';
 
 /** An expired token is this far past its exp: beyond the 60 s tolerance a POS may allow (§5). */

@@ -1,7 +1,5 @@
 /** Pure: the habits of a v1 integration that §9 names, in any spelling, each with what v2 wants instead, its § and its migration step. */
 import { withoutTrailingSlashes } from '../http/route.js';
-import type { RequestHandler } from 'express';
-import { finding, migrationHeaderFindings, VERSION_HEADERS, addFindings } from '../http/findings.js';
 
 /** §9's migration order, the steps numbered as the interface lists them. */
 export const MIGRATION_STEPS = [
@@ -134,16 +132,3 @@ export function waitsForRefundResult(method: string, routePath: string): boolean
   // /order/refund/{id}, /order/refunds/{id}, /order/{id}/refund, /refund/status, /refunds …
   return REFUND_BELOW.test(routePath) || ORDER_REFUND_BELOW.test(routePath);
 }
-
-/** The headers §5 asks for, and v1's habits in the query and headers (§9): findings, not refusals. */
-
-const REFUND_PATH = /\/order\/refund\/*$/i;
-
-export const noteMigrationHeaders: RequestHandler = (req, res, next) => {
-  addFindings(res, migrationHeaderFindings(req.headers));
-  const habits = v1HeaderHabits(req.headers, VERSION_HEADERS, REFUND_PATH.test(req.path));
-  // A target without a query has no query habits: reading req.query parses it (Express's query parser, per call).
-  if (req.url.includes('?')) habits.push(...v1QueryHabits(req.query as Record<string, unknown>));
-  addFindings(res, habits.map((habit) => finding('V1_HABIT', habit)));
-  next();
-};

@@ -1,6 +1,6 @@
 /** Pure refund rules: the body check of §4.1 rule 1, and the decision of rule 2 when the refund is processed. */
 import { describeValue as describe } from '../http/messages.js';
-import type { OrderRecord } from '../orders/order-rules.js';
+import { externalIdTooLong, MAX_EXTERNAL_ID_LENGTH, type OrderRecord } from '../orders/order-rules.js';
 
 export interface RefundRequest {
   ExternalId: string;
@@ -24,13 +24,6 @@ export function checkRefundBody(body: unknown): RefundBodyCheck {
   const problem = externalIdProblem(externalId, unknownFields);
   if (problem) return { ok: false, problems: [problem] };
   return { ok: true, request: { ExternalId: externalId as string }, unknownFields };
-}
-
-/** The interface sets none (§8), but an id of a megabyte stored twice per refund made state files the start check refused. */
-export const MAX_EXTERNAL_ID_LENGTH = 256;
-
-export function externalIdTooLong(value: string): string {
-  return `ExternalId is ${value.length} characters long; the sandbox accepts at most ${MAX_EXTERNAL_ID_LENGTH} (the ID the POS gave the order)`;
 }
 
 function externalIdProblem(value: unknown, unknownFields: string[]): string | undefined {

@@ -5,7 +5,7 @@ import { compileSchema, newAjv } from '../fixtures/compiled-schemas.js';
 import { checkFaultRules } from '../faults/fault-rules.js';
 import { FAULT_COUNTER_FIELDS, STORED_AJV_OPTIONS, stateDocumentSchema, orderSegmentSchema, refundRecordSchema, refundSegmentSchema } from './stored-state-schemas.js';
 import { join } from 'node:path';
-import { parseSegmentName, segmentName, SEGMENTED_COLLECTIONS, type SegmentedCollectionName } from './segment-storage.js';
+import { parseSegmentName, segmentName, SEGMENTED_COLLECTIONS, type SegmentedCollectionName } from './segment-names.js';
 import { pointerToPath, schemaMessages } from '../http/messages.js';
 
 export function storedStateProblems(stored: StoredDocuments): string[] {

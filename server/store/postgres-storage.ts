@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Adapter } from 'lowdb';
 import { decodeJsonFile } from './decode-json-file.js';
 import { decodeLogFile, readRefundLine } from './decode-log-file.js';
-import { parseLogName, parseSegmentName } from './segment-storage.js';
+import { parseLogName, parseSegmentName } from './segment-names.js';
 import type { DocumentStorage } from './segment-storage.js';
 import type { StoredDocuments, StoredEntry } from './read-stored-files.js';
 import { StoreError } from './sandbox-store.js';

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJsonFile, type DecodedFile } from './decode-json-file.js';
 import { decodeLogFile, readRefundLine, type DecodedLog } from './decode-log-file.js';
-import { parseLogName, parseSegmentName, type LoggedCollectionName, type SegmentedCollectionName } from './segment-storage.js';
+import { parseLogName, parseSegmentName, type LoggedCollectionName, type SegmentedCollectionName } from './segment-names.js';
 
 export async function readStoredFiles(dataFile: string, segmentsFolder: string): Promise<StoredDocuments> {
   const state = readStoredFile(dataFile, decodeJsonFile);

@@ -1,6 +1,6 @@
 /** A collection that grows with every request (refunds), kept as record logs: a change appends its record's line, a commit is one append, no file rewritten in it; past `limit` the oldest go (never one held), and files are removed or compacted by log-file-tally.ts's rules. */
 import type { DocumentStorage } from './segment-storage.js';
-import { logName } from './segment-storage.js';
+import { logName } from './segment-names.js';
 import { KeptRecord, LogFileTally, PlacesMet } from './log-file-tally.js';
 import { RetentionWalk } from './retention.js';
 import { latestLines } from './latest-lines.js';

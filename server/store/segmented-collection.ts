@@ -1,7 +1,7 @@
 /** A collection that grows with traffic, in lowdb segments: a change rewrites only the segments it touched. */
 import { Low } from 'lowdb';
 import type { DocumentStorage } from './segment-storage.js';
-import { segmentName } from './segment-storage.js';
+import { segmentName } from './segment-names.js';
 
 export class SegmentedCollection<T> {
   private readonly segments: Array<{ name: string; db: Low<T[]> }> = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { judgeOrderReply } from './order-delivery.js';
+import { judgeOrderReply } from './post-order.js';
 
 describe('judgeOrderReply', () => {
   it.each([

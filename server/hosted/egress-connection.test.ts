@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { postOrder } from '../orders/order-delivery.js';
+import { postOrder } from '../orders/post-order.js';
 import { OPEN_EGRESS, partnerEgress, egressFetch, egressProblem } from './egress.js';
 
 let server: Server;

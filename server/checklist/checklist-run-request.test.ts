@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CHECKLIST } from '../../certification-checklist/items/all-items.js';
-import { checkChecklistRunRequest as check } from './checklist-routes.js';
+import { checkChecklistRunRequest as check } from './checklist-run-request.js';
 
 const checkChecklistRunRequest = (body: unknown) => check(body, CHECKLIST.map((item) => item.id));
 
