@@ -65,13 +65,13 @@ export interface SandboxOptions {
   reportDir?: string;
   /** This process among the instances of one database (default: host name and process id). */
   instanceId?: string;
-  /** Several instances on one database: the key of the requests another instance sends on (server/cluster/). */
+  /** Several instances on one database: the key of the requests another instance sends on (server/hosted/). */
   forwardKey?: string;
   /** Shared by the sandboxes of one process (a hosted sandbox's partners): set `draining` when it stops. */
   readiness?: Readiness;
-  /** Which addresses the sandbox may call for the partner (egress/egress-policy.ts); open (a laptop) by default. */
+  /** Which addresses the sandbox may call for the partner (hosted/egress.ts); open (a laptop) by default. */
   egress?: EgressPolicy;
-  /** What the partner may use (domain/quotas.ts); a laptop's by default, with `journalLimit` as its journal. */
+  /** What the partner may use (hosted/quotas.ts); a laptop's by default, with `journalLimit` as its journal. */
   quotas?: Quotas;
   /** A partner of a hosted sandbox: its health shows nothing of the store or the host. */
   hosted?: boolean;

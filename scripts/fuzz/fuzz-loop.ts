@@ -236,7 +236,7 @@ function normalize(text: string): string {
     .slice(0, 140);
 }
 
-/** `TypeError: Cannot convert… @ server/domain/pos-token-rules.ts:103` from the sandbox's log of a 500. */
+/** `TypeError: Cannot convert… @ server/tokens/pos-token-rules.ts:103` from the sandbox's log of a 500. */
 function serverErrorOf(log: string[]): string | undefined {
   for (const line of log) {
     try {

@@ -51,7 +51,7 @@ export interface ChecklistRunsOptions {
   partner: PartnerIdentity;
   adminToken: string | undefined;
   clock: () => number;
-  /** Which addresses a run may call for the partner (egress/egress-policy.ts); open on a laptop. */
+  /** Which addresses a run may call for the partner (hosted/egress.ts); open on a laptop. */
   egress?: EgressPolicy;
   /** The partner's quotas: runs an hour, and how many runs' reports and orders are kept. */
   quota?: QuotaBook;
@@ -143,7 +143,7 @@ export class ChecklistRuns extends EventEmitter<{ changed: [ChecklistRun] }> {
     this.emit('changed', structuredClone(run));
   }
 
-  /** Runs the checklist in a worker thread (checklist-job.ts) and follows it; resolves once it ended, however. */
+  /** Runs the checklist in a worker thread (checklist-worker.ts) and follows it; resolves once it ended, however. */
   private async execute(run: ChecklistRun, request: ChecklistRunRequest): Promise<void> {
     const egress = this.options.egress ?? OPEN_EGRESS;
     const { partner, fixtures } = this.options;

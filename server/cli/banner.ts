@@ -13,7 +13,7 @@ export interface BannerInput {
   fixturesDir: string;
   /** The data file, or "memory". */
   state: string;
-  /** What the start says of stored files it used though part of them is gone (store/stored-state-notes.ts). */
+  /** What the start says of stored files it used though part of them is gone (store/check-stored-state.ts). */
   stateNotes?: string[];
   /** The fault rules in force at start: from a --faults file, kept in the stored state, or none. */
   faults?: { count: number; from: string | undefined };

@@ -29,7 +29,7 @@ export function exportPostmanCommand(): Command {
   return new Command('postman')
     .description('write a Postman collection (every POS call and the control API, with tests) and its environment')
     .option('--out <dir>', 'the folder the two files are written into (made if missing)', '.')
-    // The same flag and default as every command's --sandbox (sandbox-url.ts).
+    // The same flag and default as every command's --sandbox (control-client.ts).
     .option('--sandbox <url>', `the running sandbox, the environment's baseUrl (default: SANDBOX_URL, else http://${DEFAULT_HOST}:${DEFAULT_PORT})`)
     .option('--location <id>', 'the location of the POS calls and the menu examples (default: the first standard location)')
     .option('--fixtures <dir>', 'fixture folder (the partner, its key, the locations and their menus)', join(PACKAGE_ROOT, 'fixtures'))

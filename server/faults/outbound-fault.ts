@@ -41,7 +41,7 @@ export interface OutboundSend {
   body: string;
   timeoutMs: number;
   sleep: (ms: number) => Promise<void>;
-  /** Which addresses the order may go to (egress/egress-policy.ts). */
+  /** Which addresses the order may go to (hosted/egress.ts). */
   egress?: EgressPolicy;
 }
 

@@ -174,7 +174,7 @@ export function egressFetch(policy: EgressPolicy, what: string): Fetch {
           resolve(new Response(empty ? null : Buffer.concat(chunks), { status: status < 200 || status > 599 ? 502 : status, headers: passed }));
         });
       });
-      // A timeout reads as any other failure: a hosted sandbox does not tell them apart (guarded-connection.ts).
+      // A timeout reads as any other failure: a hosted sandbox does not tell them apart.
       const abort = () => {
         req.destroy();
         reject(new Error(unreachedMessage(url, what)));

@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const FORWARDED_FOR = 'x-sandbox-forwarded-for';
 /** Set by the instance that forwards: its own id. */
 export const FORWARDED_BY = 'x-sandbox-forwarded-by';
-/** Set by the instance that forwards: the proof over this request (domain/forward-proof.ts). */
+/** Set by the instance that forwards: the proof over this request (forwarding.ts). */
 export const FORWARD_PROOF = 'x-sandbox-forward-proof';
 
 /** The most a forwarded request's body may be: past the POS API's 1 MiB, so the leader is the one to say 413. */

@@ -40,7 +40,7 @@ export class Leadership {
     return leadership;
   }
 
-  /** The database's forward key: what forward proofs are signed with (domain/forward-proof.ts); it never leaves the instance. */
+  /** The database's forward key: what forward proofs are signed with (forwarding.ts); it never leaves the instance. */
   forwardKey = '';
 
   /** Grows at each lost lock connection: a lead taken on a connection lost before the sandbox was ready is no lead. */

@@ -101,7 +101,7 @@ export class PartnerSlot {
     this.timer.unref();
   }
 
-  /** Each check: hand over, put away or keep a partner it leads; take one it should lead (lead-rules.ts). */
+  /** Each check: hand over, put away or keep a partner it leads; take one it should lead (placement.ts). */
   private async tick(): Promise<void> {
     const { membership, instanceId } = this.options;
     if (this.state.kind === 'leading') {

@@ -31,7 +31,7 @@ const secretSchema = {
   ],
 } as const;
 
-/** What a partner may use (domain/quotas.ts): for every partner at the top of the file, for one in its entry. */
+/** What a partner may use (hosted/quotas.ts): for every partner at the top of the file, for one in its entry. */
 const quotaFields = {
   requestsPerSecond: { type: ['integer', 'null'], minimum: 1, maximum: 100_000 },
   burst: { type: 'integer', minimum: 1, maximum: 100_000 },

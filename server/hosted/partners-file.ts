@@ -21,7 +21,7 @@ export interface HostedPartner {
   fixtures: Fixtures;
   posOrderUrl: string | undefined;
   capabilities: string[];
-  /** The origins and networks the operator allowed the sandbox to call for this partner (egress/egress-policy.ts). */
+  /** The origins and networks the operator allowed the sandbox to call for this partner (hosted/egress.ts). */
   egress: { allow: string[]; allowNetworks: string[] };
   /** The quotas the file sets for it: its own over the file's; the rest are the hosted defaults. */
   quotas: Partial<Quotas>;

@@ -141,7 +141,7 @@ export class QuotaBook {
   /** When each export of the last hour started (harExportsPerHour). */
   private readonly exportTimes: number[] = [];
   readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 };
-  /** Told of each refusal as it happens: an instance's metrics count them (server/metrics/). */
+  /** Told of each refusal as it happens: an instance's metrics count them (instance-metrics.ts). */
   onRefused: ((quota: keyof QuotaBook['refused']) => void) | undefined;
 
   constructor(

@@ -30,7 +30,7 @@ class DatabaseSilent extends Error {
 }
 
 export function sendOn(slot: SendingSlot, req: IncomingMessage, res: ServerResponse): void {
-  // Refused before the body is read: a target that names a host is never sent anywhere (request-target.ts).
+  // Refused before the body is read: a target that names a host is never sent anywhere (http-parser-errors.ts).
   if (!isOriginForm(req.url ?? '')) return refuse(req, res, 400, 'INVALID_REQUEST', ORIGIN_FORM_ONLY);
   void forward(slot, req, res).catch((error: unknown) => {
     if (error instanceof DatabaseSilent) {

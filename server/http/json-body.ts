@@ -2,7 +2,7 @@
 import express, { type RequestHandler, type Request } from 'express';
 import { MAX_BODY_BYTES } from '../hosted/quotas.js';
 
-/** Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE; a hosted partner's limit may be lower (domain/quotas.ts). */
+/** Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE; a hosted partner's limit may be lower (hosted/quotas.ts). */
 export const BODY_LIMIT_BYTES = MAX_BODY_BYTES;
 
 /** The first stage, reading at most `limit` bytes: larger bodies answer 413 naming that limit. */

@@ -9,7 +9,7 @@ interface Kept {
   summary: JournalSummary;
   entry?: JournalEntry;
   build?: () => JournalEntry;
-  /** About how much memory its bodies and headers take (journalBytes, domain/quotas.ts). */
+  /** About how much memory its bodies and headers take (journalBytes, hosted/quotas.ts). */
   bytes: number;
 }
 

@@ -56,7 +56,7 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     this.reload();
   }
 
-  /** How many refunds wait for their decision: a partner with any is not put away (server/cluster/). */
+  /** How many refunds wait for their decision: a partner with any is not put away (server/hosted/). */
   get pendingCount(): number {
     return this.pending.size;
   }
@@ -93,7 +93,7 @@ export class RefundProcessor extends EventEmitter<{ accepted: [RefundRecord]; se
     const refund: RefundRecord = {
       id: `rf-${this.deps.newId()}`,
       ...input,
-      // In its place among the keys (the log's lines are read in the writer's key order, refund-line.ts).
+      // In its place among the keys (the log's lines are read in the writer's key order, decode-log-file.ts).
       locationId: this.locations.get(input.locationId) ?? input.locationId,
       status: 'PENDING',
       acceptedAt: isoTime(now),

@@ -156,7 +156,7 @@ export async function inTransaction<T>(pool: Pool, work: (client: Client) => Pro
   }
 }
 
-/** A partner's journal and event backlog in PostgreSQL (history-store.ts): its rows of sandbox_journal and sandbox_events. */
+/** A partner's journal and event backlog in PostgreSQL (history-keeper.ts): its rows of sandbox_journal and sandbox_events. */
 
 export function postgresHistory(pool: Pool, partner: string): HistoryStore {
   return {

@@ -18,7 +18,7 @@ export interface RecordLogOptions<S> {
   droppable?: (record: S) => boolean;
   /** A record written again soon (a PENDING refund): a file holding its latest line is not rewritten until it moved on. */
   changesAgain?: (record: S) => boolean;
-  /** A record's place in the order records are kept in, smallest (oldest) first: a refund's acceptance time (places-met.ts). */
+  /** A record's place in the order records are kept in, smallest (oldest) first: a refund's acceptance time (log-file-tally.ts). */
   placeOf?: (record: S) => number;
   linesPerFile?: number;
 }
@@ -67,7 +67,7 @@ export class RecordLog<T extends S, S = T> {
       // Every line of a file read is a record, in the file's order (decode-log-file.ts): the index is the row.
       for (let row = 0; row < records.length; row++) {
         const entry = records[row]!;
-        // A line its reader recognized comes as the log's own entry (kept-record.ts); one read by JSON.parse, as a record.
+        // A line its reader recognized comes as the log's own entry (log-file-tally.ts); one read by JSON.parse, as a record.
         const kept = entry instanceof KeptRecord ? entry : new KeptRecord<T | S>(entry, undefined);
         kept.file = number;
         kept.row = row;

@@ -36,7 +36,7 @@ export class SandboxStore {
   private readonly state: Low<StateDocument>;
   private readonly committer: GroupCommit;
   private stateDirty = false;
-  /** What the start says of stored files it used though part of them is gone (stored-state-notes.ts); none, mostly. */
+  /** What the start says of stored files it used though part of them is gone (check-stored-state.ts); none, mostly. */
   notes: string[] = [];
 
   private constructor(
