@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { headingAnchors, markdownLinks } from '../docs-check/markdown-links.js';
+import { headingAnchors, markdownLinks } from './markdown-links.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 const pages = ['README.md', ...readdirSync(join(PACKAGE_ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).map((file) => join('docs', file))];
