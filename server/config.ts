@@ -1,5 +1,6 @@
 /** Pure: defaults + environment + flags → the server's configuration. Flags beat the environment. */
 import { DEFAULT_REFUND_LIMIT } from './store/retention.js';
+import { StartupError } from './errors.js';
 
 export interface ServeFlags {
   port?: string;
@@ -95,7 +96,7 @@ export const DEFAULT_SIGNING_KEY = '.sandbox/signing-key.pem';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** A configuration value that cannot be used; the message says which and why. */
-export class ConfigError extends Error {
+export class ConfigError extends StartupError {
   override name = 'ConfigError';
 }
 

@@ -31,6 +31,9 @@ export interface ErrorEnvelope {
 }
 
 /** An error meant for the wire: one code, one message per problem found. */
+/** A known failure of a command's start (its configuration, fixtures or stored state): a message and exit code 2, not a stack. */
+export class StartupError extends Error {}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly messages: string[];

@@ -1,7 +1,7 @@
 /** I/O: a report folder written, signed, and read back for verify-report. */
 import { readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { readPlainFile } from '../../server/store/read-stored-files.js';
+import { readPlainFile } from '../../server/store/read-plain-file.js';
 import { join } from 'node:path';
 import type { Report } from './report-model.js';
 import { renderReportFiles, REPORT_FILES } from './render-report-files.js';

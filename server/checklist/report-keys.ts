@@ -1,7 +1,7 @@
 /** I/O: the key a laptop signs its reports with, made at first start in the data folder (0600) and the same every start after; a sandbox with no data folder makes one for the process. */
 import { generateKeyPairSync, createPrivateKey, type KeyObject, createPublicKey } from 'node:crypto';
 import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { readPlainFile } from '../store/read-stored-files.js';
+import { readPlainFile } from '../store/read-plain-file.js';
 import { dirname, join } from 'node:path';
 import { selfSigner, type ReportKeys, type VerificationKey } from '../../certification-checklist/report/signing-keys.js';
 import { ConfigError } from '../config.js';

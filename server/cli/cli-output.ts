@@ -1,8 +1,6 @@
 /** The last guard of all the command prints: every chunk passes terminalSafe, whatever path its text took. */
 import { terminalSafe } from '../http/messages.js';
-import { ConfigError } from '../config.js';
-import { FixtureError } from '../fixtures/load-fixtures.js';
-import { StoreError } from '../store/sandbox-store.js';
+import { StartupError } from '../errors.js';
 
 export function guardTerminalOutput(): void {
   for (const stream of [process.stdout, process.stderr]) {
@@ -28,7 +26,7 @@ export async function exitWith(run: () => Promise<void>): Promise<void> {
     await run();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof ConfigError || error instanceof FixtureError || error instanceof StoreError) {
+    if (error instanceof StartupError) {
       process.stderr.write(`pos-sandbox: ${error.message}\n`);
     } else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       process.stderr.write(`pos-sandbox: cannot listen: ${(error as Error).message}; pick another --port (or PORT) or --host\n`);

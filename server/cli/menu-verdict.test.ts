@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadMenuUpdateSchemas } from '../menus/menu-update-schemas.js';
 import { fixtures } from '../test/test-identity.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { parseJsonBody } from '../http/json-text.js';
 import { formatVerdict, menuVerdict as verdictOf } from './menu-verdict.js';
 
 const menuVerdict = (file: string, text: string, location: string | undefined, strict: boolean, ctx: typeof context) =>

@@ -4,7 +4,7 @@ import { strictMessage, type Finding } from '../http/findings.js';
 import { LOCATION_REQUIRED } from '../http/pos-call.js';
 import { checkMenuUpdate, type MenuCheckContext, isRecord } from '../menus/menu-update-check.js';
 import type { MenuForm } from '../menus/menu-update-check.js';
-import type { ParsedBody } from '../http/json-body.js';
+import type { ParsedBody } from '../http/json-text.js';
 import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
 
 export interface MenuVerdict {

@@ -1,6 +1,6 @@
 /** `pos-sandbox orders replay FILE`: a failure stress saved, sent again through the running sandbox and judged alike: exit 1 while it fails, 0 once the POS takes it. */
 import { Command } from 'commander';
-import { readPlainFile } from '../store/read-stored-files.js';
+import { readPlainFile } from '../store/read-plain-file.js';
 import { printable } from '../http/messages.js';
 import { FAILURE_FORMAT, type FailureFile, CaseRunner } from '../stress/stress-run.js';
 import { DEFAULT_DEADLINES } from '../stress/delivery-verdict.js';

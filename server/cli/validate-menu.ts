@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError } from '../config.js';
 import { isRecord, menuFormOf } from '../menus/menu-update-check.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { parseJsonBody } from '../http/json-text.js';
 import { loadFixtures } from '../fixtures/load-fixtures.js';
 import { loadMenuUpdateSchemas } from '../menus/menu-update-schemas.js';
 import { PACKAGE_ROOT } from '../version.js';

@@ -6,7 +6,7 @@ import { rejudgeReport } from '../../certification-checklist/report/rejudge.js';
 import { signerWords } from '../../certification-checklist/report/render-statement.js';
 import { printable } from '../http/messages.js';
 import { keysFromJwks, type VerificationKey } from '../../certification-checklist/report/signing-keys.js';
-import { readPlainFile } from '../store/read-stored-files.js';
+import { readPlainFile } from '../store/read-plain-file.js';
 
 export function verifyReportCommand(): Command {
   return new Command('verify-report')

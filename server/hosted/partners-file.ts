@@ -1,6 +1,6 @@
 /** Reads `serve --partners FILE`: the schema, each partner's secrets and fixtures; every problem at once, each at its place, and the start stops (exit 2). */
 import { readFileSync } from 'node:fs';
-import { readPlainFile } from '../store/read-stored-files.js';
+import { readPlainFile } from '../store/read-plain-file.js';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, type PartnerIdentity } from '../config.js';
 import { schemaMessages } from '../http/messages.js';

@@ -1,33 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { jsonDepth, readPlainBody } from './json-body.js';
+import { readPlainBody } from './json-body.js';
 import { connect, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import fc from 'fast-check';
 import request from 'supertest';
-
-describe('jsonDepth', () => {
-  it.each([
-    ['"text"', 0],
-    ['42', 0],
-    ['{}', 1],
-    ['[[],[[]]]', 3],
-    ['{"a":{"b":[1,{"c":2}]}}', 4],
-    ['"[[[[[["', 0],
-    ['{"a":"\\"[[[["}', 1],
-    ['{"a":"\\\\"}', 1],
-    ['['.repeat(20_000) + ']'.repeat(20_000), 20_000],
-    ['['.repeat(5), 5],
-    [']]]]{', 1],
-  ])('%s nests %i levels', (text, depth) => {
-    expect(jsonDepth(text)).toBe(depth);
-  });
-
-  it('counts the depth of a value parsed by JSON.parse the same way', () => {
-    const value = { Items: [{ Modifiers: [{ Options: [{ Price: 1 }] }] }] };
-    expect(jsonDepth(JSON.stringify(value))).toBe(7);
-  });
-});
 
 const LIMIT = 1024;
 

@@ -2,7 +2,7 @@
 import type { EnvelopeFamily } from '../errors.js';
 import type { Finding } from './findings.js';
 import type { MenuUpdateOutcome } from '../menus/apply-menu-update.js';
-import type { ParsedBody } from './json-body.js';
+import type { ParsedBody } from './json-text.js';
 import type { TokenDefect, VerifiedPosToken } from '../tokens/pos-token-rules.js';
 import type { JournalFault } from '../journal/journal-entry.js';
 

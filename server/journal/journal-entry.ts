@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Finding } from '../http/findings.js';
 import type { MenuUpdateOutcome } from '../menus/apply-menu-update.js';
 import type { TokenDefect } from '../tokens/pos-token-rules.js';
-import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-body.js';
+import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-text.js';
 
 export interface TokenView {
   header?: Record<string, unknown>;

@@ -1,7 +1,7 @@
 /** Pure: a PUT /menu (§2.2, §4.2) checked whole, so the server and `pos-sandbox validate-menu` give the same messages. */
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import type { Menu, Location } from '../fixtures/fixture-schemas.js';
-import type { ParsedBody } from '../http/json-body.js';
+import type { ParsedBody } from '../http/json-text.js';
 import type { MenuUpdateFormA, MenuUpdateFormB } from './menu-update-types.js';
 import { companyProfileIdField, isCompanyProfileId, isUpdateOrderState, UPDATE_ORDER_STATE_INSTEAD } from '../migration/v1-habits.js';
 import { describeValue, pointerToPath, schemaMessages } from '../http/messages.js';

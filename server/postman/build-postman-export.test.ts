@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { menuVerdict } from '../cli/menu-verdict.js';
-import { parseJsonBody } from '../http/json-body.js';
+import { parseJsonBody } from '../http/json-text.js';
 import { loadMenuUpdateSchemas } from '../menus/menu-update-schemas.js';
 import { fixtures, PARTNER } from '../test/test-identity.js';
 import { buildPostmanExport } from './build-postman-export.js';

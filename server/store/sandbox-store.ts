@@ -14,6 +14,7 @@ import { RecordLog } from './record-log.js';
 import type { KeptRecord } from './log-file-tally.js';
 import { isoTimeMs } from '../http/iso-time.js';
 import { DEFAULT_REFUND_LIMIT } from './retention.js';
+import { StartupError } from '../errors.js';
 
 interface StateDocument {
   schemaVersion: 1;
@@ -176,7 +177,7 @@ export async function pingStore(storage: Pick<DocumentStorage, 'kind' | 'ping'>)
 
 /** The error of a stored state that cannot be used or moved aside; `serve` prints its message and exits with code 2. */
 
-export class StoreError extends Error {
+export class StoreError extends StartupError {
   override name = 'StoreError';
 }
 

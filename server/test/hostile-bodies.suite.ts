@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { MAX_JSON_DEPTH } from '../http/json-body.js';
+import { MAX_JSON_DEPTH } from '../http/json-text.js';
 import { EXTERNAL_ID, cleanHeaders, menuEnvelope, orderEnvelope, posToken, postRefund, signHs256, testSandbox, validClaims } from './helpers.js';
 
 const nested = (levels: number, inner = '') => '['.repeat(levels) + inner + ']'.repeat(levels);

@@ -2,7 +2,7 @@
 import { createHash, type KeyObject, createHmac, timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { describeValue as describe } from '../http/messages.js';
-import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-body.js';
+import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-text.js';
 
 /** aud of every POS → service token, iss of every service → POS token (§5). */
 export const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
