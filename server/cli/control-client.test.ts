@@ -85,6 +85,16 @@ describe('an error answer', () => {
     const url = await answering(500, body);
     await expect(controlClient(url, {}).call('GET', '/_sandbox/health')).rejects.toThrow(`GET ${url}/_sandbox/health answered 500: ${said}`);
   });
+
+  it('says a server that labels broken JSON as JSON is not the sandbox', async () => {
+    const url = await answering(200, '{"status":');
+    await expect(controlClient(url, {}).call('GET', '/_sandbox/health')).rejects.toThrow(`GET ${url}/_sandbox/health answered 200 with application/json, not the sandbox's JSON: is ${url} the sandbox?`);
+  });
+
+  it('says what an event stream refused with, when its answer is no JSON', async () => {
+    const url = await serve((_req, res) => void res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'));
+    await expect(controlClient(url, {}).open('/_sandbox/events')).rejects.toThrow(`GET ${url}/_sandbox/events answered 502: <h1>Bad gateway</h1>`);
+  });
 });
 
 describe('a list of several pages', () => {

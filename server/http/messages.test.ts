@@ -72,6 +72,17 @@ describe('schemaMessages', () => {
     validate([]);
     expect(schemaMessages(validate.errors, 'body')).toEqual(['body must be an object, got array []']);
   });
+
+  it('says how long a text may be, and how many items a list may hold', () => {
+    const bounded = new Ajv({ allErrors: true, verbose: true }).compile({
+      type: 'object',
+      properties: { Name: { type: 'string', minLength: 2, maxLength: 3 }, Tags: { type: 'array', maxItems: 1 } },
+    });
+    bounded({ Name: 'long', Tags: ['a', 'b'] });
+    expect(schemaMessages(bounded.errors, 'body')).toEqual(['Name must be at most 3 characters long', 'Tags must have at most 1 items, got 2']);
+    bounded({ Name: 'x' });
+    expect(schemaMessages(bounded.errors, 'body')).toEqual(['Name must be at least 2 characters long']);
+  });
 });
 
 /* eslint-disable no-control-regex -- control characters are what these tests look for */

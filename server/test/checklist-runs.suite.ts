@@ -80,6 +80,17 @@ describe('checklist runs', () => {
     expect((await request(app).get('/_sandbox/checklist/runs')).body.map((listed: { id: string }) => listed.id)).toEqual(['run-1']);
   });
 
+  it("runs against the partner's own driver when given its URL, and says why that run failed", async () => {
+    const { app, checklist } = await testSandbox();
+    const port = await closedPort();
+    checklist.sandboxUrl = `http://127.0.0.1:${port}`;
+    const driverUrl = 'http://127.0.0.1:9/pos-driver';
+    const started = await request(app).post('/_sandbox/checklist/runs').send({ driverUrl, posOrderUrl: `${driverUrl}/order`, only: ['AUTH-01'] });
+    expect([started.status, started.body.driver]).toEqual([202, { url: driverUrl, referencePos: false }]);
+    await until(async () => (await request(app).get('/_sandbox/checklist/runs/run-1')).body.status !== 'running');
+    expect((await request(app).get('/_sandbox/checklist/runs/run-1')).body).toMatchObject({ status: 'failed', error: expect.stringContaining(`127.0.0.1:${port}`) });
+  });
+
   it("runs in a thread of lower priority than the sandbox's event loop (Linux: nice 10)", async () => {
     const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
     const lowered = () => readdirSync('/proc/self/task').filter((task) => niceOf(task) === RUN_THREAD_NICE);
