@@ -5,7 +5,8 @@ import type { ErrorCode } from '../errors.js';
 import { CONTROL_MOUNT } from '../control/control-api.js';
 import { routeFinder } from '../http/route.js';
 import { ROUTES } from '../routes.js';
-import { checkAuthorizationHeader, decodeJsonPart } from '../tokens/pos-token-rules.js';
+import { checkAuthorizationHeader } from '../tokens/pos-token-rules.js';
+import { decodeJsonPart } from '../http/json-text.js';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 
 export const PARTNER_HEADER = 'x-sandbox-partner';

@@ -56,3 +56,16 @@ export function parseJsonBody(contentType: string | undefined, text: string): Pa
     return { ok: false, bytes, problem: `body is not valid JSON: ${(error as Error).message}` };
   }
 }
+
+/** A JWS part (base64url of a JSON object) → the object, or undefined for anything else; a JOSE header or claim set is flat, so a deep one is not worth walking. */
+export function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
+  try {
+    const text = Buffer.from(part, 'base64url').toString('utf8');
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

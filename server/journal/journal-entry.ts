@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Finding } from '../http/findings.js';
 import type { MenuUpdateOutcome } from '../menus/apply-menu-update.js';
 import type { TokenDefect } from '../tokens/pos-token-rules.js';
-import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-text.js';
+import { MAX_JSON_DEPTH, decodeJsonPart, jsonDepth } from '../http/json-text.js';
 
 export interface TokenView {
   header?: Record<string, unknown>;
@@ -67,7 +67,7 @@ export function viewToken(authorization: string | undefined): TokenView | undefi
   if (authorization === undefined) return undefined;
   const token = authorization.replace(/^\s*bearer\s+/i, '').trim();
   if (token === '') return undefined;
-  const [header, claims] = token.split('.').slice(0, 2).map(decodePart);
+  const [header, claims] = token.split('.').slice(0, 2).map((part) => decodeJsonPart(part));
   if (header === undefined || claims === undefined) return { sha256: sha256(token), unreadable: 'not a JWT' };
   return { header, claims, sha256: sha256(token) };
 }
@@ -104,18 +104,6 @@ export function bodyForJournal(text: string | undefined): { body?: unknown; body
     }
   }
   return { bodyText: `${text.slice(0, JOURNAL_BODY_LIMIT)}… [${text.length - JOURNAL_BODY_LIMIT} more characters not kept]` };
-}
-
-function decodePart(part: string | undefined): Record<string, unknown> | undefined {
-  if (part === undefined || !/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
-  try {
-    const text = Buffer.from(part, 'base64url').toString('utf8');
-    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export interface OutboundAttempt {

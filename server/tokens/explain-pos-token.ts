@@ -5,13 +5,13 @@ import {
   SERVICE_AUDIENCE,
   checkAuthorizationHeader,
   claimDefects,
-  decodeJsonPart,
   isoTime,
   type PosTokenContext,
   type TokenDefect,
   type TokenPart,
 } from './pos-token-rules.js';
 import { renderEnvelope, type ErrorEnvelope } from '../errors.js';
+import { decodeJsonPart } from '../http/json-text.js';
 
 /** One §5 rule: passed, failed (with every reason), or not judged (with why not). */
 export interface TokenRuleVerdict {

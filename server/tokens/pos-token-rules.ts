@@ -2,7 +2,7 @@
 import { createHash, type KeyObject, createHmac, timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { describeValue as describe } from '../http/messages.js';
-import { MAX_JSON_DEPTH, jsonDepth } from '../http/json-text.js';
+import { decodeJsonPart } from '../http/json-text.js';
 
 /** aud of every POS → service token, iss of every service → POS token (§5). */
 export const SERVICE_AUDIENCE = 'io.service.pos.brokers.openapi';
@@ -229,19 +229,6 @@ const CLAIM_MEANING: Record<(typeof STRING_CLAIMS)[number] | (typeof TIME_CLAIMS
 
 function fail(part: TokenPart, message: string): PosTokenCheck {
   return { ok: false, defects: [{ part, message }] };
-}
-
-export function decodeJsonPart(part: string): Record<string, unknown> | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
-  try {
-    const text = Buffer.from(part, 'base64url').toString('utf8');
-    // A JOSE header or claim set is flat; a deeply nested one is not a token worth walking.
-    if (jsonDepth(text) > MAX_JSON_DEPTH) return undefined;
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isSeconds(value: unknown): value is number {
