@@ -6,4 +6,6 @@ export default {
   ...base,
   testMatch: ['**/*.system.test.ts'],
   testPathIgnorePatterns: base.testPathIgnorePatterns.filter((pattern) => !pattern.includes('system')),
+  // A scenario spawns several processes, each slower on a loaded machine: 30 s each, not jest's 5, and a hang still fails.
+  testTimeout: 30_000,
 };
