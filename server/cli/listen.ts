@@ -14,7 +14,7 @@ export interface Listening {
 export async function listenOn(server: Server, config: { port: number; host: string }): Promise<Listening> {
   server.listen(config.port, config.host);
   await once(server, 'listening');
-  // Only now: the stored state is read at start with V8's own growth, which a 100,000-refund start needs (10% quicker).
+  // Only now: the stored state is read at start with V8's own growth, which a 100,000-refund start needs to be quick.
   limitHeapGrowth();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ChecklistRunRefused } from '../checklist/checklist-runs.js';
-import { RUN_THREAD_NICE } from '../checklist/checklist-worker.js';
+import { lowerThisThreadsPriority, RUN_THREAD_NICE } from '../checklist/checklist-worker.js';
 import { closedPort, listen } from './loopback.js';
 import { orderEnvelope, PARTNER, posToken, testSandbox } from './helpers.js';
 
@@ -89,6 +89,11 @@ describe('checklist runs', () => {
     expect([started.status, started.body.driver]).toEqual([202, { url: driverUrl, referencePos: false }]);
     await until(async () => (await request(app).get('/_sandbox/checklist/runs/run-1')).body.status !== 'running');
     expect((await request(app).get('/_sandbox/checklist/runs/run-1')).body).toMatchObject({ status: 'failed', error: expect.stringContaining(`127.0.0.1:${port}`) });
+  });
+
+  it('says so, and runs on, where the system refuses the lower priority', () => {
+    // A nice past the range the system takes: refused before anything changes, as a system without the right refuses it.
+    expect(lowerThisThreadsPriority(100)).toBe(false);
   });
 
   it("runs in a thread of lower priority than the sandbox's event loop (Linux: nice 10)", async () => {
