@@ -101,7 +101,7 @@ export interface FoundRun {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The tag of a report folder (`2026-11-27T10-00-00-000Z-a1b2c3`), or undefined for a folder of another shape. */
+/** The tag of a report folder (its six hex digits after the time, `<time>-a1b2c3`), or undefined for a folder of another shape. */
 export const tagOfReport = (id: string): string | undefined => /-([0-9a-f]{6})$/.exec(id)?.[1];
 
 /** The tag of a checklist order (`chk-a1b2c3-07`), or undefined for any other order. */
