@@ -65,10 +65,11 @@ function buildArtefact(version: string, work: string): string {
   const name = `pos-sandbox-${version}-${TARGET}`;
   const folder = join(work, name);
   mkdirSync(folder);
-  copyFileSync(OUT, join(folder, basename(OUT)));
+  // The launcher runs the executable by this name, whatever --out called it.
+  copyFileSync(OUT, join(folder, `pos-sandbox-${TARGET}`));
   copyFileSync(join(ROOT, 'scripts', 'sea', 'pos-sandbox.sh'), join(folder, 'pos-sandbox'));
   chmodSync(join(folder, 'pos-sandbox'), 0o755);
-  chmodSync(join(folder, basename(OUT)), 0o755);
+  chmodSync(join(folder, `pos-sandbox-${TARGET}`), 0o755);
   const tar = execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '--format=ustar', '-C', work, '-cf', '-', name], { maxBuffer: 1 << 30 });
   const artefact = join(dirname(OUT), `${name}.tar.gz`);
   const gzipped = gzipSync(tar, { level: 9 });
