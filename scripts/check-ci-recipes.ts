@@ -1,12 +1,13 @@
 /** npm run check:ci-recipes: the recipes of docs/ci.md run as a runner would, against the correct reference POS (exit 0) and --bug exp-in-ms (exit 1, AUTH-06 failing); the no-Node one with no node or npm on the PATH. */
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { CHECKLIST } from '../certification-checklist/items/all-items.js';
 import { PACKAGE_ROOT, VERSION } from '../server/version.js';
+import { pathWithoutNode } from './package-check/path-without-node.js';
 import { freePort } from './package-check/processes.js';
 
 interface Recipe {
@@ -27,8 +28,6 @@ interface NoNodeSetting {
 }
 
 const NAME = `pos-sandbox-${VERSION}-linux-x64`;
-/** The commands a Node install brings, none of which the no-Node recipe may reach. */
-const NODE_COMMANDS = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
 
 /** The key the check gives the pipeline's secret (SANDBOX_NONPROD_KEY): the runner's masked variable. */
 const TEST_KEY = 'ci-recipe-check-nonprod-key-0123456789abcdef';
@@ -57,18 +56,6 @@ export function recipes(page: string): Recipe[] {
     { name: 'GitLab CI', commands: gitlab.filter(installed), variables: { SANDBOX_NONPROD_KEY: TEST_KEY, ...Object.assign({}, ...jobs.map((job) => job.variables ?? {})) } },
     { name: 'a runner without Node', commands: noNode.flatMap((job) => job.script ?? []), variables: { SANDBOX_NONPROD_KEY: TEST_KEY, ...Object.assign({}, ...noNode.map((job) => job.variables ?? {})) }, withoutNode: true },
   ];
-}
-
-/** A folder of links to every command of the system's PATH but Node's: what a runner with no Node has. */
-function pathWithoutNode(folder: string): string {
-  mkdirSync(folder);
-  for (const dir of ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']) {
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir)) {
-      if (!NODE_COMMANDS.has(name) && !existsSync(join(folder, name))) symlinkSync(join(dir, name), join(folder, name));
-    }
-  }
-  return folder;
 }
 
 /** The artefact as a team keeps it: built here, served from a local address standing in for POS_SANDBOX_FROM, and unpacked once for the stand-in POS. */
