@@ -101,6 +101,14 @@ async function checkCache(): Promise<string> {
   await version('with HOME unset', { PATH: env.PATH, TMPDIR: temporary });
   const uid = process.getuid?.() ?? 'user';
   if (!readdirSync(join(temporary, `pos-sandbox-${uid}`)).includes(unpackedAs)) fail(`with HOME unset, nothing was unpacked in ${join(temporary, `pos-sandbox-${uid}`)}`);
+  // Nowhere to write (a file where the folders would be, which stops root as well): one line, exit 2.
+  const nowhere = join(folder, 'a-file');
+  writeFileSync(nowhere, '');
+  const stuck = await run(launcher, ['--version'], { cwd: folder, env: { PATH: env.PATH, POS_SANDBOX_CACHE: join(nowhere, 'cache'), TMPDIR: nowhere } });
+  if (stuck.code !== 2 || stuck.stdout !== '' || !/^pos-sandbox: cannot unpack its files \(.+\); set POS_SANDBOX_CACHE to a folder of yours it may write in\.\n$/.test(stuck.stderr)) {
+    fail(`with no folder to write in, --version exited ${stuck.code}, printed ${JSON.stringify(stuck.stdout)}, said ${JSON.stringify(stuck.stderr)}`);
+  }
+  process.stdout.write(`ok: with no folder to write in: ${stuck.stderr}`);
   return unpackedAs;
 }
 

@@ -148,7 +148,13 @@ function unpacked() {
   return unpackInto(base, name, files);
 }
 
-const root = unpacked();
+let root;
+try {
+  root = unpacked();
+} catch (error) {
+  process.stderr.write(`pos-sandbox: cannot unpack its files (${error.message}); set POS_SANDBOX_CACHE to a folder of yours it may write in.\n`);
+  process.exit(2);
+}
 let entry = path.join(root, 'dist', 'server', 'cli.js');
 if (process.argv[2] === 'reference-pos') {
   entry = path.join(root, 'dist', 'reference-pos', 'cli.js');
