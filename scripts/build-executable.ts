@@ -16,12 +16,12 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /** The payload: a 4-byte length, a JSON header ({ version, digest, files: [{ path, size, mode }] }), the files' bytes. */
 function payload(version: string): Buffer {
-  const paths = payloadFiles(ROOT);
-  const bodies = paths.map((path) => readFileSync(join(ROOT, path)));
+  const entries = payloadFiles(ROOT);
+  const bodies = entries.map(({ path, body }) => body ?? readFileSync(join(ROOT, path)));
   const digest = createHash('sha256');
-  paths.forEach((path, i) => digest.update(path).update('\0').update(bodies[i]!));
+  entries.forEach(({ path }, i) => digest.update(path).update('\0').update(bodies[i]!));
   // Never writable by group or others once unpacked, whatever the umask of the machine that built it.
-  const files = paths.map((path, i) => ({ path, size: bodies[i]!.length, mode: statSync(join(ROOT, path)).mode & 0o755 }));
+  const files = entries.map(({ path, body }, i) => ({ path, size: bodies[i]!.length, mode: body ? 0o644 : statSync(join(ROOT, path)).mode & 0o755 }));
   const header = Buffer.from(JSON.stringify({ version, digest: digest.digest('hex').slice(0, 16), files }));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);

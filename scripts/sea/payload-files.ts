@@ -7,6 +7,9 @@ import { join, relative, sep } from 'node:path';
 const PACKAGE_PARTS = ['package.json', 'dist', 'fixtures', 'menu-template', 'order-model', 'server/faults/fault-rule.schema.json'];
 /** Loaded by name outside the bundle: pino starts its transports' workers from their own files, so each is carried whole. */
 const WHOLE_PACKAGES = ['pino', 'pino-pretty'];
+/** Imported by --store only, which the executable refuses: each is carried as a package that says so, so that no import is ever looked for in a node_modules above the cache. */
+const STUBBED_PACKAGES = ['pg', 'node-pg-migrate'];
+const STUB_MESSAGE = '--store (PostgreSQL) is not in the standalone executable: run the npm package with Node 20.19 or later for it (docs/install.md)';
 /** What a package ships for its developers: tests, docs, types, maps, sources, pictures, tool settings. */
 const NOT_RUN = /(^|\/)(tests?|__tests__|docs?|benchmarks?|examples?|\.github)\/|\.(d\.[cm]?ts|ts|map|md|markdown|png|jpe?g|gif|svg|ya?ml|sh)$|(^|\/)(tsconfig[^/]*\.json|\.[^/]+)$/;
 
@@ -63,10 +66,27 @@ function requiredFiles(root: string, sources: string[]): string[] {
   return [...found];
 }
 
-/** The payload's paths, relative to the package root, in a fixed order. */
-export function payloadFiles(root: string): string[] {
+/** The packages the bundle imports by name: each must be carried whole or as a stub, or Node would look for it above the cache. */
+function checkImports(root: string, bundle: string[]): void {
+  const carried = new Set([...WHOLE_PACKAGES, ...STUBBED_PACKAGES]);
+  for (const file of bundle.filter((path) => path.endsWith('.js'))) {
+    for (const [, specifier] of readFileSync(join(root, file), 'utf8').matchAll(/(?:\bfrom ?|\bimport\()"([^"./][^"]*)"/g)) {
+      const name = specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!;
+      if (!isBuiltin(specifier!) && !carried.has(name)) throw new Error(`${file} imports ${specifier}, which the executable does not carry: add it to scripts/sea/payload-files.ts`);
+    }
+  }
+}
+
+/** The payload's files, relative to the package root, in a fixed order: each with its bytes when it is not a file of the package. */
+export function payloadFiles(root: string): Array<{ path: string; body?: Buffer }> {
   // dist/scripts/ holds the build's own validator compiler, run before packing, never by the CLI.
   const own = PACKAGE_PARTS.flatMap((part) => filesUnder(root, part, (path) => !path.endsWith('.map') && !path.startsWith('dist/scripts/')));
+  // The dashboard's script runs in the browser; the validators' requires are followed by requiredFiles.
+  checkImports(root, own.filter((path) => path.startsWith('dist/') && !/^dist\/(dashboard|validators)\//.test(path)));
   const packages = new Set([...wholePackages(root, WHOLE_PACKAGES), ...requiredFiles(root, own.filter((path) => path.startsWith('dist/validators/')))]);
-  return [...own, ...[...packages].sort()];
+  const stubs = STUBBED_PACKAGES.flatMap((name) => [
+    { path: `node_modules/${name}/package.json`, body: Buffer.from(`${JSON.stringify({ name, version: '0.0.0', main: 'index.js' })}\n`) },
+    { path: `node_modules/${name}/index.js`, body: Buffer.from(`throw new Error(${JSON.stringify(STUB_MESSAGE)});\n`) },
+  ]);
+  return [...own, ...[...packages].sort()].map((path) => ({ path })).concat(stubs);
 }
