@@ -165,6 +165,10 @@ async function checkCommands(): Promise<void> {
   if (`${refund.status} ${refund.headers.get('x-sandbox-findings')}` !== '200 0') fail(`the refund was answered ${refund.status} with ${refund.headers.get('x-sandbox-findings')} findings`);
   await stopAll();
 
+  step('pos-sandbox --help names reference-pos, which this executable alone has');
+  const help = await run(launcher, ['--help'], { cwd: folder, env });
+  if (help.code !== 0 || !help.stdout.includes('pos-sandbox reference-pos [options] runs the bundled reference POS')) fail(`--help exited ${help.code} without naming reference-pos:\n${help.stdout}`);
+
   step('pos-sandbox reference-pos, then pos-sandbox certify against it');
   const [posPort, certifyPort] = [await freePort(), await freePort()];
   await startLongRunning(launcher, ['reference-pos', '--port', String(posPort), '--sandbox', `http://127.0.0.1:${certifyPort}`], { cwd: folder, env }, /driver:/).catch((error: Error) => fail(error.message));

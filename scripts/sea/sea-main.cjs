@@ -191,6 +191,8 @@ try {
   say(`cannot unpack its files (${error.message}); set POS_SANDBOX_CACHE to a folder of yours it may write in.`);
   process.exit(2);
 }
+// The CLI names its own commands as this executable has them, not a clone's npx and npm run.
+process.env.POS_SANDBOX_STANDALONE = '1';
 let entry = path.join(root, 'dist', 'server', 'cli.js');
 if (process.argv[2] === 'reference-pos') {
   entry = path.join(root, 'dist', 'reference-pos', 'cli.js');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { fixtures } from '../test/test-identity.js';
-import { maskKey, startupBanner, type BannerInput } from './banner.js';
+import { maskKey, STANDALONE_COMMANDS, startupBanner, type BannerInput } from './banner.js';
 
 const OWN_KEY = 'acme-own-nonprod-key-0123456789-wxyz';
 const input = (overrides: Partial<BannerInput> = {}): BannerInput => ({
@@ -44,6 +44,19 @@ describe('the banner', () => {
       '                         (or give each --sandbox http://127.0.0.1:4200)',
     ]);
     expect(startupBanner(input())).not.toContain('SANDBOX_URL');
+  });
+
+  it("names the standalone executable's own commands where it runs, never npx or npm", () => {
+    const mentions = (banner: string) => banner.split('\n').filter((line) => /validate-menu|reference-pos|token --location/.test(line)).map((line) => line.trim());
+    const standalone = startupBanner(input({ baseUrl: 'http://127.0.0.1:4200', commands: STANDALONE_COMMANDS }));
+    expect(mentions(standalone)).toEqual([
+      'menu updates:          PUT http://127.0.0.1:4200/v2/menu; payloads in menu-template/, checked offline by pos-sandbox validate-menu FILE',
+      'orders to the POS go:  (nowhere yet: --pos-order-url URL or SANDBOX_POS_ORDER_URL; pos-sandbox reference-pos listens on http://127.0.0.1:4200/order)',
+      'then pos-sandbox status / orders / journal tail / checklist and pos-sandbox reference-pos find it',
+      'A refund with a token valid for 60 minutes (new tokens: pos-sandbox token --location ID):',
+    ]);
+    expect(standalone).not.toMatch(/\bnpx\b|\bnpm\b/);
+    expect(mentions(startupBanner(input({ baseUrl: 'http://127.0.0.1:4200' }))).join('\n')).toMatch(/npx pos-sandbox validate-menu[\s\S]*npm run reference-pos listens[\s\S]*npm run reference-pos find it[\s\S]*npx pos-sandbox token/);
   });
 });
 

@@ -24,7 +24,18 @@ export interface BannerInput {
   showKey?: boolean;
   /** Where the x-api-key shown comes from; `none` for another partner, whose fixture value would read as its own. */
   apiKeyFrom?: 'fixtures' | 'environment' | 'none';
+  /** How the user runs the CLI and the reference POS where this sandbox runs: a clone's commands unless said. */
+  commands?: Commands;
 }
+
+export interface Commands {
+  cli: string;
+  referencePos: string;
+}
+
+const CLONE_COMMANDS: Commands = { cli: 'npx pos-sandbox', referencePos: 'npm run reference-pos' };
+/** The standalone executable's own: no npx or npm where it runs. */
+export const STANDALONE_COMMANDS: Commands = { cli: 'pos-sandbox', referencePos: 'pos-sandbox reference-pos' };
 
 /** What the curl sends as x-api-key when the partner's own value is not known: any value is taken. */
 export const API_KEY_PLACEHOLDER = 'your-x-api-key';
@@ -53,18 +64,19 @@ function apiKeyNote(input: BannerInput): string {
 }
 
 /** On another address than the default, the exact way to point the other commands at this sandbox. */
-function elsewhereLines(baseUrl: string): string[] {
+function elsewhereLines(baseUrl: string, commands: Commands): string[] {
   if (baseUrl === DEFAULT_SANDBOX_URL) return [];
   return [
     `  other commands:        this sandbox is not at ${DEFAULT_SANDBOX_URL}; point them here once:`,
     `                           export SANDBOX_URL=${baseUrl}`,
-    `                         then pos-sandbox status / orders / journal tail / checklist and npm run reference-pos find it`,
+    `                         then pos-sandbox status / orders / journal tail / checklist and ${commands.referencePos} find it`,
     `                         (or give each --sandbox ${baseUrl})`,
   ];
 }
 
 export function startupBanner(input: BannerInput): string {
   const { partner, sample } = input;
+  const commands = input.commands ?? CLONE_COMMANDS;
   const locations = input.locations.map((l) => `    ${l.id.padEnd(22)} ${l.kind.padEnd(9)} ${l.name}`);
   const curl = [
     `curl -i -X POST ${input.baseUrl}/v2/order/refund \\`,
@@ -87,18 +99,18 @@ export function startupBanner(input: BannerInput): string {
     ...(input.stateNotes ?? []).map((note) => `    ! ${note}`),
     `  dashboard:             ${input.baseUrl}/  (traffic, orders, faults, tokens and the checklist, live)`,
     `  control API:           ${input.baseUrl}/_sandbox/health, /orders, /refunds, /faults, /journal, /journal.har, /events, /openapi.json`,
-    `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by npx pos-sandbox validate-menu FILE`,
-    `  orders to the POS go:  ${input.posOrderUrl ?? '(nowhere yet: --pos-order-url URL or SANDBOX_POS_ORDER_URL; npm run reference-pos listens on http://127.0.0.1:4200/order)'}`,
+    `  menu updates:          PUT ${input.baseUrl}/v2/menu; payloads in menu-template/, checked offline by ${commands.cli} validate-menu FILE`,
+    `  orders to the POS go:  ${input.posOrderUrl ?? `(nowhere yet: --pos-order-url URL or SANDBOX_POS_ORDER_URL; ${commands.referencePos} listens on http://127.0.0.1:4200/order)`}`,
     ...(input.posOrderUrl
       ? [`  send one:              curl -s -X POST '${input.baseUrl}/_sandbox/orders?wait=true' -H 'Content-Type: application/json' -d '{"template":"standard"}'`]
       : []),
     ...faultLine(input.faults),
-    ...elsewhereLines(input.baseUrl),
+    ...elsewhereLines(input.baseUrl, commands),
     `  mode:                  ${input.strict ? 'strict (findings are rejections)' : 'normal (findings are warnings; --strict rejects them)'}`,
     '  locations:',
     ...locations,
     '',
-    `A refund with a token valid for ${Math.round(sample.ttlSeconds / 60)} minutes (new tokens: npx pos-sandbox token --location ID):`,
+    `A refund with a token valid for ${Math.round(sample.ttlSeconds / 60)} minutes (new tokens: ${commands.cli} token --location ID):`,
     '',
     ...curl,
     '',

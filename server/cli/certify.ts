@@ -44,7 +44,7 @@ export function certifyCommand(): Command {
         '',
         'Exit codes: 0 every required item in scope passed (warnings allowed); 1 one failed, was blocked, or none was executed; 2 the run could not start (the POS did not answer, the port is in use, a bad option).',
         'Environment: SANDBOX_PARTNER and SANDBOX_NONPROD_KEY, the partner the sandbox plays (default: the fixtures\' demo partner); PORT, as --port.',
-        `Example: pos-sandbox certify --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk --pos-name acme-pos --pos-version 4.2.0 --report-dir build/certification`,
+        `Example: SANDBOX_PARTNER=acme-pos SANDBOX_NONPROD_KEY=your-non-prod-key pos-sandbox certify --driver http://127.0.0.1:4200 --capabilities refund,hub,kiosk --pos-version 4.2.0 --report-dir build/certification`,
       ].join('\n'),
     )
     .action(async (flags: CertifyFlags) => {

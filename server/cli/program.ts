@@ -153,6 +153,8 @@ export async function buildProgram(argv: readonly string[], options: { loadAll?:
     .showHelpAfterError()
     .configureHelp({ subcommandTerm: (command) => terms.get(command) ?? new Help().subcommandTerm(command) });
   for (const command of commands) program.addCommand(command);
+  // The standalone executable starts the reference POS itself, before this program is built.
+  if (process.env.POS_SANDBOX_STANDALONE === '1') program.addHelpText('after', '\nIn this executable, pos-sandbox reference-pos [options] runs the bundled reference POS (pos-sandbox reference-pos --help).');
   throwInsteadOfExit(program);
   return program;
 }

@@ -11,7 +11,7 @@ import { mintPosToken } from '../tokens/mint-pos-token.js';
 import { createLogger, type Logger } from '../logger.js';
 import { Redactor } from '../journal/redactor.js';
 import { PACKAGE_ROOT, VERSION } from '../version.js';
-import { startupBanner } from './banner.js';
+import { STANDALONE_COMMANDS, startupBanner } from './banner.js';
 import { createSandboxServer } from '../http/http-parser-errors.js';
 import { listenOn, stopGracefully } from './listen.js';
 import { LAPTOP_KEY_FILE, laptopReportKeysOnStart, processReportKeys } from '../checklist/report-keys.js';
@@ -104,6 +104,7 @@ export async function serve(flags: ServeFlags): Promise<void> {
       keyFrom: config.partnerOverride.nonProdKey === undefined ? 'fixtures' : 'environment',
       apiKeyFrom: config.partnerOverride.apiKey !== undefined ? 'environment' : config.partnerOverride.name !== undefined && config.partnerOverride.name !== fixtures.partner.name ? 'none' : 'fixtures',
       showKey: flags.showKey === true,
+      commands: process.env.POS_SANDBOX_STANDALONE === '1' ? STANDALONE_COMMANDS : undefined,
     }) + '\n',
   );
   stopGracefully({ server, readiness, close: () => sandbox?.close(), database: cluster ? { close: () => cluster.stop() } : undefined });
