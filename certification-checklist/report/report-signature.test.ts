@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 // An independent verifier: jose, not the code that signs.
 import { compactVerify, createLocalJWKSet, EmbeddedJWK } from 'jose';
@@ -172,6 +172,28 @@ describe('a report signed with the operator key', () => {
       expect(checkDetached(`${header({ alg, kid: '2026-q4' })}..AAAA`, folder['manifest.json'], keys)).toEqual({ valid: false, kid: '2026-q4', problem: `its alg is "${alg}"; a report is signed with EdDSA (Ed25519) only` });
     }
     expect(checkDetached('not a jws', folder['manifest.json'], keys)).toEqual({ valid: false, problem: 'it is not a detached JWS (header..signature, base64url)' });
+  });
+});
+
+describe('a header with a critical extension', () => {
+  it('is refused though its signature verifies, as jose refuses it, naming the extension (RFC 7515 §4.1.11)', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: '2026-q4', crit: ['exp'], exp: 1 })).toString('base64url');
+    const manifest = folder['manifest.json'];
+    const signature = sign(null, Buffer.from(`${header}.${Buffer.from(manifest).toString('base64url')}`), createPrivateKey(NOW)).toString('base64url');
+    const jws = `${header}..${signature}`;
+    await expect(joseVerifies(jws, manifest, createLocalJWKSet(PUBLISHED as never))).rejects.toThrow('Extension Header Parameter "exp" is not recognized');
+    expect(checkDetached(jws, manifest, keys)).toEqual({
+      valid: false,
+      kid: '2026-q4',
+      problem: 'its header marks ["exp"] as critical (crit), extensions this verifier does not understand, so it takes no signature of it (RFC 7515 §4.1.11)',
+    });
+    expect(verifyReport({ ...folder, 'signature.jws': jws }, keys).signature!.problems).toEqual([
+      'signature.jws: its header marks ["exp"] as critical (crit), extensions this verifier does not understand, so it takes no signature of it (RFC 7515 §4.1.11)',
+    ]);
+    // Without the crit member, the same key's signature over the same header is taken: the refusal is the crit's alone.
+    const plainHeader = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: '2026-q4', exp: 1 })).toString('base64url');
+    const plain = sign(null, Buffer.from(`${plainHeader}.${Buffer.from(manifest).toString('base64url')}`), createPrivateKey(NOW)).toString('base64url');
+    expect(checkDetached(`${plainHeader}..${plain}`, manifest, keys)).toMatchObject({ valid: true, kid: '2026-q4' });
   });
 });
 

@@ -76,7 +76,7 @@ export function checkDetached(jws: string, text: string, keys: readonly Verifica
   if (parts.length !== 3 || parts[1] !== '' || !parts.every((part) => B64URL.test(part)) || parts[0]!.length > MAX_HEADER) {
     return { valid: false, problem: 'it is not a detached JWS (header..signature, base64url)' };
   }
-  let header: { alg?: unknown; kid?: unknown; jwk?: unknown };
+  let header: { alg?: unknown; kid?: unknown; jwk?: unknown; crit?: unknown };
   try {
     header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as typeof header;
   } catch {
@@ -85,6 +85,8 @@ export function checkDetached(jws: string, text: string, keys: readonly Verifica
   if (header === null || typeof header !== 'object') return { valid: false, problem: 'its header is not a JSON object' };
   const kid = typeof header.kid === 'string' ? header.kid.slice(0, 100) : undefined;
   if (header.alg !== 'EdDSA') return { valid: false, ...(kid ? { kid } : {}), problem: `its alg is ${shown(header.alg)}; a report is signed with EdDSA (Ed25519) only` };
+  // RFC 7515 §4.1.11: an extension marked critical that the verifier does not understand fails the signature, and this one understands none.
+  if (header.crit !== undefined) return { valid: false, ...(kid ? { kid } : {}), problem: `its header marks ${shown(header.crit)} as critical (crit), extensions this verifier does not understand, so it takes no signature of it (RFC 7515 §4.1.11)` };
   if (kid === undefined) return { valid: false, problem: 'its header names no kid' };
   const named = KID.test(kid) ? kid : shown(kid);
   const kind: SignerKind = header.jwk === undefined ? 'operator' : 'self-signed';

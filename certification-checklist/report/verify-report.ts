@@ -68,7 +68,7 @@ function checkSignatures(report: Report, files: Partial<Record<string, string>>,
   const own: string[] = [];
   const checked = checkDetached(jws, manifest, keys);
   const checkedWith = keys !== undefined ? 'keys' : checked.kind === 'self-signed' ? 'its own key' : 'nothing';
-  if (!checked.valid && checkedWith !== 'nothing') own.push(`signature.jws: ${checked.problem}${checked.kid !== undefined && /is not in the key set given/.test(checked.problem) ? ": no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)" : ": manifest.json was changed after signing, or the signature is not this folder's"}`);
+  if (!checked.valid && checkedWith !== 'nothing') own.push(`signature.jws: ${checked.problem}${signatureCause(checked)}`);
   const signer = report.signer;
   if (checked.kid !== undefined && checked.kind !== undefined && (signer?.kid !== checked.kid || signer.kind !== checked.kind)) {
     own.push(`report.json names signer ${signer ? `${signer.kind} kid ${signer.kid}` : '(none)'}, but signature.jws was made by ${checked.kind} kid ${checked.kid}`);
@@ -112,4 +112,11 @@ function checkSignatures(report: Report, files: Partial<Record<string, string>>,
     ...(checked.valid ? { retired: checked.retired } : {}),
     problems: checkedWith === 'nothing' && !checked.valid ? [...own, `not checked: ${checked.problem}`] : own,
   };
+}
+
+/** What a failed signature says of the folder: a kid outside the set, a header refused as it is, or else a change. */
+function signatureCause(checked: { kid?: string; problem: string }): string {
+  if (checked.kid !== undefined && /is not in the key set given/.test(checked.problem)) return ': no key of that set signed it (if the deployment rotated its keys since, fetch its current jwks.json)';
+  if (/\(crit\)/.test(checked.problem)) return '';
+  return ": manifest.json was changed after signing, or the signature is not this folder's";
 }

@@ -13,6 +13,7 @@ export function verifyReportCommand(): Command {
     .description("check a report folder: its signature, that every file is as the sandbox wrote it (every sha256, each rendering against report.json), and, asked to, every verdict")
     .argument('<dir>', 'the report folder (certification-reports/<run-id>)')
     .option('--keys <file-or-url>', "the signer's public keys (a JWKS): a file, or a deployment's https://…/.well-known/jwks.json; without it a self-signed report is checked with the key it carries")
+    .option('--insecure-keys', 'take a key set fetched over plain http, which anyone on the way could have changed; the output says so')
     .option('--rejudge', "also judge every item again from the report's own evidence, with this checklist, and compare the verdicts")
     .addHelpText(
       'after',
@@ -22,15 +23,17 @@ export function verifyReportCommand(): Command {
         'Exit codes: 0 signed and checked, intact (and, with --rejudge, every verdict follows from the evidence); 1 a signature fails or was not checked, a file was edited, or a verdict differs; 2 not a report folder, a report of another checklist version, or keys that cannot be read.',
       ].join('\n'),
     )
-    .action(async (dir: string, flags: { rejudge?: boolean; keys?: string }) => {
+    .action(async (dir: string, flags: { rejudge?: boolean; keys?: string; insecureKeys?: boolean }) => {
       let keys: VerificationKey[] | undefined;
+      const overHttp = flags.keys !== undefined && /^http:\/\//i.test(flags.keys);
       if (flags.keys !== undefined) {
-        const read = await readKeySet(flags.keys);
+        const read = await readKeySet(flags.keys, { insecure: flags.insecureKeys === true });
         if ('problem' in read) {
           process.stderr.write(`pos-sandbox verify-report: --keys ${flags.keys}: ${read.problem}\n`);
           process.exit(2);
         }
         keys = read.keys;
+        if (overHttp) process.stderr.write(`pos-sandbox verify-report: WARNING: the keys of ${flags.keys} came over plain http (--insecure-keys): anyone on the way could have changed them\n`);
       }
       const folder = readReportFolder(dir);
       if (folder === undefined) {
@@ -49,7 +52,7 @@ export function verifyReportCommand(): Command {
       }
       const report = check.report;
       // What a report holds is data, and an edited one may hold anything: shown, never sent to the terminal as it is.
-      process.stdout.write(signatureLines(check, flags.keys));
+      process.stdout.write(signatureLines(check, flags.keys, overHttp));
       // The POS build as the signed manifest says it; report.json's only when the folder has no manifest to read.
       const said = signedPos(folder.files['manifest.json']) ?? (report ? { ...report.pos, partner: report.sandbox.partner } : undefined);
       if (said) process.stdout.write(`POS build: ${printable([said.name, said.version ?? '(no version)', said.build === undefined ? undefined : `build ${said.build}`].filter(Boolean).join(' '))}, partner ${printable(said.partner)}\n`);
@@ -89,7 +92,7 @@ function signedPos(text: string | undefined): { name: string; version?: string; 
 }
 
 /** The first lines: whose key signed, whether it verifies and with what, and what it proves. */
-function signatureLines(check: ReportCheck, keysGiven: string | undefined): string {
+function signatureLines(check: ReportCheck, keysGiven: string | undefined, overHttp: boolean): string {
   const signature = check.signature;
   if (signature === undefined) return '';
   const signer = check.report?.signer;
@@ -98,6 +101,7 @@ function signatureLines(check: ReportCheck, keysGiven: string | undefined): stri
     const with_ = signature.checkedWith === 'keys' ? `a key of ${keysGiven ?? ''}` : 'the key it carries';
     return [
       `signature: valid, kid ${printable(signature.kid ?? '')}, checked with ${printable(with_)}`,
+      ...(overHttp && signature.checkedWith === 'keys' ? ['  WARNING: those keys came over plain http (--insecure-keys): the check is only as good as the way they came'] : []),
       `  signer: ${printable(who)}`,
       ...(signature.retired === true ? ['  the key is retired: it still verifies what it signed, and signs nothing new'] : []),
       `  it proves ${printable(signerWords(signer).proves)}`,
@@ -116,8 +120,11 @@ function signatureLines(check: ReportCheck, keysGiven: string | undefined): stri
 const MAX_BYTES = 256 * 1024;
 const TIMEOUT_MS = 10_000;
 
-export async function readKeySet(source: string): Promise<{ keys: VerificationKey[] } | { problem: string }> {
+export async function readKeySet(source: string, options: { insecure?: boolean } = {}): Promise<{ keys: VerificationKey[] } | { problem: string }> {
   let text: string;
+  if (/^http:\/\//i.test(source) && options.insecure !== true) {
+    return { problem: 'is plain http, and keys fetched so could have been changed on the way: give the https URL, or the file `pos-sandbox keys export` writes (--insecure-keys takes http anyway, and says so)' };
+  }
   if (/^https?:\/\//i.test(source)) {
     const fetched = await fetchText(source);
     if ('problem' in fetched) return fetched;

@@ -85,8 +85,11 @@ function writeFolder(folder: string, files: Record<string, string>): string {
 
 const hostedFolder = () => join(dir, 'fetched');
 const jwksUrl = () => `${hosted.baseUrl}/.well-known/jwks.json`;
+/** What verify-report says on stderr of the test sandbox's keys, which come over http (--insecure-keys). */
+const httpWarning = () => `pos-sandbox verify-report: WARNING: the keys of ${jwksUrl()} came over plain http (--insecure-keys): anyone on the way could have changed them\n`;
 const verify = async (folder: string, keys?: string) => {
-  const result = await cli(['verify-report', ...(keys ? ['--keys', keys] : []), '--rejudge', folder]);
+  // The test sandbox serves its keys over http on loopback, which verify-report takes only when told to.
+  const result = await cli(['verify-report', ...(keys ? ['--keys', keys, ...(keys.startsWith('http:') ? ['--insecure-keys'] : [])] : []), '--rejudge', folder]);
   outputs[`verify ${folder} ${keys ?? ''}`] = result.stdout + result.stderr;
   return result;
 };
@@ -140,8 +143,15 @@ describe('a report of the hosted sandbox', () => {
     expect(hosted.output()).toContain(`  reports:        signed for deployment ${DEPLOYMENT} with kid 2026-q4 (2 keys published at ${hosted.baseUrl}/.well-known/jwks.json)\n`);
     const checked = await verify(hostedFolder(), jwksUrl());
     expect(checked.code).toBe(0);
-    expect(checked.stdout).toContain('signature: valid, kid 2026-q4, checked with a key of');
+    expect(checked.stdout).toContain(`signature: valid, kid 2026-q4, checked with a key of ${jwksUrl()}\n  WARNING: those keys came over plain http (--insecure-keys): the check is only as good as the way they came\n`);
+    expect(checked.stderr).toBe(httpWarning());
     expect(checked.stdout).toContain(`  signer: deployment ${DEPLOYMENT} (kid 2026-q4), with the operator's key\n`);
+    const plain = await cli(['verify-report', '--keys', jwksUrl(), hostedFolder()]);
+    expect([plain.code, plain.stdout, plain.stderr]).toEqual([
+      2,
+      '',
+      `pos-sandbox verify-report: --keys ${jwksUrl()}: is plain http, and keys fetched so could have been changed on the way: give the https URL, or the file \`pos-sandbox keys export\` writes (--insecure-keys takes http anyway, and says so)\n`,
+    ]);
     expect(checked.stdout).toContain('POS build: acme-pos 4.2.0 build b-1187, partner signed-pos');
     expect(checked.stdout).toContain('rejudged: ');
     const statement = JSON.parse(readFileSync(join(hostedFolder(), 'statement.json'), 'utf8'));
@@ -256,7 +266,7 @@ describe('hostile folders and key sets', () => {
   ])('answers %s with exit 1 and the reason, no stack and no hang', async (label, name, make) => {
     const folder = spoiled(label.replace(/\W+/g, '-'), name, make);
     const checked = await verify(folder, jwksUrl());
-    expect([checked.code, checked.stderr]).toEqual([1, '']);
+    expect([checked.code, checked.stderr]).toEqual([1, httpWarning()]);
     expect(checked.stdout).toContain(`${join(folder, name)} is not a regular file (a folder, FIFO, device or socket): a report file is read from a plain file`);
   });
 
@@ -265,7 +275,7 @@ describe('hostile folders and key sets', () => {
     execFileSync('mkfifo', [fifo]);
     const pem = join(dir, 'retired.pem');
     const moved = await listen((_req: IncomingMessage, res: ServerResponse) => void res.writeHead(302, { location: 'http://attacker.example/jwks.json' }).end());
-    const answers = await Promise.all([fifo, pem, `${moved}/.well-known/jwks.json`].map((keys) => cli(['verify-report', '--keys', keys, hostedFolder()])));
+    const answers = await Promise.all([fifo, pem, `${moved}/.well-known/jwks.json`].map((keys) => cli(['verify-report', '--keys', keys, '--insecure-keys', hostedFolder()])));
     expect(answers.map(({ code, stderr }) => [code, stderr])).toEqual([
       [2, `pos-sandbox verify-report: --keys ${fifo}: ${fifo} is not a regular file (a folder, FIFO, device or socket): a key set is read from a plain file\n`],
       [2, `pos-sandbox verify-report: --keys ${pem}: is a PEM file, not a key set: give a JWKS (JSON), as \`pos-sandbox keys export\` writes it or a deployment serves at /.well-known/jwks.json\n`],
