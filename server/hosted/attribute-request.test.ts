@@ -32,9 +32,26 @@ describe('attributeRequest', () => {
     // Its own key: the partner's, whatever else is wrong (an expired token is its sandbox's to judge and journal).
     expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', 'alpha-nonprod-key-'.padEnd(40, 'a'), { exp: 1 }) }), keyed)).toEqual({ to: 'partner', name: 'alpha-pos' });
     const wrong = "token signature does not verify with the non-prod key of POS 'alpha-pos': it was signed with another key (a production key, another partner's, or a mistyped one?)";
+    const oneAnswer = (iss: string) =>
+      `token iss is '${iss}', and no POS partner of that name here has a non-prod key that verifies the token: iss must be your POS name as registered here, the token signed with its non-prod key (a production key, another partner's, or a mistyped one?) (§5)`;
     for (const key of ['beta-nonprod-key-'.padEnd(40, 'b'), 'a guessed key, or none at all ............']) {
-      expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', key) }), keyed)).toEqual({ to: 'nobody', code: 'UNAUTHORIZED', messages: [wrong] });
+      expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', key) }), keyed)).toEqual({ to: 'nobody', code: 'UNAUTHORIZED', messages: [oneAnswer('alpha-pos')], detail: wrong });
     }
+    // An iss that is no partner gets the same words: the answer does not tell a partner's name from a made-up one.
+    expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('gamma-pos', 'a guessed key, or none at all ............') }), keyed)).toEqual({
+      to: 'nobody',
+      code: 'UNAUTHORIZED',
+      messages: [oneAnswer('gamma-pos')],
+      detail: "token iss is 'gamma-pos', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)",
+    });
+    // The operator may choose to tell them apart (tellUnknownPartners).
+    const telling = new PartnerBook([{ name: 'alpha-pos', adminToken: 'alpha-admin-token-0001', nonProdKey: 'alpha-nonprod-key-'.padEnd(40, 'a') }], undefined, { tellUnknownPartners: true });
+    expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', 'beta-nonprod-key-'.padEnd(40, 'b')) }), telling)).toEqual({ to: 'nobody', code: 'UNAUTHORIZED', messages: [wrong] });
+    expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('gamma-pos', 'x') }), telling)).toEqual({
+      to: 'nobody',
+      code: 'UNAUTHORIZED',
+      messages: ["token iss is 'gamma-pos', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)"],
+    });
     expect(attributeRequest(head('POST', '/v2/order/refund', { authorization: signed('alpha-pos', 'x').replace(/\.[^.]+$/, '.') }), keyed)).toMatchObject({ to: 'nobody', code: 'UNAUTHORIZED' });
   });
 

@@ -21,7 +21,7 @@ export type Attribution =
   /** What anyone may read, with no partner: the report keys (/.well-known/jwks.json). */
   | { to: 'public' }
   /** Refused before any partner: a POS call's 401 (or 404/405 for a path that is none) or a control call's refusal. */
-  | { to: 'nobody'; code: ErrorCode; messages: string[] };
+  | { to: 'nobody'; code: ErrorCode; messages: string[]; detail?: string };
 
 /** The partners' names and tokens, kept as digests and compared in constant time, and their keys, to judge signatures. */
 export class PartnerBook {
@@ -30,7 +30,11 @@ export class PartnerBook {
   private readonly keys: Map<string, KeyObject>;
   readonly names: ReadonlySet<string>;
 
-  constructor(partners: ReadonlyArray<{ name: string; adminToken: string; nonProdKey?: string }>, operatorToken: string | undefined) {
+  /** Refusals say whether an iss is a partner here; by default an unknown iss and a partner's with another key get one answer. */
+  readonly tellUnknownPartners: boolean;
+
+  constructor(partners: ReadonlyArray<{ name: string; adminToken: string; nonProdKey?: string }>, operatorToken: string | undefined, options: { tellUnknownPartners?: boolean } = {}) {
+    this.tellUnknownPartners = options.tellUnknownPartners === true;
     this.admins = partners.map((partner) => ({ name: partner.name, digest: digest(partner.adminToken), token: partner.adminToken }));
     this.operator = operatorToken === undefined ? undefined : digest(operatorToken);
     this.names = new Set(partners.map((partner) => partner.name));
@@ -134,6 +138,7 @@ function attributePosCall(authorization: string | undefined, book: PartnerBook):
     const check = checkAuthorizationHeader(authorization, { key, posName: iss, nowSeconds: 0 });
     const unsigned = !check.ok && check.defects.find((defect) => defect.part === 'authorization' || defect.part === 'alg' || defect.part === 'payload' || defect.part === 'signature');
     if (!unsigned) return { to: 'partner', name: iss };
+    if (unsigned.part === 'signature' && !book.tellUnknownPartners) return { to: 'nobody', code: 'UNAUTHORIZED', messages: [oneAnswer(iss)], detail: unsigned.message };
     return { to: 'nobody', code: 'UNAUTHORIZED', messages: [unsigned.message] };
   }
   const check = checkAuthorizationHeader(authorization, { key: NO_KEY, posName: '', nowSeconds: 0 });
@@ -144,7 +149,14 @@ function attributePosCall(authorization: string | undefined, book: PartnerBook):
   if (typeof iss !== 'string' || iss.trim() === '') {
     return { to: 'nobody', code: 'UNAUTHORIZED', messages: ['token claim iss is missing or not a string: it must be your POS name, by which this sandbox knows whose key signed the token (§5)'] };
   }
-  return { to: 'nobody', code: 'UNAUTHORIZED', messages: [`token iss is '${iss}', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)`] };
+  const unknown = `token iss is '${iss}', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)`;
+  if (!book.tellUnknownPartners) return { to: 'nobody', code: 'UNAUTHORIZED', messages: [oneAnswer(iss)], detail: unknown };
+  return { to: 'nobody', code: 'UNAUTHORIZED', messages: [unknown] };
+}
+
+/** The answer to a token of an unknown iss and to one of a partner's iss signed with another key alike: a caller cannot tell the partners' names from it. */
+function oneAnswer(iss: string): string {
+  return `token iss is '${iss}', and no POS partner of that name here has a non-prod key that verifies the token: iss must be your POS name as registered here, the token signed with its non-prod key (a production key, another partner's, or a mistyped one?) (§5)`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -38,11 +38,15 @@ export interface HostedFront {
 interface Refusal {
   code: ErrorCode;
   messages: string[];
+  /** What the answer leaves out, for the operator's log. */
+  detail?: string;
 }
 
 interface FrontOptions {
   partners: FrontPartner[];
   operatorToken: string | undefined;
+  /** Refusals of POS calls say whether the iss is a partner here (the partners file's tellUnknownPartners). */
+  tellUnknownPartners?: boolean;
   logger: Logger;
   clock: () => number;
   version: string;
@@ -54,7 +58,7 @@ interface FrontOptions {
 }
 
 export function hostedFront(options: FrontOptions): HostedFront {
-  const book = new PartnerBook(options.partners, options.operatorToken);
+  const book = new PartnerBook(options.partners, options.operatorToken, { tellUnknownPartners: options.tellUnknownPartners === true });
   const byName = new Map(options.partners.map((partner) => [partner.name, partner]));
   const nobody = nobodyApp(options);
   const anyPartner = options.partners[0]!.app;
@@ -73,7 +77,7 @@ export function hostedFront(options: FrontOptions): HostedFront {
       case 'public':
         return nobody(req, res);
       case 'nobody':
-        (req as IncomingMessage & { refusal?: Refusal }).refusal = { code: attribution.code, messages: attribution.messages };
+        (req as IncomingMessage & { refusal?: Refusal }).refusal = { code: attribution.code, messages: attribution.messages, ...(attribution.detail === undefined ? {} : { detail: attribution.detail }) };
         return nobody(req, res);
     }
   };
@@ -93,9 +97,14 @@ function nobodyApp(options: FrontOptions): Express {
   app.set('etag', false);
   // No partner's key can appear in these lines: a random one stands in for the redaction of query credentials.
   app.use(series(requestId(randomUUID), requireHostHeader, requestLog(options.logger, options.clock, randomBytes(24).toString('hex'))));
+  /** The refusal attribution gave, as the answer; what the answer leaves out goes to the operator's log. */
+  const refuse = (refusal: Refusal): never => {
+    if (refusal.detail !== undefined) options.logger.info({ refused: refusal.detail }, 'a POS call refused before any partner');
+    throw new ApiError(refusal.code, refusal.messages);
+  };
   const refused: RequestHandler = (req, _res, next) => {
     const refusal = (req as express.Request & { refusal?: Refusal }).refusal;
-    if (refusal) throw new ApiError(refusal.code, refusal.messages);
+    if (refusal) refuse(refusal);
     next();
   };
   app.use(CONTROL_MOUNT, (_req, res, next) => {
@@ -113,8 +122,7 @@ function nobodyApp(options: FrontOptions): Express {
     if (route.api !== 'pos') continue;
     app[route.method === 'PUT' ? 'put' : 'post'](posPaths(route.path), (req, res) => {
       res.locals.family = route.family;
-      const refusal = (req as express.Request & { refusal?: Refusal }).refusal ?? { code: 'UNAUTHORIZED' as const, messages: ['the request names no partner of this sandbox'] };
-      throw new ApiError(refusal.code, refusal.messages);
+      refuse((req as express.Request & { refusal?: Refusal }).refusal ?? { code: 'UNAUTHORIZED', messages: ['the request names no partner of this sandbox'] });
     });
   }
   app.use((req, res, next) => {

@@ -103,6 +103,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
       };
     }),
     operatorToken: setup.operatorToken,
+    tellUnknownPartners: setup.tellUnknownPartners,
     logger,
     clock: options.clock ?? Date.now,
     version: VERSION,

@@ -77,6 +77,8 @@ export const partnersFileSchema = {
         },
       },
     },
+    /** POS calls refused for an unknown iss, or for a partner's iss with another key, answered apart (the default, false, answers both alike). */
+    tellUnknownPartners: { type: 'boolean' },
     /** Every partner's quotas, unless its entry sets its own; and the HAR exports of all partners at once. */
     quotas: {
       type: 'object',

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestListener } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
 import request from 'supertest';
 import { NOW_S, orderEnvelope, signHs256 } from './helpers.js';
 import { ALPHA, BETA, OPERATOR, startHosted, type HostedTest, type Partner } from './hosted-partners.js';
@@ -52,13 +53,42 @@ describe('a hosted sandbox: the POS API', () => {
     expect((await control(BETA.admin, '/_sandbox/journal')).body).toEqual([]);
   });
 
-  it('refuses an iss that is no partner with a 401 naming it, and reaches no partner', async () => {
-    const answer = await refund({ ...ALPHA, name: 'gamma-pos' }, 'POS-STD-1001', { key: STRANGER_KEY });
-    expect([answer.status, answer.body]).toEqual([
-      401,
-      orderEnvelope('UNAUTHORIZED', "token iss is 'gamma-pos', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)"),
-    ]);
+  it("refuses an iss that is no partner as a partner's iss signed with another key, in the same words, and reaches no partner", async () => {
+    const said = (iss: string) =>
+      `token iss is '${iss}', and no POS partner of that name here has a non-prod key that verifies the token: iss must be your POS name as registered here, the token signed with its non-prod key (a production key, another partner's, or a mistyped one?) (§5)`;
+    const unknown = await refund({ ...ALPHA, name: 'gamma-pos' }, 'POS-STD-1001', { key: STRANGER_KEY });
+    expect([unknown.status, unknown.body]).toEqual([401, orderEnvelope('UNAUTHORIZED', said('gamma-pos'))]);
+    const wrongKey = await refund(ALPHA, 'POS-STD-1001', { key: STRANGER_KEY });
+    expect([wrongKey.status, wrongKey.body]).toEqual([401, orderEnvelope('UNAUTHORIZED', said('alpha-pos'))]);
     expect((await control(ALPHA.admin, '/_sandbox/journal')).body).toEqual([]);
+  });
+
+  it("keeps which it was in the operator's log, and answers the two apart when the partners file says tellUnknownPartners", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const telling = await startHosted({ file: { tellUnknownPartners: true } }, { logger });
+    try {
+      const unknown = await telling.refund({ ...ALPHA, name: 'gamma-pos' }, 'POS-STD-1001', { key: STRANGER_KEY });
+      const wrongKey = await telling.refund(ALPHA, 'POS-STD-1001', { key: STRANGER_KEY });
+      expect([unknown.body, wrongKey.body]).toEqual([
+        orderEnvelope('UNAUTHORIZED', "token iss is 'gamma-pos', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)"),
+        orderEnvelope('UNAUTHORIZED', "token signature does not verify with the non-prod key of POS 'alpha-pos': it was signed with another key (a production key, another partner's, or a mistyped one?)"),
+      ]);
+    } finally {
+      telling.close();
+    }
+    const quiet = await startHosted({}, { logger });
+    try {
+      await quiet.refund({ ...ALPHA, name: 'gamma-pos' }, 'POS-STD-1001', { key: STRANGER_KEY });
+      await quiet.refund(ALPHA, 'POS-STD-1001', { key: STRANGER_KEY });
+    } finally {
+      quiet.close();
+    }
+    const refused = lines.map((line) => JSON.parse(line) as { refused?: string; msg: string }).filter((line) => line.refused !== undefined);
+    expect(refused.map(({ refused: detail, msg }) => [msg, detail])).toEqual([
+      ['a POS call refused before any partner', "token iss is 'gamma-pos', which is no POS partner of this sandbox: iss must be your POS name as registered here (§5)"],
+      ['a POS call refused before any partner', "token signature does not verify with the non-prod key of POS 'alpha-pos': it was signed with another key (a production key, another partner's, or a mistyped one?)"],
+    ]);
   });
 
   it('answers a call without a token in the envelope of its path, and an unknown path 404 and a wrong method 405, as one sandbox does', async () => {
