@@ -242,6 +242,7 @@ export const sandboxSchemas = {
           reportsKept: { type: ['integer', 'null'] },
           reportMaxAgeDays: { type: ['integer', 'null'] },
           heldRequests: { type: 'integer' },
+          deliveriesInFlight: { type: 'integer' },
           journalEntries: { type: 'integer' },
           journalBytes: { type: 'integer' },
           bodyBytes: { type: 'integer' },
@@ -249,7 +250,7 @@ export const sandboxSchemas = {
       },
       refused: {
         type: 'object',
-        properties: { requests: { type: 'integer' }, eventStreams: { type: 'integer' }, harExports: { type: 'integer' }, checklistRuns: { type: 'integer' }, heldRequests: { type: 'integer' } },
+        properties: { requests: { type: 'integer' }, eventStreams: { type: 'integer' }, harExports: { type: 'integer' }, checklistRuns: { type: 'integer' }, heldRequests: { type: 'integer' }, deliveries: { type: 'integer' } },
       },
     },
   },

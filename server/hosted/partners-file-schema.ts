@@ -43,6 +43,7 @@ const quotaFields = {
   reportsKept: { type: ['integer', 'null'], minimum: 1, maximum: 100_000 },
   reportMaxAgeDays: { type: ['integer', 'null'], minimum: 1, maximum: 36_500 },
   heldRequests: { type: 'integer', minimum: 0, maximum: 100_000 },
+  deliveriesInFlight: { type: 'integer', minimum: 1, maximum: 100_000 },
   journalEntries: { type: 'integer', minimum: 1, maximum: 1_000_000 },
   journalBytes: { type: 'integer', minimum: 65_536, maximum: 4_294_967_296 },
   bodyBytes: { type: 'integer', minimum: 1024, maximum: 1_048_576 },

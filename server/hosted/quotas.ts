@@ -24,6 +24,8 @@ export interface Quotas {
   reportMaxAgeDays: number | null;
   /** Requests a fault rule holds at once (hang, delay): each holds a connection open. */
   heldRequests: number;
+  /** Orders being delivered to the POS at once (POST /_sandbox/orders, resends): each holds a connection to the POS until it ends. */
+  deliveriesInFlight: number;
   /** Journal entries kept in memory. */
   journalEntries: number;
   /** Bytes of bodies and headers the journal keeps in memory, all entries together. */
@@ -47,6 +49,7 @@ export const LAPTOP_QUOTAS: Quotas = {
   reportsKept: null,
   reportMaxAgeDays: null,
   heldRequests: 1000,
+  deliveriesInFlight: 500,
   journalEntries: 5000,
   journalBytes: 256 * 1024 * 1024,
   bodyBytes: MAX_BODY_BYTES,
@@ -64,6 +67,7 @@ export const HOSTED_QUOTAS: Quotas = {
   reportsKept: 20,
   reportMaxAgeDays: 30,
   heldRequests: 20,
+  deliveriesInFlight: 50,
   journalEntries: 5000,
   journalBytes: 16 * 1024 * 1024,
   bodyBytes: MAX_BODY_BYTES,
@@ -138,9 +142,11 @@ export class QuotaBook {
   private readonly bucket: RateBucket | undefined;
   private exports = 0;
   private held = 0;
+  /** Deliveries under way (startDelivery). */
+  private delivering = 0;
   /** When each export of the last hour started (harExportsPerHour). */
   private readonly exportTimes: number[] = [];
-  readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 };
+  readonly refused = { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0, deliveries: 0 };
   /** Told of each refusal as it happens: an instance's metrics count them (instance-metrics.ts). */
   onRefused: ((quota: keyof QuotaBook['refused']) => void) | undefined;
 
@@ -214,6 +220,21 @@ export class QuotaBook {
       if (released) return;
       released = true;
       this.held--;
+    };
+  }
+
+  /** Counts an order's delivery to the POS until the function it answers is called, or throws the 429 when as many are under way as the quota lets. */
+  startDelivery(): () => void {
+    if (this.delivering >= this.quotas.deliveriesInFlight) {
+      this.note('deliveries');
+      throw tooMany(`partner '${this.partner}' has ${this.delivering} orders being delivered to the POS, the most at once (deliveriesInFlight: ${this.quotas.deliveriesInFlight}), ${SET_IN}; nothing was created or sent: send it again once one ends (each try ends within the delivery timeout)`, 1);
+    }
+    this.delivering++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.delivering--;
     };
   }
 

@@ -126,7 +126,7 @@ export function controlResponses(
     ...(refusals.readsBody ? { '413': controlError('PAYLOAD_TOO_LARGE: a body over 1 MiB') } : {}),
     '429': {
       ...controlError(
-        "TOO_MANY_REQUESTS: a quota of the partner (docs/hosting.md): its request rate in a hosted sandbox; for GET /_sandbox/events its event streams open, for GET /_sandbox/journal.har its exports under way, for POST /_sandbox/checklist/runs its runs in the last hour",
+        "TOO_MANY_REQUESTS: a quota of the partner (docs/hosting.md): its request rate in a hosted sandbox; for GET /_sandbox/events its event streams open, for GET /_sandbox/journal.har its exports under way, for POST /_sandbox/checklist/runs its runs in the last hour, for POST /_sandbox/orders and a resend its orders being delivered to the POS at once",
       ),
       headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before sending it again.' } },
     },

@@ -8,6 +8,7 @@ import { requireOrderCall } from '../http/pos-call.js';
 import type { ControlRoute, PosRoute } from '../http/route.js';
 import { checkQuery, jsonBody, pageAfter, pageLimit, RECORD_PAGE, sendPage, unknownCursor } from '../control/control-query.js';
 import { egressProblem, allowedOrigins, type EgressPolicy } from '../hosted/egress.js';
+import type { QuotaBook } from '../hosted/quotas.js';
 import { byId, controlOk, controlResponses, idParameter, json, ref, pagedOk, pageParameters, schemaComponents } from '../openapi/openapi-parts.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { checkNewOrderBody } from './new-order.js';
@@ -76,6 +77,20 @@ interface OrderDeps {
   orders: OrderDesk;
   fixtures: Fixtures;
   egress: EgressPolicy;
+  quota: QuotaBook;
+}
+
+/** A dispatch counted against deliveriesInFlight from before the order exists (a 429 stores and sends nothing) to the delivery's end. */
+async function countedDispatch(quota: QuotaBook, start: () => Promise<{ dispatched: OrderRecord; delivered: Promise<OrderRecord> }>): Promise<{ dispatched: OrderRecord; delivered: Promise<OrderRecord> }> {
+  const end = quota.startDelivery();
+  try {
+    const started = await start();
+    started.delivered.then(end, end);
+    return started;
+  } catch (error) {
+    end();
+    throw error;
+  }
 }
 
 const waitParameter = { name: 'wait', in: 'query', schema: { enum: ['true', 'false'] }, description: 'true: answer once the delivery has settled (up to 3 tries of 10 s) instead of at once with 202.' };
@@ -120,7 +135,7 @@ export const createOrderRoute: ControlRoute<OrderDeps> = {
   method: 'POST',
   path: '/_sandbox/orders',
   api: 'control',
-  handle: ({ orders, fixtures, egress }) => [
+  handle: ({ orders, fixtures, egress, quota }) => [
     readJsonBody,
     async (req, res) => {
       const wait = waitFlag(req);
@@ -133,9 +148,12 @@ export const createOrderRoute: ControlRoute<OrderDeps> = {
       if (check.request.posOrderUrl === undefined && orders.defaultPosOrderUrl === undefined && egress.kind !== 'open') {
         throw new ApiError('INVALID_REQUEST', `no POS order URL for partner '${egress.partner}': give posOrderUrl in this body, at an origin the operator allowed for you (${allowedOrigins(egress)}), or ask the operator to set your posOrderUrl in the partners file`);
       }
-      const created = await orders.create(check.request);
-      const { dispatched, delivered } = await orders.dispatch(created.OrderId, 'dispatch');
-      res.location(`/_sandbox/orders/${created.OrderId}`);
+      let orderId = '';
+      const { dispatched, delivered } = await countedDispatch(quota, async () => {
+        orderId = (await orders.create(check.request)).OrderId;
+        return orders.dispatch(orderId, 'dispatch');
+      });
+      res.location(`/_sandbox/orders/${orderId}`);
       if (wait) res.status(201).json(await delivered);
       else res.status(202).json(dispatched);
     },
@@ -185,10 +203,10 @@ export const resendOrderRoute: ControlRoute<OrderDeps> = {
   method: 'POST',
   path: '/_sandbox/orders/:id/resend',
   api: 'control',
-  handle: ({ orders }) =>
+  handle: ({ orders, quota }) =>
     async (req, res) => {
       const wait = waitFlag(req);
-      const { dispatched, delivered } = await orders.dispatch(String(req.params.id), 'resend');
+      const { dispatched, delivered } = await countedDispatch(quota, () => orders.dispatch(String(req.params.id), 'resend'));
       if (wait) res.json(await delivered);
       else res.status(202).json(dispatched);
     },

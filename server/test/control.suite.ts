@@ -105,11 +105,12 @@ describe('the control API', () => {
           reportsKept: null,
           reportMaxAgeDays: null,
           heldRequests: 1000,
+          deliveriesInFlight: 500,
           journalEntries: 5000,
           journalBytes: 268_435_456,
           bodyBytes: 1_048_576,
         },
-        refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0 },
+        refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0, deliveries: 0 },
       },
     });
   });

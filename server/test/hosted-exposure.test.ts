@@ -281,6 +281,49 @@ describe('quotas per partner', () => {
     expect(test.hosted.partners.get(ALPHA.name)!.sandbox()!.quota.view().refused.heldRequests).toBe(1);
   });
 
+  it('delivers so many orders at once, answers 429 past that with nothing created or sent, and takes the next once one ends', async () => {
+    test = await startHosted({ alpha: { ...LOOPBACK_ALPHA, quotas: { deliveriesInFlight: 2 } } });
+    // A POS that takes each order and answers only when told: every delivery stays under way until then.
+    const waiting: ServerResponse[] = [];
+    let heard = 0;
+    let arrived: () => void = () => undefined;
+    const url = await listen((_req: IncomingMessage, res: ServerResponse) => {
+      heard++;
+      waiting.push(res);
+      arrived();
+    });
+    const arrivals = (count: number) => new Promise<void>((resolve) => (arrived = () => heard >= count && resolve()));
+    const order = () => post(test.app, ALPHA.admin, '/_sandbox/orders', { template: 'standard', locationId: 'loc-std-001', posOrderUrl: `${url}/order` });
+    const twoArrived = arrivals(2);
+    expect([(await order()).status, (await order()).status]).toEqual([202, 202]);
+    await twoArrived;
+    const before = (await test.control(ALPHA.admin, '/_sandbox/orders')).body.length as number;
+    const refused = await order();
+    expect([refused.status, refused.headers['retry-after'], refused.body]).toEqual([
+      429,
+      '1',
+      {
+        errors: [
+          {
+            code: 'TOO_MANY_REQUESTS',
+            message:
+              "partner 'alpha-pos' has 2 orders being delivered to the POS, the most at once (deliveriesInFlight: 2), a quota of this sandbox (docs/hosting.md, \"Exposing it to partners\"); nothing was created or sent: send it again once one ends (each try ends within the delivery timeout)",
+          },
+        ],
+      },
+    ]);
+    expect([(await test.control(ALPHA.admin, '/_sandbox/orders')).body.length, heard]).toEqual([before, 2]);
+    const sandbox = test.hosted.partners.get(ALPHA.name)!.sandbox()!;
+    expect(sandbox.quota.view().refused.deliveries).toBe(1);
+    // One delivery ends: its slot is free again (the state waited for, a turn of the event loop at a time).
+    waiting.shift()!.writeHead(200, { 'content-type': 'application/json' }).end('{"ExternalId":"X-1"}');
+    while (sandbox.orders.delivering > 1) await new Promise((resolve) => setImmediate(resolve));
+    const third = arrivals(3);
+    expect((await order()).status).toBe(202);
+    await third;
+    for (const res of waiting) res.destroy();
+  });
+
   it("refuses a POS body over the partner's own limit with 413 naming it", async () => {
     test = await startHosted({ alpha: { quotas: { bodyBytes: 2048 } } });
     const answer = await test.pos(ALPHA, 'post', '/v2/order/refund', { ExternalId: 'POS-STD-1001', note: 'x'.repeat(3000) });
