@@ -282,7 +282,8 @@ describe('quotas per partner', () => {
   });
 
   it('delivers so many orders at once, answers 429 past that with nothing created or sent, and takes the next once one ends', async () => {
-    test = await startHosted({ alpha: { ...LOOPBACK_ALPHA, quotas: { deliveriesInFlight: 2 } } });
+    const hosted = await startHosted({ alpha: { ...LOOPBACK_ALPHA, quotas: { deliveriesInFlight: 2 } } });
+    test = hosted;
     // A POS that takes each order and answers only when told: every delivery stays under way until then.
     const waiting: ServerResponse[] = [];
     let heard = 0;
@@ -293,11 +294,11 @@ describe('quotas per partner', () => {
       arrived();
     });
     const arrivals = (count: number) => new Promise<void>((resolve) => (arrived = () => heard >= count && resolve()));
-    const order = () => post(test.app, ALPHA.admin, '/_sandbox/orders', { template: 'standard', locationId: 'loc-std-001', posOrderUrl: `${url}/order` });
+    const order = () => post(hosted.app, ALPHA.admin, '/_sandbox/orders', { template: 'standard', locationId: 'loc-std-001', posOrderUrl: `${url}/order` });
     const twoArrived = arrivals(2);
     expect([(await order()).status, (await order()).status]).toEqual([202, 202]);
     await twoArrived;
-    const before = (await test.control(ALPHA.admin, '/_sandbox/orders')).body.length as number;
+    const before = (await hosted.control(ALPHA.admin, '/_sandbox/orders')).body.length as number;
     const refused = await order();
     expect([refused.status, refused.headers['retry-after'], refused.body]).toEqual([
       429,
@@ -312,8 +313,8 @@ describe('quotas per partner', () => {
         ],
       },
     ]);
-    expect([(await test.control(ALPHA.admin, '/_sandbox/orders')).body.length, heard]).toEqual([before, 2]);
-    const sandbox = test.hosted.partners.get(ALPHA.name)!.sandbox()!;
+    expect([(await hosted.control(ALPHA.admin, '/_sandbox/orders')).body.length, heard]).toEqual([before, 2]);
+    const sandbox = hosted.hosted.partners.get(ALPHA.name)!.sandbox()!;
     expect(sandbox.quota.view().refused.deliveries).toBe(1);
     // One delivery ends: its slot is free again (the state waited for, a turn of the event loop at a time).
     waiting.shift()!.writeHead(200, { 'content-type': 'application/json' }).end('{"ExternalId":"X-1"}');
