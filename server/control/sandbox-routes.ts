@@ -227,7 +227,7 @@ export const sandboxSchemas = {
   QuotaView: {
     type: 'object',
     description: 'What the partner may use (null: no limit), and how many requests each quota refused since the start (docs/hosting.md)',
-    required: ['quotas', 'refused'],
+    required: ['quotas', 'inUse', 'refused'],
     properties: {
       quotas: {
         type: 'object',
@@ -247,6 +247,11 @@ export const sandboxSchemas = {
           journalBytes: { type: 'integer' },
           bodyBytes: { type: 'integer' },
         },
+      },
+      inUse: {
+        type: 'object',
+        description: 'Orders being delivered to the POS now (deliveriesInFlight), and requests fault rules hold now (heldRequests)',
+        properties: { deliveries: { type: 'integer' }, heldRequests: { type: 'integer' } },
       },
       refused: {
         type: 'object',

@@ -249,9 +249,9 @@ export class QuotaBook {
     this.onRefused?.(quota);
   }
 
-  /** What the health answer shows: the quotas, and how often each refused. */
-  view(): { quotas: Quotas; refused: QuotaBook['refused'] } {
-    return { quotas: this.quotas, refused: { ...this.refused } };
+  /** What the health answer shows: the quotas, what of the bounded ones is in use now, and how often each refused. */
+  view(): { quotas: Quotas; inUse: { deliveries: number; heldRequests: number }; refused: QuotaBook['refused'] } {
+    return { quotas: this.quotas, inUse: { deliveries: this.delivering, heldRequests: this.held }, refused: { ...this.refused } };
   }
 }
 

@@ -74,6 +74,7 @@ const HEALTH = {
   quota: {
     // The laptop's defaults themselves: the example cannot drift from what a laptop answers.
     quotas: LAPTOP_QUOTAS,
+    inUse: { deliveries: 0, heldRequests: 0 },
     refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0, deliveries: 0 },
   },
 };

@@ -110,6 +110,7 @@ describe('the control API', () => {
           journalBytes: 268_435_456,
           bodyBytes: 1_048_576,
         },
+        inUse: { deliveries: 0, heldRequests: 0 },
         refused: { requests: 0, eventStreams: 0, harExports: 0, checklistRuns: 0, heldRequests: 0, deliveries: 0 },
       },
     });
