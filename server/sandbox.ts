@@ -77,6 +77,8 @@ export interface SandboxOptions {
   hosted?: boolean;
   /** The HAR exports of every partner of the process, together (a hosted sandbox's). */
   allExports?: SharedSlots;
+  /** The orders being delivered across every partner of a hosted process (deliveriesInAll). */
+  allDeliveries?: SharedSlots;
   /** The keys its reports are signed with and /.well-known/jwks.json publishes; one of this process's own by default. */
   reportKeys?: ReportKeys;
 }
@@ -129,7 +131,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const redactor = options.redactor ?? new Redactor(options.partner.nonProdKey);
   const egress = options.egress ?? OPEN_EGRESS;
   const quotas = options.quotas ?? withQuotas(LAPTOP_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT });
-  const quota = new QuotaBook(quotas, options.partner.name, clock, options.allExports);
+  const quota = new QuotaBook(quotas, options.partner.name, clock, options.allExports, options.allDeliveries);
   const journal = new Journal(quotas.journalEntries, redactor, quotas.journalBytes);
   const faults = await openFaultRegistry({ store, logger: options.logger, initial: options.faults, random: options.random ?? Math.random, clock });
   const dispatchPolicy: DispatchPolicy = { ...DEFAULT_DISPATCH_POLICY, ...options.dispatch };

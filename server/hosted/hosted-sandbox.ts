@@ -14,7 +14,7 @@ import { hostedFront } from './hosted-front.js';
 import { keyFingerprint } from '../tokens/mint-pos-token.js';
 import { hostedEgress } from './partners-file.js';
 import { DEFAULT_JOURNAL_LIMIT } from '../config.js';
-import { HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas, SharedSlots } from './quotas.js';
+import { HOSTED_DELIVERIES_IN_ALL, HOSTED_HAR_EXPORTS_IN_ALL, HOSTED_QUOTAS, withQuotas, SharedSlots } from './quotas.js';
 import { processReportKeys } from '../checklist/report-keys.js';
 import type { HostedPartner, PartnersSetup } from './partners-file.js';
 
@@ -56,6 +56,8 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
   const instanceId = options.instanceId ?? defaultInstanceId();
   const partners = new Map<string, PlacedPartner>();
   const allExports = new SharedSlots(setup.harExportsInAll ?? HOSTED_HAR_EXPORTS_IN_ALL);
+  const allDeliveries = new SharedSlots(setup.deliveriesInAll ?? HOSTED_DELIVERIES_IN_ALL);
+  metrics.countDeliveries(() => allDeliveries.taken);
   // The operator's keys; without them (a trial, a test), a key of this process's own, and the reports say self-signed.
   const reportKeys = setup.reportKeys ?? options.reportKeys ?? processReportKeys();
   const here = async (partner: string, make: (storage: DocumentStorage) => Promise<Sandbox>): Promise<PlacedPartner> => {
@@ -82,6 +84,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         hosted: true,
         quotas: withQuotas(HOSTED_QUOTAS, { journalEntries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT }, partner.quotas),
         allExports,
+        allDeliveries,
         reportKeys,
       });
       metrics.watch(made);

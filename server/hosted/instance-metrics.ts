@@ -37,6 +37,13 @@ export class InstanceMetrics {
   private readonly moves = new Counter({ name: 'pos_sandbox_partner_moves_total', help: 'Leads taken (in) and given up (out) by this instance, by why', labelNames: ['direction', 'why'] as const, registers: [this.registry] });
   private readonly activation = new Histogram({ name: 'pos_sandbox_activation_seconds', help: "How long a partner's sandbox took to be made when this instance took its lead", buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry] });
   private readonly deliveries = new Counter({ name: 'pos_sandbox_order_deliveries_total', help: 'Order delivery tries to POS systems, by try (first or retry) and answer class', labelNames: ['try', 'status_class'] as const, registers: [this.registry] });
+  private deliveringCount: () => number = () => 0;
+  private readonly delivering: Gauge = new Gauge({
+    name: 'pos_sandbox_order_deliveries_in_flight',
+    help: "Orders being delivered to the partners' POS systems now, across every partner of this instance",
+    registers: [this.registry],
+    collect: (): void => this.delivering.set(this.deliveringCount()),
+  });
   private readonly quotaRefusals = new Counter({ name: 'pos_sandbox_quota_refusals_total', help: 'Requests refused by a quota of the partners file, by quota', labelNames: ['quota'] as const, registers: [this.registry] });
 
   /** `process`: the process's own metrics too (memory, CPU, event loop), which a server wants and a test does not. */
@@ -66,6 +73,11 @@ export class InstanceMetrics {
   moved(direction: 'in' | 'out', why: string, activationMs?: number): void {
     this.moves.inc({ direction, why });
     if (activationMs !== undefined) this.activation.observe(activationMs / 1000);
+  }
+
+  /** Where the deliveries under way are counted (the instance's deliveriesInAll slots). */
+  countDeliveries(count: () => number): void {
+    this.deliveringCount = count;
   }
 
   /** Counts what a partner's sandbox does that the operator watches: its deliveries, its quota refusals. */

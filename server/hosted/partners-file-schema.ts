@@ -84,7 +84,7 @@ export const partnersFileSchema = {
     quotas: {
       type: 'object',
       additionalProperties: false,
-      properties: { ...quotaFields, harExportsInAll: { type: 'integer', minimum: 1, maximum: 100 } },
+      properties: { ...quotaFields, harExportsInAll: { type: 'integer', minimum: 1, maximum: 100 }, deliveriesInAll: { type: 'integer', minimum: 1, maximum: 100_000 } },
     },
     partners: {
       type: 'array',

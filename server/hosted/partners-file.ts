@@ -32,6 +32,8 @@ export interface PartnersSetup {
   operatorToken: string | undefined;
   /** HAR exports under way at once across every partner, if the file sets it. */
   harExportsInAll: number | undefined;
+  /** Orders being delivered at once across every partner, if the file sets it. */
+  deliveriesInAll: number | undefined;
   /** Refusals of POS calls say whether the iss is a partner here (tellUnknownPartners); by default they do not. */
   tellUnknownPartners: boolean;
   /** The operator's report keys (reportSigning), if the file sets them. */
@@ -69,7 +71,7 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
     return read.value;
   };
   const operatorToken = value.operatorToken === undefined ? undefined : secret('operatorToken', value.operatorToken, MIN_TOKEN_LENGTH);
-  const { harExportsInAll, ...fileQuotas } = value.quotas ?? {};
+  const { harExportsInAll, deliveriesInAll, ...fileQuotas } = value.quotas ?? {};
   const fixtureFolders = new Map<string, Fixtures | undefined>();
   const partners: HostedPartner[] = [];
   const names = new Map<string, number>();
@@ -116,7 +118,7 @@ export function loadPartnersFile(file: string, options: { env: Record<string, st
   const warnings: string[] = [];
   const reportKeys = value.reportSigning === undefined ? undefined : readReportKeys(value.reportSigning, base, options.env, problems, warnings);
   if (problems.length > 0) throw partnersError(file, problems);
-  return { partners, operatorToken, harExportsInAll, tellUnknownPartners: value.tellUnknownPartners === true, reportKeys, warnings };
+  return { partners, operatorToken, harExportsInAll, deliveriesInAll, tellUnknownPartners: value.tellUnknownPartners === true, reportKeys, warnings };
 }
 
 function readReportKeys(settings: NonNullable<PartnersFile['reportSigning']>, base: string, env: Record<string, string | undefined>, problems: string[], warnings: string[]): ReportKeys | undefined {

@@ -76,6 +76,9 @@ export const HOSTED_QUOTAS: Quotas = {
 /** HAR exports under way at once across every partner of a hosted process. */
 export const HOSTED_HAR_EXPORTS_IN_ALL = 2;
 
+/** Orders being delivered at once across every partner of a hosted process: each holds a connection to a POS. */
+export const HOSTED_DELIVERIES_IN_ALL = 500;
+
 /** The quota fields, in the order the docs and messages list them. */
 export const QUOTA_FIELDS = Object.keys(LAPTOP_QUOTAS) as Array<keyof Quotas>;
 
@@ -120,6 +123,11 @@ export class RateBucket {
 export class SharedSlots {
   private used = 0;
 
+  /** How many are taken now. */
+  get taken(): number {
+    return this.used;
+  }
+
   constructor(readonly limit: number) {}
 
   take(): boolean {
@@ -155,6 +163,7 @@ export class QuotaBook {
     readonly partner: string,
     private readonly clock: () => number,
     private readonly allExports?: SharedSlots,
+    private readonly allDeliveries?: SharedSlots,
   ) {
     this.bucket = quotas.requestsPerSecond === null ? undefined : new RateBucket(quotas.requestsPerSecond, Math.max(1, quotas.burst), clock);
   }
@@ -229,12 +238,17 @@ export class QuotaBook {
       this.note('deliveries');
       throw tooMany(`partner '${this.partner}' has ${this.delivering} orders being delivered to the POS, the most at once (deliveriesInFlight: ${this.quotas.deliveriesInFlight}), ${SET_IN}; nothing was created or sent: send it again once one ends (each try ends within the delivery timeout)`, 1);
     }
+    if (this.allDeliveries && !this.allDeliveries.take()) {
+      this.note('deliveries');
+      throw tooMany(`this sandbox is delivering ${this.allDeliveries.limit} orders to its partners' POS systems already, the most at once (deliveriesInAll), ${SET_IN}; nothing was created or sent: send it again once one ends`, 1);
+    }
     this.delivering++;
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.delivering--;
+      this.allDeliveries?.give();
     };
   }
 

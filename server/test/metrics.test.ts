@@ -4,7 +4,9 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';
+import { closeServers, listen } from './live.js';
 import { ALPHA, BETA, OPERATOR, startHosted, type HostedTest } from './hosted-partners.js';
 import { InstanceMetrics, routeLabel } from '../hosted/instance-metrics.js';
 
@@ -61,6 +63,33 @@ describe('GET /metrics', () => {
     await test.refund(ALPHA, 'POS-STD-1001').expect(200);
     await test.refund(ALPHA, 'POS-STD-1001').expect(429);
     expect(valueOf(await scrape(test.app), 'pos_sandbox_quota_refusals_total', { quota: 'requests' })).toBe(1);
+  });
+
+  it('bounds the deliveries across every partner (deliveriesInAll), and shows those under way', async () => {
+    const loopback = { egress: { allow: ['http://127.0.0.1:*'], allowNetworks: ['127.0.0.0/8'] } };
+    const hosted = await startHosted({ alpha: loopback, beta: loopback, file: { quotas: { deliveriesInAll: 2 } } }, { metrics: new InstanceMetrics() });
+    test = hosted;
+    // A POS that takes each order and never answers while the test runs.
+    const waiting: ServerResponse[] = [];
+    let arrived: () => void = () => undefined;
+    const url = await listen((_req: IncomingMessage, res: ServerResponse) => {
+      waiting.push(res);
+      arrived();
+    });
+    const twoArrived = new Promise<void>((resolve) => (arrived = () => waiting.length === 2 && resolve()));
+    const order = (admin: string) =>
+      request(hosted.app).post('/_sandbox/orders').set({ authorization: `Bearer ${admin}`, 'content-type': 'application/json' }).send(JSON.stringify({ template: 'standard', locationId: 'loc-std-001', posOrderUrl: `${url}/order` }));
+    expect([(await order(ALPHA.admin)).status, (await order(BETA.admin)).status]).toEqual([202, 202]);
+    await twoArrived;
+    const refused = await order(ALPHA.admin);
+    expect([refused.status, refused.body.errors[0].message]).toEqual([
+      429,
+      "this sandbox is delivering 2 orders to its partners' POS systems already, the most at once (deliveriesInAll), a quota of this sandbox (docs/hosting.md, \"Exposing it to partners\"); nothing was created or sent: send it again once one ends",
+    ]);
+    const families = await scrape(hosted.app);
+    expect([valueOf(families, 'pos_sandbox_order_deliveries_in_flight'), valueOf(families, 'pos_sandbox_quota_refusals_total', { quota: 'deliveries' })]).toEqual([2, 1]);
+    for (const res of waiting) res.destroy();
+    await closeServers();
   });
 
   it("is the operator's alone: a partner's admin token gets 403, none 401, both in the envelope", async () => {
