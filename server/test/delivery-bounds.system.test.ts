@@ -2,13 +2,16 @@
  * Orders aimed at a POS that takes the connection and never answers: 3,000 POST /_sandbox/orders, 8 at a time,
  * against a real sandbox process. Its open files stay under 1,000, the orders past deliveriesInFlight are answered 429
  * in the control envelope, the health answers within 2 s throughout, and every delivery taken ends, failed at its
- * deadline, with each of its tries in the journal.
+ * deadline, with each of its tries in the journal. Then the same against a hosted sandbox of two partners at the
+ * hosted defaults (docs/hosting.md): each partner's rate and deliveries bounded, the process's files too.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { serve, stopServers } from './processes.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, serveHosted, stopServers } from './processes.js';
 
 const ORDERS = 3000;
 const AT_ONCE = 8;
@@ -17,6 +20,7 @@ const TIMEOUT_MS = 1000;
 let silent: Server;
 const held = new Set<Socket>();
 let sandbox: { baseUrl: string; pid: number };
+let posOrderUrl: string;
 
 beforeAll(async () => {
   // Takes each connection and each request, and answers none.
@@ -27,7 +31,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as { port: number };
-  const started = await serve(['--pos-order-url', `http://127.0.0.1:${port}/order`, '--delivery-timeout-ms', String(TIMEOUT_MS)]);
+  posOrderUrl = `http://127.0.0.1:${port}/order`;
+  const started = await serve(['--pos-order-url', posOrderUrl, '--delivery-timeout-ms', String(TIMEOUT_MS)]);
   sandbox = { baseUrl: started.baseUrl, pid: started.child.pid! };
 }, 30_000);
 
@@ -103,5 +108,64 @@ describe('orders to a POS that never answers', () => {
     const sample = accepted.filter((_id, at) => at % Math.ceil(accepted.length / 20) === 0 || at === accepted.length - 1);
     const tries = await Promise.all(sample.map(async (id) => ((await (await fetch(`${sandbox.baseUrl}/_sandbox/journal?order=${id}&direction=outbound`)).json()) as unknown[]).length));
     expect(tries).toEqual(sample.map(() => 3));
+  }, 120_000);
+});
+
+describe('orders of two hosted partners to a POS that never answers', () => {
+  it("are held to the hosted defaults: each partner's rate and 50 deliveries, fewer than 1,000 open files, the health answering, all ending", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'delivery-bounds-hosted-'));
+    const loopback = { allow: ['http://127.0.0.1:*'], allowNetworks: ['127.0.0.0/8'] };
+    const partners = ['north-pos', 'south-pos'].map((name) => ({ name, nonProdKey: `${name}-nonprod-key-`.padEnd(40, 'k'), adminToken: `${name}-admin-token-`.padEnd(24, 't'), posOrderUrl, egress: loopback }));
+    writeFileSync(join(dir, 'partners.json'), JSON.stringify({ partners }));
+    try {
+      const hosted = await serveHosted(['--partners', join(dir, 'partners.json'), '--memory', '--report-dir', join(dir, 'reports'), '--delivery-timeout-ms', String(TIMEOUT_MS)]);
+      const pid = hosted.child.pid!;
+      const call = (admin: string, path: string, init: RequestInit = {}) => fetch(`${hosted.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' } });
+      const statuses = new Map<number, number>();
+      const refusals = new Set<string>();
+      let mostFiles = 0;
+      let slowestHealth = 0;
+      let mostDelivering = 0;
+      const sample = async (admin: string) => {
+        mostFiles = Math.max(mostFiles, readdirSync(`/proc/${pid}/fd`).length);
+        const began = performance.now();
+        const answer = await call(admin, '/_sandbox/health');
+        const health = (await answer.json()) as { quota?: { inUse: { deliveries: number } } };
+        slowestHealth = Math.max(slowestHealth, performance.now() - began);
+        // The health counts against the partner's rate as any control call: a 429 is an answer too, without the figures.
+        expect([200, 429]).toContain(answer.status);
+        if (answer.status === 200) mostDelivering = Math.max(mostDelivering, health.quota!.inUse.deliveries);
+      };
+      let sent = 0;
+      const lane = async (admin: string) => {
+        while (sent < ORDERS) {
+          sent++;
+          const answer = await call(admin, '/_sandbox/orders', { method: 'POST', body: '{"template":"standard","locationId":"loc-std-001"}' });
+          const body = (await answer.json()) as { errors?: Array<{ code: string; message: string }> };
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          // Which quota refused, its partner's name left out: the rate, or the deliveries.
+          if (answer.status === 429) refusals.add(body.errors![0]!.message.replace(/partner '[a-z]+-pos' has \d+/, "partner 'P' has N").replace(/ in [\d.]+ s\b.*$/, ''));
+          if (sent % 100 === 0) await sample(admin);
+        }
+      };
+      await Promise.all(partners.flatMap((partner) => Array.from({ length: AT_ONCE / 2 }, () => lane(partner.adminToken))));
+      expect([...statuses.keys()].sort()).toEqual([202, 429]);
+      expect(statuses.get(202)! + statuses.get(429)!).toBe(ORDERS);
+      expect({ mostFiles: mostFiles < 1000, slowestHealth: slowestHealth < 2000, delivering: mostDelivering <= 50 }).toEqual({ mostFiles: true, slowestHealth: true, delivering: true });
+      expect([...refusals].filter((message) => !/sent more than 20 requests a second|deliveriesInFlight: 50\)/.test(message))).toEqual([]);
+      // Every order taken ends.
+      for (const partner of partners) {
+        for (;;) {
+          const underWay = (await (await call(partner.adminToken, '/_sandbox/orders?status=DISPATCHED&limit=1')).json()) as unknown[];
+          if (Array.isArray(underWay) && underWay.length === 0) break;
+          await sample(partner.adminToken);
+          // The state is asked for again a little later: each delivery ends at its own deadline.
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+      expect(slowestHealth).toBeLessThan(2000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
