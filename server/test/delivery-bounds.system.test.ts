@@ -32,7 +32,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as { port: number };
   posOrderUrl = `http://127.0.0.1:${port}/order`;
-  const started = await serve(['--pos-order-url', posOrderUrl, '--delivery-timeout-ms', String(TIMEOUT_MS)]);
+  // Room for every entry of the run (3,000 orders, their tries, the polls), so that none is lost to the journal's bound.
+  const started = await serve(['--pos-order-url', posOrderUrl, '--delivery-timeout-ms', String(TIMEOUT_MS), '--journal-limit', '20000']);
   sandbox = { baseUrl: started.baseUrl, pid: started.child.pid! };
 }, 30_000);
 
@@ -93,7 +94,7 @@ describe('orders to a POS that never answers', () => {
       if (underWay.length === 0) break;
       slowestHealth = Math.max(slowestHealth, await healthMs());
       // The state is asked for again a little later: each delivery ends at its own deadline.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const failed: string[] = [];
     for (let after: string | undefined; ; ) {
