@@ -52,6 +52,8 @@ describe('a secret in a text, in every encoding', () => {
     ['the key as hex with colons', `h=${Buffer.from(KEY).toString('hex').match(/../g)!.join(':')}`, `h=${REDACTED}`],
     ['the seen signature as hex with spaces', `h=${Buffer.from(signature, 'base64url').toString('hex').match(/../g)!.join(' ')} end`, `h=${REDACTED} end`],
     ['the base64 of the key as UTF-16', `u=${Buffer.from(`key ${KEY}`, 'utf16le').toString('base64')}`, `u=${REDACTED}`],
+    ['the seen signature after / at the end of a path', `/v2/order/refund/${signature}`, `/v2/order/refund/${REDACTED}`],
+    ['the seen signature between two / of a path', `/_sandbox/orders/${signature}/resend`, `/_sandbox/orders/${REDACTED}/resend`],
   ])('%s', (_form, text, shown) => {
     const redacted = redactor().text(text);
     expect(redacted).toBe(shown);

@@ -146,6 +146,8 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
         continue;
       }
     }
+    // A run of base64's alphabet takes in a path's slashes (`/orders/<signature>/resend`): each segment is a seen signature or not.
+    if (signatures.size > 0 && run.includes('/') && seenSegments(run, at, signatures, spans)) continue;
     if (signatures.size > 0 && run.length >= 52 && run.length <= 56 && BASE32.test(run) && signatures.has(base32Bytes(run).toString('base64url'))) {
       spans.push([at, end]);
       continue;
@@ -165,6 +167,20 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
     }
     if (!found && blobs && holdsSecret(run, secrets, 'base64')) spans.push([at, end]);
   }
+}
+
+/** Adds the span of each `/`-separated segment of `run` (at `at`) that is a seen signature; answers whether there was one. */
+function seenSegments(run: string, at: number, signatures: ReadonlySet<string>, spans: Array<[number, number]>): boolean {
+  let found = false;
+  let start = 0;
+  for (const segment of run.split('/')) {
+    if (segment.length >= SHORTEST_SIGNATURE && signatures.has(segment.replace(/=+$/, ''))) {
+      spans.push([at + start, at + start + segment.length]);
+      found = true;
+    }
+    start += segment.length + 1;
+  }
+  return found;
 }
 
 /** A blob is decoded only when it can hold a secret: the key's markers at some alignment, or room for a JWT. */
