@@ -208,13 +208,10 @@ export class QuotaBook {
     }
     this.exports++;
     if (perHour !== null) this.exportTimes.push(this.clock());
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
+    return once(() => {
       this.exports--;
       this.allExports?.give();
-    };
+    });
   }
 
   /** Holds a request for a fault rule (hang, delay): the function that lets it go, or the 429 when too many are held. */
@@ -224,12 +221,7 @@ export class QuotaBook {
       throw tooMany(`partner '${this.partner}' has ${this.held} requests held by fault rules (hang, delay), the most at once (heldRequests: ${this.quotas.heldRequests}), ${SET_IN}; this ${kind} fault did not hold the request`, 1);
     }
     this.held++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.held--;
-    };
+    return once(() => this.held--);
   }
 
   /** Counts an order's delivery to the POS until the function it answers is called, or throws the 429 when as many are under way as the quota lets. */
@@ -243,13 +235,10 @@ export class QuotaBook {
       throw tooMany(`this sandbox is delivering ${this.allDeliveries.limit} orders to its partners' POS systems already, the most at once (deliveriesInAll), ${SET_IN}; nothing was created or sent: send it again once one ends`, 1);
     }
     this.delivering++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
+    return once(() => {
       this.delivering--;
       this.allDeliveries?.give();
-    };
+    });
   }
 
   /** Notes a checklist run refused by its quota, and gives its 429. */
@@ -267,6 +256,16 @@ export class QuotaBook {
   view(): { quotas: Quotas; inUse: { deliveries: number; heldRequests: number }; refused: QuotaBook['refused'] } {
     return { quotas: this.quotas, inUse: { deliveries: this.delivering, heldRequests: this.held }, refused: { ...this.refused } };
   }
+}
+
+/** `release`, run the first time the answer is called and never again: a slot is given back once, however often its holder ends. */
+function once(release: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    release();
+  };
 }
 
 function tooMany(message: string, retryAfterS: number): ApiError {
