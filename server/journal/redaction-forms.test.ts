@@ -1,5 +1,6 @@
 /** Every form the third attack run sent a secret in, redacted in the form it came in. */
 import { describe, expect, it } from '@jest/globals';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { REDACTED } from './redaction.js';
 import { Redactor } from './redactor.js';
 import { signHs256, validClaims } from '../test/test-identity.js';
@@ -54,6 +55,11 @@ describe('a secret in a text, in every encoding', () => {
     ['the base64 of the key as UTF-16', `u=${Buffer.from(`key ${KEY}`, 'utf16le').toString('base64')}`, `u=${REDACTED}`],
     ['the seen signature after / at the end of a path', `/v2/order/refund/${signature}`, `/v2/order/refund/${REDACTED}`],
     ['the seen signature between two / of a path', `/_sandbox/orders/${signature}/resend`, `/_sandbox/orders/${REDACTED}/resend`],
+    ['the key gzipped, then base64', `{"blob":"${gzipSync(`note: ${KEY}`).toString('base64')}"}`, `{"blob":"${REDACTED}"}`],
+    ['a token gzipped, then base64url', `z=${gzipSync(`Bearer ${token}`).toString('base64url')} end`, `z=${REDACTED} end`],
+    ['the key in a zlib stream, then base64', `d=${deflateSync(`{"key":"${KEY}"}`).toString('base64')}`, `d=${REDACTED}`],
+    ['the seen signature in a zlib stream, then hex', `h=${deflateSync(`sig ${signature}`).toString('hex')}`, `h=${REDACTED}`],
+    ['a token inside a base32 blob', `b32=${base32(Buffer.from(`auth: Bearer ${token}`))}`, `b32=${REDACTED}`],
   ])('%s', (_form, text, shown) => {
     const redacted = redactor().text(text);
     expect(redacted).toBe(shown);
@@ -70,6 +76,16 @@ describe('a secret in a text, in every encoding', () => {
   it('percent-encoding, an entity and a JSON escape nested in one another', () => {
     const nested = KEY.replaceAll('-', '%26%2345%3B');
     expect(redactor().text(`x=${nested}`)).toBe(`x=${REDACTED}`);
+  });
+
+  it('a gzip bomb in a body is redacted whole: it cannot be read within its bound', () => {
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, ' ')).toString('base64');
+    expect(redactor().text(`{"b":"${bomb}"}`)).toBe(`{"b":"${REDACTED}"}`);
+  });
+
+  it('leaves a compressed blob that holds no secret, and a base32 run of the same size, as they are', () => {
+    const text = `g=${gzipSync('{"ExternalId":"pos-881","Status":"ACCEPTED"}').toString('base64')} b=${base32(Buffer.from('a'.repeat(200)))}`;
+    expect(redactor().text(text)).toBe(text);
   });
 
   it('leaves text that only looks encoded as it is', () => {
@@ -106,6 +122,34 @@ describe('a secret across the values of a record', () => {
     // The key's second part starts `3f9c…`: decoding `&b=3f` as a quoted-printable byte ate the parameter boundary.
     const at = KEY.indexOf('3f9c');
     expect(redactor().text(`POST /v2/order/refund?a=${KEY.slice(0, at)}&b=${KEY.slice(at)} → 200`)).toBe(`POST /v2/order/refund?a=${REDACTED}&b=${REDACTED} → 200`);
+  });
+});
+
+describe('a secret across the strings of one JSON value', () => {
+  const fresh = () => new Redactor(KEY);
+
+  it('a token whose signature is another field of the same object, never seen before', () => {
+    const body = { auth: { head: `${header}.${payload}`, sig: signature, note: 'kept' } };
+    expect(fresh().value(body)).toEqual({ auth: { head: `${header}.${payload}`, sig: REDACTED, note: 'kept' } });
+  });
+
+  it('the signature first, the header and claims after, a dot on either side', () => {
+    const body = { a: `.${signature}`, b: `${header}.${payload}.` };
+    expect(fresh().value(body)).toEqual({ a: `.${REDACTED}`, b: `${header}.${payload}.` });
+  });
+
+  it('a token split across the items of an array', () => {
+    expect(fresh().value({ parts: [`${header}.${payload}`, signature] })).toEqual({ parts: [`${header}.${payload}`, REDACTED] });
+  });
+
+  it('the key split across three fields of an object', () => {
+    const body = { x: KEY.slice(0, 12), y: KEY.slice(12, 30), z: KEY.slice(30), other: 'plain' };
+    expect(fresh().value(body)).toEqual({ x: REDACTED, y: REDACTED, z: REDACTED, other: 'plain' });
+  });
+
+  it('leaves fields of different objects apart, and an id beside no token as it is', () => {
+    const body = { one: { head: 'abcd.efgh' }, two: { sig: signature }, id: signature };
+    expect(fresh().value(body)).toEqual(body);
   });
 });
 

@@ -62,9 +62,13 @@ function replaceSpans(text: string, spans: ReadonlyArray<[number, number]>): str
 
 /** `text` without `secrets` (in any letter case, in any encoding above), JWT signatures, or any of `signatures` alone. */
 export function scrubText(text: string, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): string {
-  // Shorter than anything searched for: most strings of a body and of a journal summary are.
-  if (text.length < MIN_SECRET_LENGTH || (text.length < SHORTEST_SIGNATURE && !secrets.some((secret) => secret.length <= text.length))) return text;
+  if (!worthSearching(text, secrets)) return text;
   return replaceSpans(text, spansOf(text, { keys: secrets, signatures }));
+}
+
+/** Shorter than anything searched for: most strings of a body and of a journal summary are. */
+function worthSearching(text: string, secrets: readonly string[]): boolean {
+  return text.length >= SHORTEST_SIGNATURE || (text.length >= MIN_SECRET_LENGTH && secrets.some((secret) => secret.length <= text.length));
 }
 
 /** Every JWT signature in `text` replaced, by the shape of the token alone. */
@@ -74,77 +78,128 @@ export function redactJwtSignatures(text: string): string {
 
 /** Redacted together as well as one by one, for a key split across values or a token whose signature travels in another value. */
 export function scrubRecord(record: Readonly<Record<string, string>>, secrets: readonly string[], signatures: ReadonlySet<string> = new Set()): Record<string, string> {
-  const given: Secrets = { keys: secrets, signatures };
   const names = Object.keys(record);
-  const values = names.map((name) => record[name]!);
-  const spans: Array<Array<[number, number]>> = values.map((value) => (value.length < MIN_SECRET_LENGTH ? [] : spansOf(value, given)));
-  // The pieces: every value, cut at the commas that join a header sent twice.
-  const pieces = values.flatMap((value, field) => [...value.matchAll(/[^,]+/g)].map((match) => ({ field, at: match.index + (match[0].length - match[0].trimStart().length), text: match[0].trim() })));
-  const mark = (piece: (typeof pieces)[number], from: number, to: number) => spans[piece.field]!.push([piece.at + from, piece.at + to]);
-  if (pieces.length > 1) {
-    // The pieces laid end to end: a span found there is cut back into the pieces it covers.
-    const starts: number[] = [];
-    let length = 0;
-    for (const piece of pieces) {
-      starts.push(length);
-      length += piece.text.length;
-    }
-    for (const [start, end] of keySpans(pieces.map((piece) => piece.text).join(''), secrets)) {
-      pieces.forEach((piece, index) => {
-        const [first, last] = [Math.max(start, starts[index]!), Math.min(end, starts[index]! + piece.text.length)];
-        if (first < last) mark(piece, first - starts[index]!, last - starts[index]!);
-      });
-    }
-    // A token's header and claims in one piece, its signature alone in another, in any order.
-    for (const head of pieces.filter((piece) => /[A-Za-z0-9_=+/-]{4,}\.[A-Za-z0-9_=+/-]{4,}\.?$/.test(piece.text))) {
-      for (const tail of pieces.filter((piece) => piece !== head && /^\.?[A-Za-z0-9_+/-]{32,}=*$/.test(piece.text))) {
-        const glued = `${head.text.replace(/\.$/, '')}.${tail.text.replace(/^\./, '')}`;
-        const signed = secretSpans(glued, given, false).some(([, end]) => end === glued.length);
-        if (signed) mark(tail, tail.text.startsWith('.') ? 1 : 0, tail.text.length);
-      }
-    }
-  }
+  const values = scrubTogether(
+    names.map((name) => record[name]!),
+    secrets,
+    signatures,
+    true,
+  );
   const result: Record<string, string> = {};
   names.forEach((name, index) => {
-    Object.defineProperty(result, scrubText(name, secrets, signatures), { value: replaceSpans(values[index]!, merge(spans[index]!)), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(result, scrubText(name, secrets, signatures), { value: values[index]!, enumerable: true, writable: true, configurable: true });
   });
   return result;
 }
 
-/** The walk keeps its own stack, so no value a client sent can exhaust the call stack; `__proto__` keys are copied as plain keys. */
+/** A piece of a value: the whole value, or a part between the commas that join a header sent twice. */
+interface Piece {
+  field: number;
+  at: number;
+  text: string;
+}
+
+const TOKEN_PART = /^[A-Za-z0-9_=+/-]{4,}$/;
+const TOKEN_TAIL = /^\.?[A-Za-z0-9_+/-]{32,}=*$/;
+/** Stands for any signature after a head: whether the head is a token's is what is asked. */
+const PROBE_SIGNATURE = 'A'.repeat(43);
+
+/** Values redacted one by one and laid end to end (headers and query parameters, cut at commas; the strings of one JSON object or array). */
+export function scrubTogether(values: readonly string[], secrets: readonly string[], signatures: ReadonlySet<string> = new Set(), cutAtCommas = false): string[] {
+  const given: Secrets = { keys: secrets, signatures };
+  const spans: Array<Array<[number, number]>> = values.map((value) => (worthSearching(value, secrets) ? spansOf(value, given) : []));
+  const pieces: Piece[] = cutAtCommas
+    ? values.flatMap((value, field) => [...value.matchAll(/[^,]+/g)].map((match) => ({ field, at: match.index + (match[0].length - match[0].trimStart().length), text: match[0].trim() })))
+    : values.map((text, field) => ({ field, at: 0, text }));
+  if (pieces.length > 1) {
+    const mark = (piece: Piece, from: number, to: number) => spans[piece.field]!.push([piece.at + from, piece.at + to]);
+    crossingKeys(pieces, secrets, mark);
+    // A token's header and claims in one piece, its signature alone in another, in any order: each head is judged once, so the cost is linear.
+    const heads = pieces.filter((piece) => isTokenHead(piece.text, given));
+    if (heads.length > 0) {
+      for (const tail of pieces) {
+        if (TOKEN_TAIL.test(tail.text) && heads.some((head) => head !== tail)) mark(tail, tail.text.startsWith('.') ? 1 : 0, tail.text.length);
+      }
+    }
+  }
+  return values.map((value, index) => replaceSpans(value, merge(spans[index]!)));
+}
+
+/** The key found across the pieces laid end to end, each span cut back into the pieces it covers; one inside a piece was found in its value. */
+function crossingKeys(pieces: readonly Piece[], secrets: readonly string[], mark: (piece: Piece, from: number, to: number) => void): void {
+  const starts: number[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    starts.push(length);
+    length += piece.text.length;
+  }
+  if (!secrets.some((key) => key.length >= MIN_SECRET_LENGTH && key.length <= length)) return;
+  for (const [start, end] of keySpans(pieces.map((piece) => piece.text).join(''), secrets)) {
+    // The last piece starting at or before the span: a binary search, as a body may hold the key many times.
+    let low = 0;
+    for (let high = pieces.length - 1; low < high; ) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= start) low = middle;
+      else high = middle - 1;
+    }
+    if (end <= starts[low]! + pieces[low]!.text.length) continue;
+    for (let index = low; index < pieces.length && starts[index]! < end; index++) {
+      const piece = pieces[index]!;
+      const [first, last] = [Math.max(start, starts[index]!), Math.min(end, starts[index]! + piece.text.length)];
+      if (first < last) mark(piece, first - starts[index]!, last - starts[index]!);
+    }
+  }
+}
+
+/** Is `text` a token's header and claims (two parts, a dot after them or not), so that a signature glued after it reads as one? */
+function isTokenHead(text: string, given: Secrets): boolean {
+  const body = text.endsWith('.') ? text.slice(0, -1) : text;
+  const dot = body.lastIndexOf('.');
+  if (dot < 4 || !TOKEN_PART.test(body.slice(dot + 1)) || !TOKEN_PART.test(body.slice(dot - 4, dot))) return false;
+  const glued = `${body}.${PROBE_SIGNATURE}`;
+  return secretSpans(glued, given, false).some(([, end]) => end === glued.length);
+}
+
+/** The walk keeps its own stack, so no value a client sent can exhaust the call stack; `__proto__` keys are copied as plain keys. The strings of one object or array are redacted together. */
 export function scrubValue<T>(value: T, secrets: readonly string[], signatures?: ReadonlySet<string>): T {
-  const scrub = (text: string) => scrubText(text, secrets, signatures);
-  const shell = (node: unknown): unknown => {
-    if (typeof node === 'string') return scrub(node);
-    if (Array.isArray(node)) return new Array<unknown>(node.length);
-    if (node !== null && typeof node === 'object') return {};
-    return node;
+  if (typeof value === 'string') return scrubText(value, secrets, signatures) as T;
+  const shell = (node: unknown): unknown => (Array.isArray(node) ? new Array<unknown>(node.length) : node !== null && typeof node === 'object' ? {} : node);
+  /** The children's copies, their strings redacted together. */
+  const copies = (children: readonly unknown[]): unknown[] => {
+    const strings: number[] = [];
+    const copied = children.map((child, index) => {
+      if (typeof child === 'string') strings.push(index);
+      return shell(child);
+    });
+    if (strings.length === 1) copied[strings[0]!] = scrubText(children[strings[0]!] as string, secrets, signatures);
+    else if (strings.length > 1) {
+      const scrubbed = scrubTogether(
+        strings.map((index) => children[index] as string),
+        secrets,
+        signatures,
+      );
+      strings.forEach((index, at) => (copied[index] = scrubbed[at]));
+    }
+    return copied;
   };
   const root = shell(value);
   const pending: Array<[source: unknown, copy: unknown]> = [[value, root]];
   while (pending.length > 0) {
     const [source, copy] = pending.pop()!;
     if (typeof source !== 'object' || source === null) continue;
-    if (Array.isArray(source)) {
-      const list = copy as unknown[];
-      for (let index = 0; index < source.length; index++) {
-        const child: unknown = source[index];
-        const childCopy = shell(child);
-        list[index] = childCopy;
-        if (typeof child === 'object' && child !== null) pending.push([child, childCopy]);
+    const keys = Array.isArray(source) ? undefined : Object.keys(source);
+    const children: unknown[] = keys === undefined ? (source as unknown[]) : keys.map((key) => (source as Record<string, unknown>)[key]);
+    const childCopies = copies(children);
+    children.forEach((child, index) => {
+      if (keys === undefined) (copy as unknown[])[index] = childCopies[index];
+      else {
+        const name = scrubText(keys[index]!, secrets, signatures);
+        // A plain assignment would set the prototype for `__proto__`: that one key is defined instead.
+        if (name === '__proto__') Object.defineProperty(copy, name, { value: childCopies[index], enumerable: true, writable: true, configurable: true });
+        else (copy as Record<string, unknown>)[name] = childCopies[index];
       }
-      continue;
-    }
-    const record = copy as Record<string, unknown>;
-    for (const key of Object.keys(source)) {
-      const child: unknown = (source as Record<string, unknown>)[key];
-      const childCopy = shell(child);
-      const name = scrub(key);
-      // A plain assignment would set the prototype for `__proto__`: that one key is defined instead.
-      if (name === '__proto__') Object.defineProperty(record, name, { value: childCopy, enumerable: true, writable: true, configurable: true });
-      else record[name] = childCopy;
-      if (typeof child === 'object' && child !== null) pending.push([child, childCopy]);
-    }
+      if (typeof child === 'object' && child !== null) pending.push([child, childCopies[index]]);
+    });
   }
   return root as T;
 }

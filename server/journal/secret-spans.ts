@@ -1,5 +1,6 @@
-/** Pure: where secrets are in a plain text: the partner's key in any case, the signature of any JWT by its shape, a seen signature alone in any encoding, and any of these inside a blob of base64 or hex. */
-
+/** Pure: where secrets are in a plain text: the partner's key in any case, the signature of any JWT by its shape, a seen signature alone in any encoding, and any of these inside a blob of base64, hex or base32, gzip or zlib compressed or not. */
+import { constants, gunzipSync, inflateSync } from 'node:zlib';
+import { base32Bytes, base32Text } from './base32.js';
 
 export interface Secrets {
   /** The key and the forms a client may send it in; searched ignoring letter case. */
@@ -187,15 +188,37 @@ function seenSegments(run: string, at: number, signatures: ReadonlySet<string>, 
 function holdsSecret(run: string, secrets: Secrets, encoding: 'base64' | 'hex'): boolean {
   const markers = markersOf(secrets.keys);
   if (encoding === 'hex') {
+    if (COMPRESSED.test(run)) return compressedHolds(Buffer.from(run.slice(0, run.length - (run.length % 2)), 'hex'), secrets);
     const keyed = markers.hex !== undefined && markers.hex.test(run);
     if (!keyed && (run.length < JWT_BLOB * 2 || run.length > LARGEST_JWT_BLOB * 2)) return false;
     return [0, 1].some((shift) => decodedHolds(Buffer.from(run.slice(shift), 'hex'), secrets));
   }
   if ((run.split('/').length - 1) * 16 > run.length) return false;
-  if (markers.base32 !== undefined && markers.base32.test(run) && BASE32.test(run) && decodedHolds(base32Bytes(run), secrets)) return true;
+  if (COMPRESSED.test(Buffer.from(run.slice(0, 4), 'base64').toString('hex'))) return compressedHolds(Buffer.from(run, 'base64'), secrets);
+  // A token's base32 has no marker to find it by: a run of base32 the size of a token is decoded.
+  if (BASE32.test(run) && (markers.base32?.test(run) === true || (run.length >= (JWT_BLOB * 6) / 5 && run.length <= (LARGEST_JWT_BLOB * 6) / 5)) && decodedHolds(base32Bytes(run), secrets)) return true;
   const keyed = (markers.base64 !== undefined && markers.base64.test(run)) || (markers.utf16 !== undefined && markers.utf16.test(run));
   if (!keyed && (run.length < JWT_BLOB || run.length > LARGEST_JWT_BLOB)) return false;
   return [0, 1, 2, 3].some((shift) => decodedHolds(Buffer.from(run.slice(shift), 'base64'), secrets));
+}
+
+/** The first bytes of a gzip member (1f 8b, deflate) or a zlib stream (a deflate method byte whose check bits hold), as hex. */
+const COMPRESSED = /^(1f8b08|78(01|5e|9c|da))/i;
+/** An inflated blob is read up to this many bytes, the body limit, and never past this many times its own size: a bomb costs its bound, not its claim. */
+const INFLATED_LIMIT = 1024 * 1024;
+const INFLATED_RATIO = 64;
+
+/** Does a gzip or zlib blob hold a secret once inflated? One that inflates past its bound cannot be vouched for, and counts as holding one. */
+function compressedHolds(bytes: Buffer, secrets: Secrets): boolean {
+  const options = { maxOutputLength: Math.min(INFLATED_LIMIT, bytes.length * INFLATED_RATIO + 1024), finishFlush: constants.Z_SYNC_FLUSH };
+  let inflated: Buffer;
+  try {
+    inflated = bytes[0] === 0x1f ? gunzipSync(bytes, options) : inflateSync(bytes, options);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+  }
+  // Searched as plain text, not for blobs again: a blob nested in a compressed one is where the search stops.
+  return decodedHolds(inflated, secrets);
 }
 
 /** Do decoded bytes hold a secret: as they are (latin1), or with NULs and invisible characters dropped (UTF-16 text)? */
@@ -256,39 +279,4 @@ function markersOf(keys: readonly string[]): Markers {
   markers = { base64: pattern(base64, ''), utf16: pattern(utf16, ''), base32: pattern(base32, ''), hex: pattern(hex, 'i') };
   markerCache.set(keys, markers);
   return markers;
-}
-
-/** Pure: base32 as RFC 4648 writes it (capitals and 2–7), for the redaction to search a secret in that form too. */
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** Bytes as base32, unpadded. */
-export function base32Text(bytes: Buffer): string {
-  let text = '';
-  let bits = 0;
-  let value = 0;
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xffff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      text += BASE32_ALPHABET[(value >>> bits) & 31];
-    }
-  }
-  return bits > 0 ? text + BASE32_ALPHABET[(value << (5 - bits)) & 31] : text;
-}
-
-/** The bytes of a base32 run. */
-export function base32Bytes(run: string): Buffer {
-  const bytes: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (const char of run.replace(/=+$/, '')) {
-    value = ((value << 5) | BASE32_ALPHABET.indexOf(char)) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((value >>> bits) & 0xff);
-    }
-  }
-  return Buffer.from(bytes);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { base32Bytes, base32Text } from './secret-spans.js';
+import { base32Bytes, base32Text } from './base32.js';
 
 // RFC 4648, section 10: the test vectors, without their padding (base32Text writes none; base32Bytes reads both).
 const VECTORS: Array<[string, string]> = [
