@@ -45,6 +45,7 @@ export async function serveHosted(config: ServeConfig, flags: ServeFlags): Promi
     setup,
     storageFor,
     logger,
+    logRedactor: redactor,
     strict: config.strict,
     refundDelayMs: config.refundDelayMs,
     dispatch: config.dispatch,

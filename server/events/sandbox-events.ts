@@ -18,6 +18,8 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
   private recent: SandboxEvent[] = [];
   /** Held events whose data is redacted when first read: true for one held as its JSON text (an order). */
   private readonly unread = new Map<SandboxEvent, boolean>();
+  /** The redactor's count of signatures when each held event's data was redacted: a replay redacts it again if one was learnt since. */
+  private readonly redactedAt = new WeakMap<SandboxEvent, number>();
   private sequence = 0;
   /** The /events clients streaming now, and what waits for the slow ones. */
   readonly streams = new EventStreams();
@@ -62,6 +64,7 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
     } else {
       event.data = this.redactor.value(data);
     }
+    if (!this.unread.has(event)) this.redactedAt.set(event, this.redactor.learnt);
     this.recent.push(event);
     if (this.recent.length > this.keep * 1.1) {
       // In place: a copy of the events kept, at every tenth of them, was a visible share of what an event allocates.
@@ -71,12 +74,13 @@ export class SandboxEvents extends EventEmitter<{ event: [SandboxEvent]; closed:
     return event;
   }
 
-  /** Redacts a held event's data, once. */
+  /** Redacts a held event's data: once, and again after a new signature was learnt. */
   private render(event: SandboxEvent): SandboxEvent {
     const packed = this.unread.get(event);
-    if (packed === undefined) return event;
+    if (packed === undefined && this.redactedAt.get(event) === this.redactor.learnt) return event;
     this.unread.delete(event);
-    event.data = this.redactor.value(packed ? JSON.parse(event.data as string) : event.data);
+    event.data = this.redactor.value(packed === true ? JSON.parse(event.data as string) : event.data);
+    this.redactedAt.set(event, this.redactor.learnt);
     return event;
   }
 

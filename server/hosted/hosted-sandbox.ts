@@ -25,6 +25,8 @@ export interface HostedSandboxOptions extends Omit<SandboxOptions, 'fixtures' | 
   /** Here at once (the default), or where the instances on one database agree: `make` makes it on a store. */
   place?: (partner: string, make: (storage: DocumentStorage, forwardKey?: string) => Promise<Sandbox>) => Promise<PlacedPartner>;
   logger: Logger;
+  /** The redaction of `logger`: it learns the signatures every partner's sandbox learns. */
+  logRedactor?: Redactor;
   /** Each partner's checklist reports go to a folder of its own in here. */
   reportDir: string;
   /** This instance's metrics (GET /metrics); one of its own by default. */
@@ -73,7 +75,7 @@ export async function createHostedSandbox(options: HostedSandboxOptions): Promis
         partner: partner.identity,
         storage,
         logger: logger.child({ partner: name }),
-        redactor: new Redactor(partner.identity.nonProdKey),
+        redactor: new Redactor(partner.identity.nonProdKey, options.logRedactor),
         adminToken: partner.adminToken,
         posOrderUrl: partner.posOrderUrl ?? options.posOrderUrl,
         reportDir: join(reportDir, name),

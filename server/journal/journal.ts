@@ -1,4 +1,4 @@
-/** The last `limit` entries, newest last, with the control API's filters; an entry is redacted when first read, its summary as it comes in. */
+/** The last `limit` entries, newest last, with the control API's filters; an entry is redacted when first read, its summary as it comes in, and both again when read after a new signature was learnt. */
 import { EventEmitter } from 'node:events';
 import type { JournalEntry } from './journal-entry.js';
 import { journalSummary, scrubSummary, type JournalSummary } from './journal-entry.js';
@@ -11,6 +11,8 @@ interface Kept {
   build?: () => JournalEntry;
   /** About how much memory its bodies and headers take (journalBytes, hosted/quotas.ts). */
   bytes: number;
+  /** The redactor's count of signatures when the summary (and the entry, once rendered) was last redacted. */
+  redactedAt: number;
 }
 
 export interface JournalFilter {
@@ -67,7 +69,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   restore(entries: readonly JournalEntry[]): void {
     for (const entry of entries.slice(-this.limit)) {
       if (this.byId.has(entry.id)) continue;
-      const kept: Kept = { summary: journalSummary(entry), entry, bytes: entryBytes(entry) };
+      const kept: Kept = { summary: journalSummary(entry), entry, bytes: entryBytes(entry), redactedAt: -1 };
       this.entries.push(kept);
       this.bytes += kept.bytes;
       this.byId.set(entry.id, kept);
@@ -81,7 +83,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
 
   /** `summary` is of what `build` will return, not yet redacted; `build` must not depend on anything that changes later. */
   addCaptured(summary: JournalSummary, build: () => JournalEntry, bytes = 0): void {
-    const kept: Kept = { summary: scrubSummary(summary, this.scrub, this.scrubRecurring), build, bytes };
+    const kept: Kept = { summary: scrubSummary(summary, this.scrub, this.scrubRecurring), build, bytes, redactedAt: this.redactor.learnt };
     this.entries.push(kept);
     this.bytes += bytes;
     this.byId.set(summary.id, kept);
@@ -115,15 +117,21 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   private select(filter: JournalFilter): Kept[] {
     const status = filter.status;
     // Filters read the redacted summary: a filter cannot find text the journal does not show.
-    const matches = ({ summary: entry }: Kept): boolean =>
-      (filter.path === undefined || entry.path.includes(filter.path)) &&
-      (status === undefined || (/^\dxx$/i.test(status) ? String(entry.status)[0] === status[0] : String(entry.status) === status)) &&
-      (filter.location === undefined || entry.locationId === filter.location) &&
-      (filter.direction === undefined || entry.direction === filter.direction) &&
-      (filter.orderId === undefined || entry.orderId === filter.orderId) &&
-      (filter.fault === undefined || faultFits(filter.fault, entry)) &&
-      (filter.findings === undefined || entry.findings.length > 0 === filter.findings) &&
-      (filter.since === undefined || Date.parse(entry.time) >= filter.since);
+    // A signature learnt since a summary was redacted may be in its text: the text filters read it redacted again.
+    const byText = filter.path !== undefined || filter.location !== undefined || filter.orderId !== undefined || filter.fault !== undefined;
+    const matches = (kept: Kept): boolean => {
+      const entry = byText ? this.current(kept).summary : kept.summary;
+      return (
+        (filter.path === undefined || entry.path.includes(filter.path)) &&
+        (status === undefined || (/^\dxx$/i.test(status) ? String(entry.status)[0] === status[0] : String(entry.status) === status)) &&
+        (filter.location === undefined || entry.locationId === filter.location) &&
+        (filter.direction === undefined || entry.direction === filter.direction) &&
+        (filter.orderId === undefined || entry.orderId === filter.orderId) &&
+        (filter.fault === undefined || faultFits(filter.fault, entry)) &&
+        (filter.findings === undefined || entry.findings.length > 0 === filter.findings) &&
+        (filter.since === undefined || Date.parse(entry.time) >= filter.since)
+      );
+    };
     const found: Kept[] = [];
     const first = Math.max(0, this.entries.length - this.limit);
     // Not a reason to stop the walk: an id is handed out when a request starts, so a slow one lands after newer ids.
@@ -131,7 +139,7 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     const cursor = filter.before === undefined ? undefined : this.byId.get(filter.before);
     const start = filter.before === undefined ? this.entries.length - 1 : cursor === undefined ? -1 : this.entries.lastIndexOf(cursor) - 1;
     for (let i = start; i >= first && found.length < (filter.limit ?? Infinity); i--) {
-      if (journalSequence(this.entries[i]!.summary.id) > after && matches(this.entries[i]!)) found.push(this.entries[i]!);
+      if (journalSequence(this.entries[i]!.summary.id) > after && matches(this.entries[i]!)) found.push(this.current(this.entries[i]!));
     }
     return found;
   }
@@ -170,8 +178,18 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
     this.pending.clear();
   }
 
+  /** `kept` with its summary, and its entry if rendered, redacted again if a signature was learnt since. */
+  private current(kept: Kept): Kept {
+    if (kept.redactedAt === this.redactor.learnt) return kept;
+    kept.redactedAt = this.redactor.learnt;
+    kept.summary = scrubSummary(kept.summary, this.scrub, this.scrubRecurring);
+    if (kept.entry !== undefined && kept.build === undefined) kept.entry = this.redactor.entry(kept.entry);
+    return kept;
+  }
+
   /** The entry redacted, rendered once: a build that throws leaves a bare entry saying so. */
   private render(kept: Kept): JournalEntry {
+    this.current(kept);
     if (kept.entry === undefined) {
       let raw: JournalEntry;
       try {

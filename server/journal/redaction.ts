@@ -114,13 +114,7 @@ export function scrubTogether(values: readonly string[], secrets: readonly strin
   if (pieces.length > 1) {
     const mark = (piece: Piece, from: number, to: number) => spans[piece.field]!.push([piece.at + from, piece.at + to]);
     crossingKeys(pieces, secrets, mark);
-    // A token's header and claims in one piece, its signature alone in another, in any order: each head is judged once, so the cost is linear.
-    const heads = pieces.filter((piece) => isTokenHead(piece.text, given));
-    if (heads.length > 0) {
-      for (const tail of pieces) {
-        if (TOKEN_TAIL.test(tail.text) && heads.some((head) => head !== tail)) mark(tail, tail.text.startsWith('.') ? 1 : 0, tail.text.length);
-      }
-    }
+    for (const tail of splitTokenTails(pieces.map((piece) => piece.text))) mark(pieces[tail]!, pieces[tail]!.text.startsWith('.') ? 1 : 0, pieces[tail]!.text.length);
   }
   return values.map((value, index) => replaceSpans(value, merge(spans[index]!)));
 }
@@ -151,8 +145,23 @@ function crossingKeys(pieces: readonly Piece[], secrets: readonly string[], mark
   }
 }
 
+/** The pieces that are a signature alone while another piece is a token's header and claims, in any order; each piece is judged once, so the cost is linear. */
+function splitTokenTails(pieces: readonly string[]): number[] {
+  const tails = pieces.flatMap((piece, index) => (TOKEN_TAIL.test(piece) ? [index] : []));
+  if (tails.length === 0 || !pieces.some((piece) => isTokenHead(piece, NO_SECRETS))) return [];
+  return tails;
+}
+
+const NO_SECRETS: Secrets = { keys: [], signatures: new Set() };
+
+/** The signatures (as base64url) of tokens split across `values` (headers; a header sent twice is cut at its commas), for the redactor to remember. */
+export function splitTokenSignatures(values: readonly string[]): string[] {
+  const pieces = values.flatMap((value) => (value.includes(',') ? value.split(',').map((piece) => piece.trim()) : [value.trim()]));
+  return splitTokenTails(pieces).map((tail) => pieces[tail]!.replace(/^\./, '').replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'));
+}
+
 /** Is `text` a token's header and claims (two parts, a dot after them or not), so that a signature glued after it reads as one? */
-function isTokenHead(text: string, given: Secrets): boolean {
+function isTokenHead(text: string, given: Secrets = NO_SECRETS): boolean {
   const body = text.endsWith('.') ? text.slice(0, -1) : text;
   const dot = body.lastIndexOf('.');
   if (dot < 4 || !TOKEN_PART.test(body.slice(dot + 1)) || !TOKEN_PART.test(body.slice(dot - 4, dot))) return false;

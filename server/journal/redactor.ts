@@ -1,6 +1,6 @@
 /** The one redaction of every output (journal, HAR, reports, events, logs): it knows the partner's key and remembers the signatures seen or minted. */
 import type { JournalEntry } from './journal-entry.js';
-import { scrubRecord, scrubText, scrubValue } from './redaction.js';
+import { scrubRecord, scrubText, scrubValue, splitTokenSignatures } from './redaction.js';
 
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
@@ -23,9 +23,13 @@ export class Redactor {
   private last: string | undefined;
   /** Recurring texts found clean since a signature was last added (recurringText). */
   private readonly clean = new Set<string>();
+  private added = 0;
 
-  /** One partner's key; a hosted sandbox's log knows every partner's. */
-  constructor(partnerKeys: string | readonly string[]) {
+  /** One partner's key; a hosted sandbox's log knows every partner's, and learns each signature its partners' redactors learn (`teaches`). */
+  constructor(
+    partnerKeys: string | readonly string[],
+    private readonly teaches?: Redactor,
+  ) {
     const keys = typeof partnerKeys === 'string' ? [partnerKeys] : partnerKeys;
     this.secrets = [...new Set(keys.filter((key) => key !== '').flatMap(variantsOf))];
   }
@@ -34,10 +38,33 @@ export class Redactor {
   remember(token: string | undefined): void {
     if (token === this.last) return;
     this.last = token;
-    const signature = token?.replace(/^\s*bearer\s+/i, '').trim().split('.')[2];
+    this.add(token?.replace(/^\s*bearer\s+/i, '').trim().split('.')[2]);
+  }
+
+  /** Remembers the signature of a token split across headers (its header and claims in one, its signature in another), so the signature shown alone is redacted too. */
+  rememberSplit(headers: Readonly<Record<string, string | string[] | undefined>>): void {
+    const values: string[] = [];
+    for (const name in headers) {
+      const value = headers[name];
+      if (typeof value === 'string') values.push(value);
+      else if (value !== undefined) values.push(...value);
+    }
+    for (const signature of splitTokenSignatures(values)) this.add(signature);
+  }
+
+  /** How many signatures were new when learnt: what holds text redacted before compares it, to redact that text again. */
+  get learnt(): number {
+    return this.added;
+  }
+
+  private add(signature: string | undefined): void {
     if (signature === undefined || signature.length < 16) return;
     // A signature new to this redactor may be in a text found clean before it: those are searched again.
-    if (!this.signatures.delete(signature)) this.clean.clear();
+    if (!this.signatures.delete(signature)) {
+      this.clean.clear();
+      this.added += 1;
+      this.teaches?.add(signature);
+    }
     this.signatures.add(signature);
     if (this.signatures.size > REMEMBERED_SIGNATURES) {
       for (const listener of this.forgetting) listener();

@@ -7,6 +7,7 @@ import type { FaultRule } from '../faults/fault-rule-types.js';
 import { memoryStorage, type DocumentStorage } from '../store/segment-storage.js';
 import type { PartnerIdentity } from '../config.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { Redactor } from '../journal/redactor.js';
 import { cleanHeaders, EXTERNAL_ID, fixtures, NOW_S, PARTNER } from './test-identity.js';
 
 export * from './test-identity.js';
@@ -14,6 +15,8 @@ export * from './test-identity.js';
 export interface TestSandboxOptions {
   strict?: boolean;
   logger?: Logger;
+  /** The redaction of the sandbox's outputs, shared with a logger the test made. */
+  redactor?: Redactor;
   nowSeconds?: number;
   partner?: PartnerIdentity;
   refundDelayMs?: number;
@@ -61,6 +64,7 @@ export async function testSandbox(options: TestSandboxOptions = {}): Promise<San
     partner: options.partner ?? PARTNER,
     storage: options.storage ?? defaultStorage(),
     logger: options.logger ?? silentLogger(),
+    redactor: options.redactor,
     strict: options.strict ?? false,
     refundDelayMs: options.refundDelayMs ?? 0,
     journalLimit: options.journalLimit,

@@ -1,0 +1,99 @@
+/** A signature the redaction learns only from context (a token split across headers, a token seen after the text that held its signature), kept out of every output. */
+import { describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { redactLogArguments } from '../logger.js';
+import { Redactor } from './redactor.js';
+import { cleanHeaders, PARTNER, posToken, postRefund, signHs256, testSandbox, validClaims } from '../test/helpers.js';
+import { ALPHA, startHosted } from '../test/hosted-partners.js';
+
+/** A logger redacted as serve's is, whose lines are kept for the test to read. */
+function keptLog(redactor: Redactor) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const logger = pino({ hooks: { logMethod: (args, method) => method.apply(logger, redactLogArguments(args, redactor) as Parameters<typeof method>) } }, sink);
+  return { logger, lines };
+}
+
+async function sandboxWithLog() {
+  const redactor = new Redactor(PARTNER.nonProdKey);
+  const { logger, lines } = keptLog(redactor);
+  const sandbox = await testSandbox({ logger, redactor });
+  return { ...sandbox, lines };
+}
+
+/** Every output a user can read of the journal and the events, as text. */
+async function outputs(sandbox: Awaited<ReturnType<typeof sandboxWithLog>>, filters: Record<string, string> = {}): Promise<string> {
+  const journal = await request(sandbox.app).get('/_sandbox/journal');
+  const har = await request(sandbox.app).get('/_sandbox/journal.har').buffer(true);
+  const filtered = await Promise.all(Object.entries(filters).map(([name, value]) => request(sandbox.app).get('/_sandbox/journal').query({ [name]: value })));
+  const events = sandbox.events.since(0);
+  return JSON.stringify([journal.body, har.text, filtered.map((answer) => answer.body), events]);
+}
+
+describe('a token split across two headers', () => {
+  it('its signature alone in x-service-locationid is redacted in the location, the finding, the journal, the events and the log line', async () => {
+    const sandbox = await sandboxWithLog();
+    const split = posToken({ jti: 'jti-split' });
+    const [header, claims, signature] = split.split('.') as [string, string, string];
+    await postRefund(sandbox.app, { headers: { ...cleanHeaders(), 'x-request-id': `${header}.${claims}`, 'x-service-locationid': signature } });
+    const seen = `${await outputs(sandbox, { location: signature })} ${sandbox.lines.join('')}`;
+    expect(seen).not.toContain(signature);
+    expect(seen).toContain(`${header}.${claims}`);
+    const [entry] = (await request(sandbox.app).get('/_sandbox/journal')).body;
+    expect(entry.locationId).toBe('[redacted]');
+    expect(entry.request.headers['x-service-locationid']).toBe('[redacted]');
+  });
+
+  it('the signature first, in a header sent twice, the header and claims in another', async () => {
+    const sandbox = await sandboxWithLog();
+    const [header, claims, signature] = posToken({ jti: 'jti-split-2' }).split('.') as [string, string, string];
+    await postRefund(sandbox.app, { path: `/v2/order/refund?ref=${signature}`, headers: { ...cleanHeaders(), 'x-trace': `${signature}, ${header}.${claims}` } });
+    expect(`${await outputs(sandbox, { path: signature })} ${sandbox.lines.join('')}`).not.toContain(signature);
+  });
+});
+
+describe('a signature sent before its token', () => {
+  it('is redacted in the journal already read, its filters, the HAR and the events once the token comes', async () => {
+    const sandbox = await sandboxWithLog();
+    const later = posToken({ jti: 'jti-later' });
+    const signature = later.split('.')[2]!;
+    await postRefund(sandbox.app, { path: `/v2/order/refund/${signature}` });
+    await postRefund(sandbox.app, { path: `/v2/order/refund?s=${signature}`, headers: { ...cleanHeaders(), 'x-service-locationid': signature } });
+    // Read while the signature is unknown: it looks like any id, and is shown.
+    expect(await outputs(sandbox, { path: signature, location: signature })).toContain(signature);
+    await postRefund(sandbox.app, { headers: cleanHeaders(later) });
+    const shown = await outputs(sandbox, { path: signature, location: signature });
+    expect(shown).not.toContain(signature);
+    const filtered = await request(sandbox.app).get('/_sandbox/journal').query({ path: signature });
+    expect(filtered.body).toEqual([]);
+    const list = (await request(sandbox.app).get('/_sandbox/journal')).body as Array<{ path: string; locationId?: string }>;
+    expect(list.map((entry) => entry.path)).toEqual(['/v2/order/refund', '/v2/order/refund', '/v2/order/refund/[redacted]']);
+    expect(list[1]!.locationId).toBe('[redacted]');
+  });
+});
+
+describe('a hosted sandbox', () => {
+  it("its log redacts a signature each partner's sandbox has seen, alone in a later path", async () => {
+    const redactor = new Redactor([ALPHA.key]);
+    const { logger, lines } = keptLog(redactor);
+    const hosted = await startHosted({}, { logger, logRedactor: redactor });
+    try {
+      const token = signHs256({ alg: 'HS256', typ: 'JWT' }, validClaims({ iss: ALPHA.name, sub: 'loc-std-001' }), ALPHA.key);
+      const signature = token.split('.')[2]!;
+      const call = (path: string) => request(hosted.app).post(path).set({ authorization: `Bearer ${token}`, 'x-service-locationid': 'loc-std-001', 'x-api-key': ALPHA.apiKey, 'content-type': 'application/json' }).send('{"ExternalId":"POS-STD-1001"}');
+      await call('/v2/order/refund');
+      await call(`/v2/order/refund/${signature}`);
+      expect(lines.join('')).toContain('/v2/order/refund/[redacted]');
+      expect(lines.join('')).not.toContain(signature);
+    } finally {
+      hosted.close();
+    }
+  });
+});
