@@ -1,6 +1,7 @@
 /** One delivery try on the wire: the order POSTed to the POS, and its reply judged (only a 2xx with an ExternalId delivers). */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, constants, gunzipSync, inflateSync } from 'node:zlib';
 import { failureMessage, guardTarget, OPEN_EGRESS, timeoutMessage, type EgressPolicy } from '../hosted/egress.js';
 import { describeValue as describe } from '../http/messages.js';
 import { POS_DECISIONS, type PosDecision } from './order-rules.js';
@@ -55,9 +56,11 @@ export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes, egress
         if (size <= MAX_REPLY_BYTES) chunks.push(chunk);
       });
       res.on('error', (error: NodeJS.ErrnoException) => finish({ status: res.statusCode, error: failureMessage(egress, error, target, WHAT) }));
-      res.on('end', () =>
-        finish({ status: res.statusCode, bodyText: Buffer.concat(chunks).toString('utf8'), responseHeaders: flatHeaders(res.headers) }),
-      );
+      res.on('end', () => {
+        const responseHeaders = flatHeaders(res.headers);
+        const reply = replyText(Buffer.concat(chunks), responseHeaders['content-encoding']);
+        finish({ status: res.statusCode, responseHeaders, ...('text' in reply ? { bodyText: reply.text } : { error: reply.problem }) });
+      });
     });
     if (cutAfterBytes === undefined) return req.end(body);
     // Headers promise the whole body; the connection is cut once part of it has gone, as a failing network does.
@@ -66,6 +69,22 @@ export function postOrder({ url, headers, body, timeoutMs, cutAfterBytes, egress
       req.destroy();
     });
   });
+}
+
+/** The sandbox asks for no coding, so a POS may send any (RFC 9110 §12.5.3): gzip, deflate and br are read, up to the reply's limit. */
+export function replyText(raw: Buffer, contentEncoding: string | undefined): { text: string } | { problem: string } {
+  const coding = (contentEncoding ?? '').trim().toLowerCase();
+  if (coding === '' || coding === 'identity') return { text: raw.toString('utf8') };
+  const decode = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[coding];
+  if (decode === undefined) return { problem: `the POS answered with Content-Encoding: ${coding.slice(0, 40)}, which the sandbox does not read; send the reply plain, or as gzip, deflate or br` };
+  try {
+    // A cut stream (past the reply's limit) is read as far as it goes.
+    const options = { maxOutputLength: MAX_REPLY_BYTES, finishFlush: coding === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH };
+    return { text: decode(raw, options).toString('utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: code === 'ERR_BUFFER_TOO_LARGE' ? `the POS's ${coding} reply inflates past ${MAX_REPLY_BYTES / 1024} KiB, more than an order reply takes` : `the POS answered with Content-Encoding: ${coding} but the body is not ${coding} data` };
+  }
 }
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {

@@ -1,12 +1,14 @@
 /** Order delivery against a scripted POS over real HTTP: retries, timeouts, replies that do not deliver. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { closeServers, createOrder, liveSandbox, scriptedPos } from './live.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { closeServers, createOrder, listen, liveSandbox, scriptedPos } from './live.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileStorage } from '../store/segment-storage.js';
-import { sleeps, testSandbox } from './helpers.js';
+import { PARTNER, sleeps, testSandbox } from './helpers.js';
 
 afterEach(closeServers);
 beforeEach(() => {
@@ -32,6 +34,29 @@ describe('order delivery', () => {
       [200, { dispatch: 1, attempt: 3, of: 3, verdict: "delivered: ExternalId 'X-1', awaiting POST /order/status" }],
     ]);
     expect(entries[0].response.body).toEqual({ error: 'boom' });
+  });
+
+  it('reads a reply the POS sent gzipped, and redacts the key and the token it echoed in its Reason', async () => {
+    const url = await listen((req: IncomingMessage, res: ServerResponse) => {
+      req.resume().on('end', () => {
+        const reason = `key ${PARTNER.nonProdKey} and ${req.headers.authorization}`;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ ExternalId: 'X-Z', Status: 'REJECTED', Reason: reason })));
+      });
+    });
+    const sandbox = await liveSandbox({ posOrderUrl: url });
+    const created = await createOrder(sandbox.app, { template: 'standard' });
+    expect(created.body).toMatchObject({ Status: 'REJECTED', ExternalId: 'X-Z' });
+    const [entry] = (await request(sandbox.app).get('/_sandbox/journal?direction=outbound&limit=1')).body;
+    expect(entry.response.headers['content-encoding']).toBe('gzip');
+    expect(entry.response.body.Reason).toMatch(/^key \[redacted\] and Bearer [\w-]+\.[\w-]+\.\[redacted\]$/);
+  });
+
+  it('names a coding it cannot read in the try, and the order fails', async () => {
+    const url = await listen((req: IncomingMessage, res: ServerResponse) => req.resume().on('end', () => res.writeHead(200, { 'content-encoding': 'zstd' }).end('{"ExternalId":"X"}')));
+    const sandbox = await liveSandbox({ posOrderUrl: url });
+    const created = await createOrder(sandbox.app, { template: 'standard' });
+    expect(created.body.Status).toBe('DELIVERY_FAILED');
+    expect(created.body.Deliveries[0].problem).toBe('the POS answered with Content-Encoding: zstd, which the sandbox does not read; send the reply plain, or as gzip, deflate or br');
   });
 
   it('ends DELIVERY_FAILED when the POS never answers: three tries, each cut at the timeout', async () => {
