@@ -1,8 +1,9 @@
 /**
  * A scripted exchange full of secrets against the real `serve` process: the key in a query string, a path and a
- * body; whole tokens in a query string and a body; signatures sent alone; a POS that echoes secrets back. Then
- * every output is scanned: log lines, the journal, the HAR, the event stream and a checklist report. None may
- * hold the key or a JWT signature.
+ * body; whole tokens in a query string and a body; signatures sent alone; compressed and base32 blobs; tokens split
+ * across the fields of an object and across two headers; a signature sent before its token; a POS that echoes
+ * secrets back, plain and gzipped. Then every output is scanned: log lines, the journal, the HAR, the event stream
+ * (live and replayed) and a checklist report. None may hold the key, a JWT signature, or a blob as it was sent.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHmac, createPrivateKey } from 'node:crypto';
@@ -12,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli, serve, stopServers } from './processes.js';
 import { allPageTexts } from './all-pages.js';
@@ -34,6 +36,20 @@ const signatureOf = (token: string) => token.split('.')[2]!;
 /** Every token the exchange used, so the scan knows every signature to look for. */
 const tokens: string[] = [];
 const use = (token: string) => (tokens.push(token), token);
+/** Blobs sent that hold a secret: each must be gone whole from every output. */
+const blobs: string[] = [];
+const blob = (text: string) => (blobs.push(text), text);
+/** The request ids of the calls made before their token was seen: their log lines and live events were written then. */
+const EARLY = ['scan-early-1', 'scan-early-2'];
+/** The token whose signature those calls sent alone. */
+let early: string;
+
+/** RFC 4648 base32, written here so the scan does not share the sandbox's decoder. */
+function base32(bytes: Buffer): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = [...bytes].map((byte) => byte.toString(2).padStart(8, '0')).join('');
+  return (bits.match(/.{1,5}/g) ?? []).map((group) => alphabet[parseInt(group.padEnd(5, '0'), 2)]).join('');
+}
 
 let sandbox: { baseUrl: string; child: ChildProcess; output: () => string };
 let pos: Server;
@@ -41,15 +57,19 @@ let reportDir: string;
 /** The key this machine signs the checklist's report with: made by the run, and never to be seen in an output. */
 let signingKey: string;
 let events = '';
+let replayed = '';
 const outputs: Record<string, string> = {};
 
-/** A POS that rejects every order with a reason quoting the key and a token: what it sends back is an output too. */
+/** A POS that rejects every order with a reason quoting the key and a token, every other reply gzipped: what it sends back is an output too. */
 async function echoingPos(): Promise<string> {
+  let replies = 0;
   pos = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ExternalId: `ECHO-${Date.now()}`, Status: 'REJECTED', Reason: `no stock; debug ${KEY} ${use(valid())}` }));
+      const reply = JSON.stringify({ ExternalId: `ECHO-${Date.now()}`, Status: 'REJECTED', Reason: `no stock; debug ${KEY} ${use(valid())}` });
+      const zipped = ++replies % 2 === 0;
+      res.writeHead(200, { 'content-type': 'application/json', ...(zipped ? { 'content-encoding': 'gzip' } : {}) });
+      res.end(zipped ? gzipSync(reply) : reply);
     });
   });
   pos.listen(0, '127.0.0.1');
@@ -114,11 +134,29 @@ beforeAll(async () => {
   await call('/v2/order/refund', { token: use(valid()), headers: { [KEY]: '1', 'content-encoding': KEY }, body: '{"ExternalId":"POS-STD-1001"}' });
   await call(`/v2/${use(valid()).replaceAll('.', '%2E')}`, { body: 'x' });
   await call('/v2/menu', { method: 'PUT', token: use(valid()), body: JSON.stringify({ LocationId: 'loc-std-001', Items: [{ Id: KEY, Name: spaced }] }) });
-  const order = await fetch(`${sandbox.baseUrl}/_sandbox/orders?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"template":"standard"}' });
-  expect(order.status).toBe(201);
+  // The forms the third attack run listed: compressed blobs, a token in base32, tokens split across fields and headers.
+  const zipped = blob(gzipSync(`debug ${KEY} ${use(valid())}`).toString('base64'));
+  const deflated = blob(deflateSync(`sig ${signatureOf(good)}`).toString('hex'));
+  const inBase32 = blob(base32(Buffer.from(`Bearer ${use(valid())}`)));
+  await call('/v2/order/refund', { token: use(valid()), body: JSON.stringify({ ExternalId: 'POS-STD-1001', zipped, deflated, inBase32 }) });
+  const [fieldHead, fieldClaims, fieldSignature] = use(valid()).split('.') as [string, string, string];
+  await call('/v2/order/refund', { token: use(valid()), body: JSON.stringify({ ExternalId: 'POS-STD-1001', auth: { head: `${fieldHead}.${fieldClaims}`, sig: fieldSignature } }) });
+  const [headerHead, headerClaims, headerSignature] = use(sign('{"alg":"HS256"}', { sub: 'l', iss: POS })).split('.') as [string, string, string];
+  await call('/v2/order/refund', { token: use(valid()), headers: { 'x-request-id': `${headerHead}.${headerClaims}`, 'x-service-locationid': headerSignature }, body: '{"ExternalId":"POS-STD-1001"}' });
+  // A signature sent alone, in a path and a location, read back, and only then its token.
+  early = use(valid());
+  await call(`/v2/order/refund/${signatureOf(early)}`, { token: use(valid()), headers: { 'x-request-id': EARLY[0]! }, body: '{}' });
+  await call(`/v2/order/refund?s=${signatureOf(early)}`, { token: use(valid()), headers: { 'x-request-id': EARLY[1]!, 'x-service-locationid': signatureOf(early) }, body: '{}' });
+  expect((await allPageTexts(sandbox.baseUrl, '/_sandbox/journal?limit=1000')).join('\n')).toContain(signatureOf(early));
+  await call('/v2/order/refund', { token: early, body: '{"ExternalId":"POS-STD-1001"}' });
+  for (let i = 0; i < 2; i++) {
+    const order = await fetch(`${sandbox.baseUrl}/_sandbox/orders?wait=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"template":"standard"}' });
+    expect(order.status).toBe(201);
+  }
 
   // The last thing the script did shows in the event stream once every earlier event has.
-  for (let i = 0; i < 100 && !events.includes('"REJECTED"'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 100 && events.split('"REJECTED"').length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  replayed = await replay(sandbox.baseUrl, Number([...events.matchAll(/^id: (\d+)$/gm)].at(-1)![1]));
   outputs.journal = (await allPageTexts(sandbox.baseUrl, '/_sandbox/journal?limit=1000')).join('\n');
   outputs.har = await (await fetch(`${sandbox.baseUrl}/_sandbox/journal.har`)).text();
   reportDir = mkdtempSync(join(tmpdir(), 'secret-scan-'));
@@ -133,6 +171,20 @@ afterAll(() => {
   pos?.close();
   if (reportDir) rmSync(reportDir, { recursive: true, force: true });
 });
+
+/** The events held, replayed from the first (Last-Event-ID: 0) up to the one with id `last`. */
+async function replay(baseUrl: string, last: number): Promise<string> {
+  const stream = await fetch(`${baseUrl}/_sandbox/events`, { headers: { 'last-event-id': '0' } });
+  const reader = stream.body!.getReader();
+  let text = '';
+  while (!text.includes(`id: ${last}\n`)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += Buffer.from(value).toString();
+  }
+  await reader.cancel();
+  return text;
+}
 
 /** Every file under `dir`, as text. */
 function filesUnder(dir: string): Record<string, string> {
@@ -151,6 +203,7 @@ function leaks(text: string): string[] {
   for (const token of tokens) if (text.includes(signatureOf(token))) found.push(`the signature of ${token.slice(0, 24)}…`);
   const seed = Buffer.from((createPrivateKey(readFileSync(signingKey, 'utf8')).export({ format: 'jwk' }) as { d: string }).d, 'base64url');
   if ([seed.toString('base64url'), seed.toString('base64'), seed.toString('hex')].some((form) => text.includes(form))) found.push('the report signing key');
+  for (const sent of blobs) if (text.includes(sent.slice(0, 40))) found.push(`a blob as sent: ${sent.slice(0, 24)}…`);
   const jwt = /[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/.exec(text);
   if (jwt) found.push(`a signed JWT: ${jwt[0].slice(0, 40)}…`);
   return found;
@@ -172,7 +225,16 @@ describe('after an exchange full of secrets', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(10);
-    expect(logLines.flatMap(leaks)).toEqual([]);
+    expect(logLines.filter((line) => !EARLY.some((id) => line.includes(id))).flatMap(leaks)).toEqual([]);
+  });
+
+  it('the log lines written before a token was seen are the one place its signature shows: a line cannot be called back', () => {
+    const lines = sandbox
+      .output()
+      .split('\n')
+      .filter((line) => EARLY.some((id) => line.includes(id)));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect([...new Set(lines.flatMap(leaks))]).toEqual([`the signature of ${early.slice(0, 24)}…`]);
   });
 
   it('neither the journal nor the HAR does', () => {
@@ -180,8 +242,11 @@ describe('after an exchange full of secrets', () => {
     expect(leaks(outputs.har!)).toEqual([]);
   });
 
-  it('no event does', () => {
-    expect(leaks(events)).toEqual([]);
+  it('no event does: those sent live before a token was seen aside, and none of those once replayed', () => {
+    const live = events.split('\n\n').filter((event) => !EARLY.some((id) => event.includes(id)));
+    expect(live.flatMap(leaks)).toEqual([]);
+    expect(replayed).toContain(EARLY[0]);
+    expect(leaks(replayed)).toEqual([]);
   });
 
   it('no file of the checklist report, nor its output, does', () => {
