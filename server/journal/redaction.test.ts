@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { redactJwtSignatures, scrubText, scrubValue } from './redaction.js';
+import { redactJwtSignatures, scrubText, scrubValue, splitTokenSignatures } from './redaction.js';
 import { Redactor, REMEMBERED_SIGNATURES } from './redactor.js';
 import { signHs256, validClaims } from '../test/test-identity.js';
 
@@ -131,5 +131,19 @@ describe('shapes the second attack run slipped past', () => {
     ['a detached JWS', `${header}..${signature}`, `${header}..[redacted]`],
   ])('%s', (_shape, text, shown) => {
     expect(redactor.text(text)).toBe(shown);
+  });
+});
+
+describe('splitTokenSignatures', () => {
+  it('finds the signature of a token split across values, in either order, in standard base64 too', () => {
+    expect(splitTokenSignatures([`Bearer ${header}.${payload}`, signature])).toEqual([signature]);
+    expect(splitTokenSignatures([`.${signature}`, 'text/plain', `${header}.${payload}.`])).toEqual([signature]);
+    const standard = Buffer.from(signature, 'base64url').toString('base64');
+    expect(splitTokenSignatures([`${header}.${payload}`, `a, ${standard}`])).toEqual([signature]);
+  });
+
+  it('finds none beside a whole token, or with no head', () => {
+    expect(splitTokenSignatures([`Bearer ${token}`, '6c1f4a0e-5b1d-4c8a-9f3a-7e5b1d4c8a3f'])).toEqual([]);
+    expect(splitTokenSignatures(['www.example.com', signature])).toEqual([]);
   });
 });

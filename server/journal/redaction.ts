@@ -1,6 +1,6 @@
 /** Pure: secrets taken out of text and JSON values, searched as sent and decoded, and replaced in the text as it was sent. */
 import { compactView, decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
-import { keySpans, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
+import { keySpans, looksLikeJson, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
 
 export { MIN_SECRET_LENGTH } from './secret-spans.js';
 
@@ -147,7 +147,9 @@ function crossingKeys(pieces: readonly Piece[], secrets: readonly string[], mark
 
 /** The pieces that are a signature alone while another piece is a token's header and claims, in any order; each piece is judged once, so the cost is linear. */
 function splitTokenTails(pieces: readonly string[]): number[] {
-  const tails = pieces.flatMap((piece, index) => (TOKEN_TAIL.test(piece) ? [index] : []));
+  const tails: number[] = [];
+  // Most values are shorter than a signature: the search stops there for almost every request.
+  for (let index = 0; index < pieces.length; index++) if (pieces[index]!.length >= 32 && TOKEN_TAIL.test(pieces[index]!)) tails.push(index);
   if (tails.length === 0 || !pieces.some((piece) => isTokenHead(piece, NO_SECRETS))) return [];
   return tails;
 }
@@ -156,6 +158,7 @@ const NO_SECRETS: Secrets = { keys: [], signatures: new Set() };
 
 /** The signatures (as base64url) of tokens split across `values` (headers; a header sent twice is cut at its commas), for the redactor to remember. */
 export function splitTokenSignatures(values: readonly string[]): string[] {
+  if (!values.some((value) => value.length >= 32)) return [];
   const pieces = values.flatMap((value) => (value.includes(',') ? value.split(',').map((piece) => piece.trim()) : [value.trim()]));
   return splitTokenTails(pieces).map((tail) => pieces[tail]!.replace(/^\./, '').replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'));
 }
@@ -164,7 +167,8 @@ export function splitTokenSignatures(values: readonly string[]): string[] {
 function isTokenHead(text: string, given: Secrets = NO_SECRETS): boolean {
   const body = text.endsWith('.') ? text.slice(0, -1) : text;
   const dot = body.lastIndexOf('.');
-  if (dot < 4 || !TOKEN_PART.test(body.slice(dot + 1)) || !TOKEN_PART.test(body.slice(dot - 4, dot))) return false;
+  // A head ends with its claims, which decode to JSON; a whole token ends with a signature, which almost never does.
+  if (dot < 4 || !TOKEN_PART.test(body.slice(dot + 1)) || !TOKEN_PART.test(body.slice(dot - 4, dot)) || !looksLikeJson(body.slice(dot + 1))) return false;
   const glued = `${body}.${PROBE_SIGNATURE}`;
   return secretSpans(glued, given, false).some(([, end]) => end === glued.length);
 }

@@ -115,7 +115,7 @@ function jwtSignatureSpans(text: string, spans: Array<[number, number]>): void {
 }
 
 /** Does a base64 part decode to the start of a JSON object or array (a BOM and spaces allowed first)? A prefix glued on (`t=`, `tok_`, a path) is looked past. */
-function looksLikeJson(part: string): boolean {
+export function looksLikeJson(part: string): boolean {
   if (part.length < 4) return false;
   if (startsJson(part)) return true;
   const glued = Math.max(part.lastIndexOf('='), part.lastIndexOf('/'), part.lastIndexOf('+'));
