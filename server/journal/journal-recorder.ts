@@ -18,7 +18,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
     const authorization = req.get('authorization');
     // Its signature is redacted wherever it turns up later, even alone (`?s=<signature>`).
     deps.journal.redactor.remember(authorization);
-    deps.journal.redactor.rememberSplit(req.headers);
+    deps.journal.redactor.rememberSplit(req.headers, req.originalUrl);
     const started = deps.clock();
     res.locals.journalId = id;
     res.set(JOURNAL_ID_HEADER, id);

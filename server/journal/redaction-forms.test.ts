@@ -1,5 +1,6 @@
 /** Every form the third attack run sent a secret in, redacted in the form it came in. */
 import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { REDACTED } from './redaction.js';
 import { Redactor } from './redactor.js';
@@ -60,6 +61,11 @@ describe('a secret in a text, in every encoding', () => {
     ['the key in a zlib stream, then base64', `d=${deflateSync(`{"key":"${KEY}"}`).toString('base64')}`, `d=${REDACTED}`],
     ['the seen signature in a zlib stream, then hex', `h=${deflateSync(`sig ${signature}`).toString('hex')}`, `h=${REDACTED}`],
     ['a token inside a base32 blob', `b32=${base32(Buffer.from(`auth: Bearer ${token}`))}`, `b32=${REDACTED}`],
+    ['a gzip blob as base64url, a segment of a path', `/v2/order/refund/${gzipSync(`note: ${KEY}`).toString('base64url')}`, `/v2/order/refund/${REDACTED}`],
+    ['the key as base32, a segment of a path', `/v2/order/${base32(Buffer.from(KEY))}/refund`, `/v2/order/${REDACTED}/refund`],
+    ['a token in base32, lower case and unpadded', `{"n":"${base32(Buffer.from(token)).replace(/=+$/, '').toLowerCase()}"}`, `{"n":"${REDACTED}"}`],
+    ['the key gzipped twice, then base64', `z=${gzipSync(gzipSync(`note: ${KEY}`)).toString('base64')}`, `z=${REDACTED}`],
+    ['a token in base64, then base64 again', `b=${Buffer.from(Buffer.from(token).toString('base64')).toString('base64')}`, `b=${REDACTED}`],
   ])('%s', (_form, text, shown) => {
     const redacted = redactor().text(text);
     expect(redacted).toBe(shown);
@@ -118,6 +124,10 @@ describe('a secret across the values of a record', () => {
     expect(shown).toEqual({ a: REDACTED, b: REDACTED, c: 'plain' });
   });
 
+  it('the key split across two headers, the second half first', () => {
+    expect(redactor().record({ 'x-b': KEY.slice(20), 'x-a': KEY.slice(0, 20), accept: '*/*' })).toEqual({ 'x-b': REDACTED, 'x-a': REDACTED, accept: '*/*' });
+  });
+
   it('the key split across two parameters of a URL in a line of text, the second starting with a hex pair (=3f reads as quoted-printable)', () => {
     // The key's second part starts `3f9c…`: decoding `&b=3f` as a quoted-printable byte ate the parameter boundary.
     const at = KEY.indexOf('3f9c');
@@ -145,6 +155,35 @@ describe('a secret across the strings of one JSON value', () => {
   it('the key split across three fields of an object', () => {
     const body = { x: KEY.slice(0, 12), y: KEY.slice(12, 30), z: KEY.slice(30), other: 'plain' };
     expect(fresh().value(body)).toEqual({ x: REDACTED, y: REDACTED, z: REDACTED, other: 'plain' });
+  });
+
+  it('the key in halves, the second first, with other fields between', () => {
+    const [first, second] = [KEY.slice(0, 20), KEY.slice(20)];
+    expect(fresh().value({ k2: second, other: 'plain', k1: first })).toEqual({ k2: REDACTED, other: 'plain', k1: REDACTED });
+  });
+
+  it('the key in halves as the names of two fields', () => {
+    expect(fresh().value({ [KEY.slice(0, 20)]: 1, [KEY.slice(20)]: 2, id: 'kept' })).toEqual({ [REDACTED]: 2, id: 'kept' });
+  });
+
+  it('the signature cut in two fields beside the header and claims, in either order', () => {
+    const [one, two] = [signature.slice(0, 20), signature.slice(20)];
+    expect(fresh().value({ a: `${header}.${payload}`, s1: one, s2: two })).toEqual({ a: `${header}.${payload}`, s1: REDACTED, s2: REDACTED });
+    expect(fresh().value({ s2: two, a: `${header}.${payload}`, s1: one })).toEqual({ s2: REDACTED, a: `${header}.${payload}`, s1: REDACTED });
+  });
+
+  it('header, claims and signature in three fields', () => {
+    expect(fresh().value({ h: header, c: payload, s: signature })).toEqual({ h: header, c: payload, s: REDACTED });
+  });
+
+  it('the signature as a field name, and the header and claims as a name whose value is the signature', () => {
+    expect(fresh().value({ a: `${header}.${payload}`, [signature]: 1 })).toEqual({ a: `${header}.${payload}`, [REDACTED]: 1 });
+    expect(fresh().value({ [`${header}.${payload}`]: signature })).toEqual({ [`${header}.${payload}`]: REDACTED });
+  });
+
+  it("keeps the sandbox's own ids beside a token's header and claims: only a signature's length is taken for one", () => {
+    const order = { OrderId: `ord-${randomUUID()}`, Reason: `${header}.${payload}`, ExternalId: 'E-1' };
+    expect(fresh().value(order)).toEqual(order);
   });
 
   it('leaves fields of different objects apart, and an id beside no token as it is', () => {

@@ -59,6 +59,29 @@ describe('a token split across two headers', () => {
   });
 });
 
+describe("a token or the key cut across a request's target", () => {
+  it.each([
+    ['the signature first in the query, the header and claims after', (head: string, signature: string) => `/v2/order/refund?b=${signature}&a=${head}`],
+    ['the header and claims, then the signature, as path segments', (head: string, signature: string) => `/v2/order/refund/${head}/${signature}`],
+  ])('%s: no output holds the signature', async (_form, target) => {
+    const sandbox = await sandboxWithLog();
+    const [header, claims, signature] = posToken({ jti: 'jti-target' }).split('.') as [string, string, string];
+    await postRefund(sandbox.app, { path: target(`${header}.${claims}`, signature) });
+    expect(`${await outputs(sandbox)} ${sandbox.lines.join('')}`).not.toContain(signature);
+    expect(sandbox.lines.join('')).toContain('[redacted]');
+  });
+
+  it('the key in halves as two path segments, the second first', async () => {
+    const sandbox = await sandboxWithLog();
+    const key = PARTNER.nonProdKey;
+    await postRefund(sandbox.app, { path: `/v2/order/${key.slice(16)}/${key.slice(0, 16)}` });
+    const seen = `${await outputs(sandbox)} ${sandbox.lines.join('')}`;
+    expect(seen).not.toContain(key.slice(16));
+    expect(seen).not.toContain(key.slice(0, 16));
+    expect(seen).toContain('/v2/order/[redacted]/[redacted]');
+  });
+});
+
 describe('a signature sent before its token', () => {
   it('is redacted in the journal already read, its filters, the HAR and the events once the token comes', async () => {
     const sandbox = await sandboxWithLog();

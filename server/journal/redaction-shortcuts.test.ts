@@ -12,7 +12,9 @@ const signatures = new Set([signature]);
 /** scrubText as it was before it skipped text too short to hold a secret: every search, every time. */
 function scrubEverything(text: string): string {
   const escaped = KEY.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  let out = text.replace(new RegExp(escaped, 'gi'), REDACTED);
+  // A word of 16 characters or more that is a piece of the key goes whole.
+  let out = text.replace(/[^\s/?&=,;:"'<>()[\]{}]{16,}/g, (word) => (KEY.toLowerCase().includes(word.toLowerCase()) ? REDACTED : word));
+  out = out.replace(new RegExp(escaped, 'gi'), REDACTED);
   out = redactJwtSignatures(out);
   return out.replace(/[A-Za-z0-9_-]{16,}/g, (run) => (signatures.has(run) ? REDACTED : run));
 }

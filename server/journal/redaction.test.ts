@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { redactJwtSignatures, scrubText, scrubValue, splitTokenSignatures } from './redaction.js';
+import { redactJwtSignatures, scrubText, scrubValue } from './redaction.js';
+import { splitTokenSignatures } from './split-secrets.js';
 import { Redactor, REMEMBERED_SIGNATURES } from './redactor.js';
 import { signHs256, validClaims } from '../test/test-identity.js';
 
@@ -136,14 +137,14 @@ describe('shapes the second attack run slipped past', () => {
 
 describe('splitTokenSignatures', () => {
   it('finds the signature of a token split across values, in either order, in standard base64 too', () => {
-    expect(splitTokenSignatures([`Bearer ${header}.${payload}`, signature])).toEqual([signature]);
-    expect(splitTokenSignatures([`.${signature}`, 'text/plain', `${header}.${payload}.`])).toEqual([signature]);
+    expect(splitTokenSignatures([`Bearer ${header}.${payload}`, signature], [KEY])).toEqual([signature]);
+    expect(splitTokenSignatures([`.${signature}`, 'text/plain', `${header}.${payload}.`], [KEY])).toEqual([signature]);
     const standard = Buffer.from(signature, 'base64url').toString('base64');
-    expect(splitTokenSignatures([`${header}.${payload}`, `a, ${standard}`])).toEqual([signature]);
+    expect(splitTokenSignatures([`${header}.${payload}`, `a, ${standard}`], [KEY])).toEqual([signature]);
   });
 
   it('finds none beside a whole token, or with no head', () => {
-    expect(splitTokenSignatures([`Bearer ${token}`, '6c1f4a0e-5b1d-4c8a-9f3a-7e5b1d4c8a3f'])).toEqual([]);
-    expect(splitTokenSignatures(['www.example.com', signature])).toEqual([]);
+    expect(splitTokenSignatures([`Bearer ${token}`, '6c1f4a0e-5b1d-4c8a-9f3a-7e5b1d4c8a3f'], [KEY])).toEqual([]);
+    expect(splitTokenSignatures(['www.example.com', signature], [KEY])).toEqual([]);
   });
 });

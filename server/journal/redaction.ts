@@ -1,6 +1,7 @@
 /** Pure: secrets taken out of text and JSON values, searched as sent and decoded, and replaced in the text as it was sent. */
 import { compactView, decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
-import { keySpans, looksLikeJson, MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
+import { MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
+import { headSignatures, markSplitSecrets, SHORTEST_FRAGMENT, type Piece } from './split-secrets.js';
 
 export { MIN_SECRET_LENGTH } from './secret-spans.js';
 
@@ -29,7 +30,21 @@ function spansOf(text: string, secrets: Secrets): Array<[number, number]> {
     const compact = compactView(view);
     if (compact !== undefined) search(compact, compact.text);
   }
+  if (text.length >= SHORTEST_FRAGMENT) keyFragments(text, secrets.keys, found);
   return merge(found);
+}
+
+/** A run between the separators of paths, queries, lists and words. */
+const WORD = /[^\s/?&=,;:"'<>()[\]{}]{16,}/g;
+
+/** Adds each word of `text` that is a piece of the key (16 characters or more): a key cut up and sent in any order. */
+function keyFragments(text: string, keys: readonly string[], found: Array<[number, number]>): void {
+  const lower = keys.filter((key) => key.length > SHORTEST_FRAGMENT).map((key) => key.toLowerCase());
+  if (lower.length === 0) return;
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].toLowerCase();
+    if (lower.some((key) => key.includes(word))) found.push([match.index, match.index + word.length]);
+  }
 }
 
 /** An identity view, made only for text that has query separators to join across. */
@@ -92,108 +107,37 @@ export function scrubRecord(record: Readonly<Record<string, string>>, secrets: r
   return result;
 }
 
-/** A piece of a value: the whole value, or a part between the commas that join a header sent twice. */
-interface Piece {
-  field: number;
-  at: number;
-  text: string;
-}
-
-const TOKEN_PART = /^[A-Za-z0-9_=+/-]{4,}$/;
-const TOKEN_TAIL = /^\.?[A-Za-z0-9_+/-]{32,}=*$/;
-/** Stands for any signature after a head: whether the head is a token's is what is asked. */
-const PROBE_SIGNATURE = 'A'.repeat(43);
-
-/** Values redacted one by one and laid end to end (headers and query parameters, cut at commas; the strings of one JSON object or array). */
+/** Values redacted one by one and laid end to end (headers and query parameters, cut at commas; the names and strings of one JSON object, the strings of one array). */
 export function scrubTogether(values: readonly string[], secrets: readonly string[], signatures: ReadonlySet<string> = new Set(), cutAtCommas = false): string[] {
-  const given: Secrets = { keys: secrets, signatures };
-  const spans: Array<Array<[number, number]>> = values.map((value) => (worthSearching(value, secrets) ? spansOf(value, given) : []));
   const pieces: Piece[] = cutAtCommas
     ? values.flatMap((value, field) => [...value.matchAll(/[^,]+/g)].map((match) => ({ field, at: match.index + (match[0].length - match[0].trimStart().length), text: match[0].trim() })))
     : values.map((text, field) => ({ field, at: 0, text }));
-  if (pieces.length > 1) {
-    const mark = (piece: Piece, from: number, to: number) => spans[piece.field]!.push([piece.at + from, piece.at + to]);
-    crossingKeys(pieces, secrets, mark);
-    for (const tail of splitTokenTails(pieces.map((piece) => piece.text))) mark(pieces[tail]!, pieces[tail]!.text.startsWith('.') ? 1 : 0, pieces[tail]!.text.length);
-  }
+  // A token whose pieces are apart is found by the signature its header and claims would have.
+  const { heads, signatures: learnt } = pieces.length > 1 ? headSignatures(pieces.map((piece) => piece.text), secrets) : { heads: 0, signatures: [] };
+  const given: Secrets = { keys: secrets, signatures: learnt.length === 0 ? signatures : new Set([...signatures, ...learnt]) };
+  const spans: Array<Array<[number, number]>> = values.map((value) => (worthSearching(value, secrets) ? spansOf(value, given) : []));
+  if (pieces.length > 1) markSplitSecrets(pieces, [...secrets, ...learnt], heads, (piece, from, to) => spans[piece.field]!.push([piece.at + from, piece.at + to]));
   return values.map((value, index) => replaceSpans(value, merge(spans[index]!)));
-}
-
-/** The key found across the pieces laid end to end, each span cut back into the pieces it covers; one inside a piece was found in its value. */
-function crossingKeys(pieces: readonly Piece[], secrets: readonly string[], mark: (piece: Piece, from: number, to: number) => void): void {
-  const starts: number[] = [];
-  let length = 0;
-  for (const piece of pieces) {
-    starts.push(length);
-    length += piece.text.length;
-  }
-  if (!secrets.some((key) => key.length >= MIN_SECRET_LENGTH && key.length <= length)) return;
-  for (const [start, end] of keySpans(pieces.map((piece) => piece.text).join(''), secrets)) {
-    // The last piece starting at or before the span: a binary search, as a body may hold the key many times.
-    let low = 0;
-    for (let high = pieces.length - 1; low < high; ) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= start) low = middle;
-      else high = middle - 1;
-    }
-    if (end <= starts[low]! + pieces[low]!.text.length) continue;
-    for (let index = low; index < pieces.length && starts[index]! < end; index++) {
-      const piece = pieces[index]!;
-      const [first, last] = [Math.max(start, starts[index]!), Math.min(end, starts[index]! + piece.text.length)];
-      if (first < last) mark(piece, first - starts[index]!, last - starts[index]!);
-    }
-  }
-}
-
-/** The pieces that are a signature alone while another piece is a token's header and claims, in any order; each piece is judged once, so the cost is linear. */
-function splitTokenTails(pieces: readonly string[]): number[] {
-  const tails: number[] = [];
-  // Most values are shorter than a signature: the search stops there for almost every request.
-  for (let index = 0; index < pieces.length; index++) if (pieces[index]!.length >= 32 && TOKEN_TAIL.test(pieces[index]!)) tails.push(index);
-  if (tails.length === 0 || !pieces.some((piece) => isTokenHead(piece, NO_SECRETS))) return [];
-  return tails;
-}
-
-const NO_SECRETS: Secrets = { keys: [], signatures: new Set() };
-
-/** The signatures (as base64url) of tokens split across `values` (headers; a header sent twice is cut at its commas), for the redactor to remember. */
-export function splitTokenSignatures(values: readonly string[]): string[] {
-  if (!values.some((value) => value.length >= 32)) return [];
-  const pieces = values.flatMap((value) => (value.includes(',') ? value.split(',').map((piece) => piece.trim()) : [value.trim()]));
-  return splitTokenTails(pieces).map((tail) => pieces[tail]!.replace(/^\./, '').replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'));
-}
-
-/** Is `text` a token's header and claims (two parts, a dot after them or not), so that a signature glued after it reads as one? */
-function isTokenHead(text: string, given: Secrets = NO_SECRETS): boolean {
-  const body = text.endsWith('.') ? text.slice(0, -1) : text;
-  const dot = body.lastIndexOf('.');
-  // A head ends with its claims, which decode to JSON; a whole token ends with a signature, which almost never does.
-  if (dot < 4 || !TOKEN_PART.test(body.slice(dot + 1)) || !TOKEN_PART.test(body.slice(dot - 4, dot)) || !looksLikeJson(body.slice(dot + 1))) return false;
-  const glued = `${body}.${PROBE_SIGNATURE}`;
-  return secretSpans(glued, given, false).some(([, end]) => end === glued.length);
 }
 
 /** The walk keeps its own stack, so no value a client sent can exhaust the call stack; `__proto__` keys are copied as plain keys. The strings of one object or array are redacted together. */
 export function scrubValue<T>(value: T, secrets: readonly string[], signatures?: ReadonlySet<string>): T {
   if (typeof value === 'string') return scrubText(value, secrets, signatures) as T;
   const shell = (node: unknown): unknown => (Array.isArray(node) ? new Array<unknown>(node.length) : node !== null && typeof node === 'object' ? {} : node);
-  /** The children's copies, their strings redacted together. */
-  const copies = (children: readonly unknown[]): unknown[] => {
+  /** The names' and children's copies, the names and the strings redacted together. */
+  const copies = (names: readonly string[], children: readonly unknown[]): { names: string[]; copied: unknown[] } => {
+    const texts: string[] = [...names];
     const strings: number[] = [];
     const copied = children.map((child, index) => {
-      if (typeof child === 'string') strings.push(index);
+      if (typeof child === 'string') {
+        strings.push(index);
+        texts.push(child);
+      }
       return shell(child);
     });
-    if (strings.length === 1) copied[strings[0]!] = scrubText(children[strings[0]!] as string, secrets, signatures);
-    else if (strings.length > 1) {
-      const scrubbed = scrubTogether(
-        strings.map((index) => children[index] as string),
-        secrets,
-        signatures,
-      );
-      strings.forEach((index, at) => (copied[index] = scrubbed[at]));
-    }
-    return copied;
+    const scrubbed = texts.length === 1 ? [scrubText(texts[0]!, secrets, signatures)] : texts.length > 1 ? scrubTogether(texts, secrets, signatures) : [];
+    strings.forEach((index, at) => (copied[index] = scrubbed[names.length + at]));
+    return { names: scrubbed.slice(0, names.length), copied };
   };
   const root = shell(value);
   const pending: Array<[source: unknown, copy: unknown]> = [[value, root]];
@@ -202,11 +146,11 @@ export function scrubValue<T>(value: T, secrets: readonly string[], signatures?:
     if (typeof source !== 'object' || source === null) continue;
     const keys = Array.isArray(source) ? undefined : Object.keys(source);
     const children: unknown[] = keys === undefined ? (source as unknown[]) : keys.map((key) => (source as Record<string, unknown>)[key]);
-    const childCopies = copies(children);
+    const { names, copied: childCopies } = copies(keys ?? [], children);
     children.forEach((child, index) => {
       if (keys === undefined) (copy as unknown[])[index] = childCopies[index];
       else {
-        const name = scrubText(keys[index]!, secrets, signatures);
+        const name = names[index]!;
         // A plain assignment would set the prototype for `__proto__`: that one key is defined instead.
         if (name === '__proto__') Object.defineProperty(copy, name, { value: childCopies[index], enumerable: true, writable: true, configurable: true });
         else (copy as Record<string, unknown>)[name] = childCopies[index];

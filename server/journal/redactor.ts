@@ -1,6 +1,7 @@
 /** The one redaction of every output (journal, HAR, reports, events, logs): it knows the partner's key and remembers the signatures seen or minted. */
 import type { JournalEntry } from './journal-entry.js';
-import { scrubRecord, scrubText, scrubValue, splitTokenSignatures } from './redaction.js';
+import { scrubRecord, scrubText, scrubValue } from './redaction.js';
+import { splitTokenSignatures } from './split-secrets.js';
 
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
@@ -41,15 +42,16 @@ export class Redactor {
     this.add(token?.replace(/^\s*bearer\s+/i, '').trim().split('.')[2]);
   }
 
-  /** Remembers the signature of a token split across headers (its header and claims in one, its signature in another), so the signature shown alone is redacted too. */
-  rememberSplit(headers: Readonly<Record<string, string | string[] | undefined>>): void {
+  /** Remembers the signature of a token cut across a request's headers, query values and path segments (its header and claims in one, its signature elsewhere), so the signature shown alone is redacted too. */
+  rememberSplit(headers: Readonly<Record<string, string | string[] | undefined>>, target = ''): void {
     const values: string[] = [];
     for (const name in headers) {
       const value = headers[name];
       if (typeof value === 'string') values.push(value);
       else if (value !== undefined) values.push(...value);
     }
-    for (const signature of splitTokenSignatures(values)) this.add(signature);
+    if (target.length >= 32) values.push(...targetPieces(target));
+    for (const signature of splitTokenSignatures(values, this.secrets)) this.add(signature);
   }
 
   /** How many signatures were new when learnt: what holds text redacted before compares it, to redact that text again. */
@@ -113,4 +115,20 @@ export class Redactor {
     } as JournalEntry;
     return this.value(joined);
   }
+}
+
+/** A request target's path segments and query values, decoded where they decode. */
+function targetPieces(target: string): string[] {
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const pieces = path.split('/').map(decoded);
+  if (query >= 0) for (const [name, value] of new URLSearchParams(target.slice(query + 1))) pieces.push(name, value);
+  return pieces;
 }

@@ -1,6 +1,7 @@
 /** Pure: where secrets are in a plain text: the partner's key in any case, the signature of any JWT by its shape, a seen signature alone in any encoding, and any of these inside a blob of base64, hex or base32, gzip or zlib compressed or not. */
 import { constants, gunzipSync, inflateSync } from 'node:zlib';
-import { base32Bytes, base32Text } from './base32.js';
+import { base32Bytes } from './base32.js';
+import { markersOf, MIN_SECRET_LENGTH } from './key-markers.js';
 
 export interface Secrets {
   /** The key and the forms a client may send it in; searched ignoring letter case. */
@@ -9,8 +10,7 @@ export interface Secrets {
   signatures: ReadonlySet<string>;
 }
 
-/** Secrets shorter than this are not searched for: a 3-character key would redact every word that holds it. */
-export const MIN_SECRET_LENGTH = 8;
+export { MIN_SECRET_LENGTH } from './key-markers.js';
 /** Signatures shorter than this are not remembered, nor searched for. */
 export const SHORTEST_SIGNATURE = 16;
 
@@ -166,7 +166,22 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
         found = true;
       }
     }
-    if (!found && blobs && holdsSecret(run, secrets, 'base64')) spans.push([at, end]);
+    if (found || !blobs) continue;
+    if (holdsSecret(run, secrets, 'base64')) spans.push([at, end]);
+    // A path's segments are blobs of their own (`/refund/<base64 of gzip>`): each is judged alone.
+    else if (run.includes('/')) blobSegments(text, run, at, secrets, spans);
+  }
+}
+
+function blobSegments(text: string, run: string, at: number, secrets: Secrets, spans: Array<[number, number]>): void {
+  let start = 0;
+  for (const segment of run.split('/')) {
+    if (segment.length >= 20 && holdsSecret(segment, secrets, 'base64')) {
+      // With all its padding, which base32 has more of than a run takes in.
+      const end = at + start + segment.length;
+      spans.push([at + start, end + (/^=*/.exec(text.slice(end, end + 6))?.[0].length ?? 0)]);
+    }
+    start += segment.length + 1;
   }
 }
 
@@ -196,7 +211,9 @@ function holdsSecret(run: string, secrets: Secrets, encoding: 'base64' | 'hex'):
   if ((run.split('/').length - 1) * 16 > run.length) return false;
   if (COMPRESSED.test(Buffer.from(run.slice(0, 4), 'base64').toString('hex'))) return compressedHolds(Buffer.from(run, 'base64'), secrets);
   // A token's base32 has no marker to find it by: a run of base32 the size of a token is decoded.
-  if (BASE32.test(run) && (markers.base32?.test(run) === true || (run.length >= (JWT_BLOB * 6) / 5 && run.length <= (LARGEST_JWT_BLOB * 6) / 5)) && decodedHolds(base32Bytes(run), secrets)) return true;
+  if (BASE32.test(run) && markers.base32?.test(run) === true && decodedHolds(base32Bytes(run), secrets)) return true;
+  // Of a size to hold a token, base32 in either letter case, padded or not, is decoded.
+  if (run.length >= (JWT_BLOB * 6) / 5 && run.length <= (LARGEST_JWT_BLOB * 6) / 5 && BASE32_ANY_CASE.test(run) && decodedHolds(base32Bytes(run.toUpperCase()), secrets)) return true;
   const keyed = (markers.base64 !== undefined && markers.base64.test(run)) || (markers.utf16 !== undefined && markers.utf16.test(run));
   if (!keyed && (run.length < JWT_BLOB || run.length > LARGEST_JWT_BLOB)) return false;
   return [0, 1, 2, 3].some((shift) => decodedHolds(Buffer.from(run.slice(shift), 'base64'), secrets));
@@ -211,72 +228,34 @@ const INFLATED_RATIO = 64;
 /** Does a gzip or zlib blob hold a secret once inflated? One that inflates past its bound cannot be vouched for, and counts as holding one. */
 function compressedHolds(bytes: Buffer, secrets: Secrets): boolean {
   const options = { maxOutputLength: Math.min(INFLATED_LIMIT, bytes.length * INFLATED_RATIO + 1024), finishFlush: constants.Z_SYNC_FLUSH };
-  let inflated: Buffer;
+  let inflated = bytes;
   try {
-    inflated = bytes[0] === 0x1f ? gunzipSync(bytes, options) : inflateSync(bytes, options);
+    // A stream compressed again (gzip of gzip) is inflated again, within the same bound.
+    for (let round = 0; round < 3 && COMPRESSED.test(inflated.subarray(0, 3).toString('hex')); round++) inflated = inflated[0] === 0x1f ? gunzipSync(inflated, options) : inflateSync(inflated, options);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
   }
-  // Searched as plain text, not for blobs again: a blob nested in a compressed one is where the search stops.
   return decodedHolds(inflated, secrets);
 }
 
-/** Do decoded bytes hold a secret: as they are (latin1), or with NULs and invisible characters dropped (UTF-16 text)? */
+/** Decoded bytes that are themselves one run of base64 (a blob encoded twice) are decoded once more; further nesting is where the search stops. */
+const ENCODED_AGAIN = /^[A-Za-z0-9+/_-]{20,}={0,2}$/;
+
+/** Do decoded bytes hold a secret: as they are (latin1), with NULs and invisible characters dropped (UTF-16 text), or decoded again? */
 function decodedHolds(bytes: Buffer, secrets: Secrets): boolean {
   const text = bytes.toString('latin1');
   if (secretSpans(text, secrets, false).length > 0) return true;
   const stripped = text.replaceAll('\u0000', '');
-  return stripped !== text && secretSpans(stripped, secrets, false).length > 0;
+  if (stripped !== text && secretSpans(stripped, secrets, false).length > 0) return true;
+  const again = text.trim();
+  return ENCODED_AGAIN.test(again) && [0, 1, 2, 3].some((shift) => secretSpans(Buffer.from(again.slice(shift), 'base64').toString('latin1'), secrets, false).length > 0);
 }
 
 /** A run of base32 (RFC 4648: capitals and 2–7, padded with =). */
 const BASE32 = /^[A-Z2-7]{16,}=*$/;
+const BASE32_ANY_CASE = /^[A-Za-z2-7]{16,}=*$/;
 
 /** The base64 of the shortest JWT the sandbox would see is about this long: a blob shorter than it holds none. */
 const JWT_BLOB = 128;
 /** A longer blob is decoded only with the key's markers in it: decoding every long run cost each rendered entry. */
 const LARGEST_JWT_BLOB = 4096;
-
-interface Markers {
-  base64: RegExp | undefined;
-  /** The key's base64 as UTF-16 text (both byte orders) would have it. */
-  utf16: RegExp | undefined;
-  base32: RegExp | undefined;
-  hex: RegExp | undefined;
-}
-
-const markerCache = new WeakMap<readonly string[], Markers>();
-
-/** The key inside a blob at each of the three base64 alignments, both alphabets, and as hex; one pattern each. */
-function markersOf(keys: readonly string[]): Markers {
-  let markers = markerCache.get(keys);
-  if (markers !== undefined) return markers;
-  const base64 = new Set<string>();
-  const utf16 = new Set<string>();
-  const hex = new Set<string>();
-  const base32 = new Set<string>();
-  const cores = (bytes: Buffer, into: Set<string>) => {
-    for (let shift = 0; shift < 3; shift++) {
-      const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
-      const core = encoded.slice(shift === 0 ? 0 : 4, -4).slice(0, 16);
-      if (core.length >= 8) for (const form of [core, core.replaceAll('+', '-').replaceAll('/', '_')]) into.add(form);
-    }
-  };
-  for (const key of keys) {
-    if (key.length < MIN_SECRET_LENGTH) continue;
-    const bytes = Buffer.from(key, 'utf8');
-    cores(bytes, base64);
-    cores(Buffer.from(key, 'utf16le'), utf16);
-    cores(Buffer.from(key, 'utf16le').swap16(), utf16);
-    hex.add(bytes.subarray(0, 8).toString('hex'));
-    // In base32 a character is 5 bits: the key's own characters at each of the five alignments.
-    for (let shift = 0; shift < 5; shift++) {
-      const core = base32Text(Buffer.concat([Buffer.alloc(shift), bytes])).slice(Math.ceil((8 * shift) / 5), Math.floor((8 * (shift + bytes.length)) / 5)).slice(0, 16);
-      if (core.length >= 8) base32.add(core);
-    }
-  }
-  const pattern = (found: Set<string>, flags: string) => (found.size === 0 ? undefined : new RegExp([...found].map((text) => text.replace(/[+/]/g, '\\$&')).join('|'), flags));
-  markers = { base64: pattern(base64, ''), utf16: pattern(utf16, ''), base32: pattern(base32, ''), hex: pattern(hex, 'i') };
-  markerCache.set(keys, markers);
-  return markers;
-}
