@@ -57,6 +57,7 @@ export function recordJournal(deps: { journal: Journal; clock: () => number; par
     function keep(ending?: { unanswered?: true; error: string }, chunk?: string | Buffer): void {
       try {
         const captured = capture(ending, chunk);
+        deps.journal.redactor.rememberTokensIn(captured.bodyText);
         deps.journal.addCaptured(summaryOf(captured), buildLater(captured, deps.partnerKey, deps.logger), capturedBytes(captured));
       } catch (error) {
         deps.logger.error({ err: error, requestId: res.locals.requestId, journalId: id }, 'the journal could not keep this request');

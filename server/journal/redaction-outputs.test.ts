@@ -102,6 +102,18 @@ describe('a signature sent before its token', () => {
   });
 });
 
+describe('a signature sent before its token, the token then only inside a body', () => {
+  it('is redacted in what the journal shows after', async () => {
+    const sandbox = await sandboxWithLog();
+    const later = posToken({ jti: 'jti-in-body' });
+    const signature = later.split('.')[2]!;
+    await postRefund(sandbox.app, { path: `/v2/order/refund/${signature}` });
+    expect(await outputs(sandbox)).toContain(signature);
+    await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: 'POS-STD-1001', debug: { token: later } }) });
+    expect(await outputs(sandbox, { path: signature })).not.toContain(signature);
+  });
+});
+
 describe('a hosted sandbox', () => {
   it("its log redacts a signature each partner's sandbox has seen, alone in a later path", async () => {
     const redactor = new Redactor([ALPHA.key]);

@@ -1,10 +1,16 @@
 /** The one redaction of every output (journal, HAR, reports, events, logs): it knows the partner's key and remembers the signatures seen or minted. */
 import type { JournalEntry } from './journal-entry.js';
 import { scrubRecord, scrubText, scrubValue } from './redaction.js';
+import { looksLikeJson } from './secret-spans.js';
 import { splitTokenSignatures } from './split-secrets.js';
 
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
+
+/** A token whole, as a body carries it: header, claims (`ey…` or `ew…`), signature. */
+const WHOLE_TOKEN = /([A-Za-z0-9_-]{4,})\.(e[wy][A-Za-z0-9_-]{2,})\.([A-Za-z0-9_-]{16,})/g;
+/** A body names a few tokens at most: more are not remembered from it, so one body cannot push out every signature remembered. */
+const TOKENS_PER_BODY = 16;
 
 /** Bounded, so a client sending a new path each call costs about 10 KB a partner. */
 const RECURRING_TEXTS = 64;
@@ -57,6 +63,17 @@ export class Redactor {
   /** How many signatures were new when learnt: what holds text redacted before compares it, to redact that text again. */
   get learnt(): number {
     return this.added;
+  }
+
+  /** Remembers the signatures of the tokens a body carries whole, so one sent alone before (a path, a location) is redacted when read after. */
+  rememberTokensIn(body: string | undefined): void {
+    // A token's claims start `.ey` or `.ew` in base64 (`{"`, `{ `, `{` and a line break): most bodies have neither.
+    if (body === undefined || (!body.includes('.ey') && !body.includes('.ew'))) return;
+    let found = 0;
+    for (const match of body.matchAll(WHOLE_TOKEN)) {
+      if (looksLikeJson(match[1]!) && looksLikeJson(match[2]!)) this.add(match[3]);
+      if (++found === TOKENS_PER_BODY) return;
+    }
   }
 
   private add(signature: string | undefined): void {
