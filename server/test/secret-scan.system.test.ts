@@ -143,6 +143,14 @@ beforeAll(async () => {
   await call('/v2/order/refund', { token: use(valid()), body: JSON.stringify({ ExternalId: 'POS-STD-1001', auth: { head: `${fieldHead}.${fieldClaims}`, sig: fieldSignature } }) });
   const [headerHead, headerClaims, headerSignature] = use(sign('{"alg":"HS256"}', { sub: 'l', iss: POS })).split('.') as [string, string, string];
   await call('/v2/order/refund', { token: use(valid()), headers: { 'x-request-id': `${headerHead}.${headerClaims}`, 'x-service-locationid': headerSignature }, body: '{"ExternalId":"POS-STD-1001"}' });
+  // What an outside attack run cut further: a blob as a path segment, the key's halves reversed, a signature in two
+  // fields, a token's parts reversed in the query.
+  await call(`/v2/order/refund/${blob(gzipSync(`note: ${KEY}`).toString('base64url'))}`, { token: use(valid()), body: '{}' });
+  await call('/v2/order/refund', { token: use(valid()), body: JSON.stringify({ ExternalId: 'POS-STD-1001', k2: blob(KEY.slice(20)), other: 'x', k1: blob(KEY.slice(0, 20)) }) });
+  const [cutHead, cutClaims, cutSignature] = use(valid()).split('.') as [string, string, string];
+  await call('/v2/order/refund', { token: use(valid()), body: JSON.stringify({ ExternalId: 'POS-STD-1001', a: `${cutHead}.${cutClaims}`, s1: blob(cutSignature.slice(0, 21)), s2: blob(cutSignature.slice(21)) }) });
+  const [queryHead, queryClaims, querySignature] = use(valid()).split('.') as [string, string, string];
+  await call(`/v2/order/refund?b=${querySignature}&a=${queryHead}.${queryClaims}`, { token: use(valid()), body: '{"ExternalId":"POS-STD-1001"}' });
   // A signature sent alone, in a path and a location, read back, and only then its token.
   early = use(valid());
   await call(`/v2/order/refund/${signatureOf(early)}`, { token: use(valid()), headers: { 'x-request-id': EARLY[0]! }, body: '{}' });
