@@ -148,3 +148,21 @@ describe('splitTokenSignatures', () => {
     expect(splitTokenSignatures(['www.example.com', signature], [KEY])).toEqual([]);
   });
 });
+
+describe('hostile shapes, each read in one pass', () => {
+  it('a long run before a claims-like part, and a long value ending in a head, cost one reading each', () => {
+    const redactor = new Redactor(KEY);
+    redactor.rememberTokensIn(`${'a'.repeat(256 * 1024)}.eyJ`);
+    expect(redactor.learnt).toBe(0);
+    const value = { a: `${'x'.repeat(256 * 1024)} ${header}.${payload}`, b: signature };
+    expect(scrubValue(value, [KEY])).toEqual({ a: value.a, b: '[redacted]' });
+  });
+
+  it('a value of 100 cut tokens: signatures worked out for the first 64, every one redacted by its length', () => {
+    const heads = Array.from({ length: 100 }, (_, index) => signHs256({ alg: 'HS256' }, { n: index }, KEY));
+    const cut = heads.flatMap((token) => [token.slice(0, token.lastIndexOf('.')), token.slice(token.lastIndexOf('.') + 1)]);
+    const shown = scrubValue(cut, [KEY]) as string[];
+    expect(shown[1]).toBe('[redacted]');
+    expect(shown.filter((text) => text === '[redacted]').length).toBe(100);
+  });
+});

@@ -7,8 +7,8 @@ import { splitTokenSignatures } from './split-secrets.js';
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
 
-/** A token whole, as a body carries it: header, claims (`ey…` or `ew…`), signature. */
-const WHOLE_TOKEN = /([A-Za-z0-9_-]{4,})\.(e[wy][A-Za-z0-9_-]{2,})\.([A-Za-z0-9_-]{16,})/g;
+/** A run of base64url and dots, one character class so each position is read once: where a whole token sits. */
+const DOTTED_RUN = /[A-Za-z0-9_.-]+/g;
 /** A body names a few tokens at most: more are not remembered from it, so one body cannot push out every signature remembered. */
 const TOKENS_PER_BODY = 16;
 
@@ -70,9 +70,15 @@ export class Redactor {
     // A token's claims start `.ey` or `.ew` in base64 (`{"`, `{ `, `{` and a line break): most bodies have neither.
     if (body === undefined || (!body.includes('.ey') && !body.includes('.ew'))) return;
     let found = 0;
-    for (const match of body.matchAll(WHOLE_TOKEN)) {
-      if (looksLikeJson(match[1]!) && looksLikeJson(match[2]!)) this.add(match[3]);
-      if (++found === TOKENS_PER_BODY) return;
+    for (const [run] of body.matchAll(DOTTED_RUN)) {
+      if (!run.includes('.ey') && !run.includes('.ew')) continue;
+      const parts = run.split('.');
+      for (let at = 0; at + 2 < parts.length; at++) {
+        const [header, claims, signature] = [parts[at]!, parts[at + 1]!, parts[at + 2]!];
+        if (!/^e[wy]/.test(claims) || signature.length < 16 || !looksLikeJson(header) || !looksLikeJson(claims)) continue;
+        this.add(signature);
+        if (++found === TOKENS_PER_BODY) return;
+      }
     }
   }
 

@@ -12,6 +12,7 @@ export interface Piece {
 export type Mark = (piece: Piece, from: number, to: number) => void;
 
 const TOKEN_PART = /^[A-Za-z0-9_=+/-]{4,}$/;
+const HEAD_CHARACTER = /[A-Za-z0-9_=+/.-]/;
 /** A base64 part whose bytes may start a JSON object: `{`, a space or a BOM first. */
 const JSON_START = /^[eI7]/;
 const NO_SECRETS: Secrets = { keys: [], signatures: new Set() };
@@ -22,6 +23,8 @@ const TOKEN_TAIL = /^\.?([A-Za-z0-9_+/-]{43}|[A-Za-z0-9_+/-]{64}|[A-Za-z0-9_+/-]
 /** A piece this long that is part of the key or of a worked-out signature is redacted whole: a secret cut up and sent in any order. */
 export const SHORTEST_FRAGMENT = 16;
 const HMACS: Record<string, string> = { HS384: 'sha384', HS512: 'sha512' };
+/** A value carries a token or two: past this many heads in one, no more signatures are worked out, so a body of heads costs a bounded number of HMACs. */
+export const HEADS_WORKED_OUT = 64;
 
 /** Is `text` a token's header and claims (two parts, a dot after them or not), so that a signature glued after it reads as one? */
 export function isTokenHead(text: string): boolean {
@@ -36,7 +39,7 @@ export function isTokenHead(text: string): boolean {
 /** The heads among `pieces` (one piece, or two in a row as header and claims), and the signature each key gives each: what a token cut apart is found by, whatever the order or form of its other pieces. */
 export function headSignatures(pieces: readonly string[], keys: readonly string[]): { heads: number; signatures: string[] } {
   const heads: string[] = [];
-  for (let index = 0; index < pieces.length; index++) {
+  for (let index = 0; index < pieces.length && heads.length < HEADS_WORKED_OUT; index++) {
     const piece = pieces[index]!;
     if (piece.length < 9) continue;
     if (piece.includes('.') && isTokenHead(piece)) heads.push(piece);
@@ -55,10 +58,13 @@ export function headSignatures(pieces: readonly string[], keys: readonly string[
 
 /** What a head's signer signed: its two parts as base64url, without a prefix glued before them (`Bearer `, `tok_`, `t=`). */
 function signingInputs(head: string): string[] {
-  const match = /([A-Za-z0-9_+/=-]+)\.([A-Za-z0-9_+/=-]+)\.?$/.exec(head);
-  if (match === null) return [];
+  // The run the head ends with, found from its end: a pattern searched from every start would read a long value again at each.
+  let start = head.length;
+  while (start > 0 && HEAD_CHARACTER.test(head[start - 1]!)) start -= 1;
+  const parts = head.slice(start).replace(/\.$/, '').split('.');
+  if (parts.length < 2) return [];
   const url = (part: string) => part.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
-  const [header, claims] = [match[1]!, url(match[2]!)];
+  const [header, claims] = [parts.at(-2)!, url(parts.at(-1)!)];
   const glue = Math.max(header.lastIndexOf('='), header.lastIndexOf('/'), header.lastIndexOf('+'), header.lastIndexOf('_'));
   const headers = glue >= 0 && glue < header.length - 4 ? [header, header.slice(glue + 1)] : [header];
   return headers.map((part) => `${url(part)}.${claims}`);
