@@ -114,6 +114,35 @@ describe('a signature sent before its token, the token then only inside a body',
   });
 });
 
+describe('a token whose header and claims a body carries, its signature elsewhere', () => {
+  it('the signature as a field name: the finding that names the field is redacted too', async () => {
+    const sandbox = await sandboxWithLog();
+    const [header, claims, signature] = posToken({ jti: 'jti-field-name' }).split('.') as [string, string, string];
+    await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: 'POS-STD-1001', a: `${header}.${claims}`, [signature]: 1 }) });
+    expect(`${await outputs(sandbox)} ${sandbox.lines.join('')}`).not.toContain(signature);
+  });
+
+  it('a text body with the header and claims, a space, then the signature', async () => {
+    const sandbox = await sandboxWithLog();
+    const [header, claims, signature] = posToken({ jti: 'jti-text-body' }).split('.') as [string, string, string];
+    await postRefund(sandbox.app, { headers: { ...cleanHeaders(), 'content-type': 'text/plain' }, body: `${header}.${claims} ${signature}` });
+    expect(`${await outputs(sandbox)} ${sandbox.lines.join('')}`).not.toContain(signature);
+  });
+});
+
+describe("the POS's own ids beside a token's header and claims", () => {
+  it('an ExternalId of a signature\'s length sent beside a head in the headers stays readable in every later entry', async () => {
+    const sandbox = await sandboxWithLog();
+    const externalId = 'POS-ORDER-20261206-000123-ABCDEFGHIJKLMNOPQ';
+    expect(externalId).toHaveLength(43);
+    const [header, claims] = posToken({ jti: 'jti-beside' }).split('.') as [string, string];
+    await postRefund(sandbox.app, { headers: { ...cleanHeaders(), 'x-debug-token': `${header}.${claims}`, 'x-correlation-id': externalId } });
+    await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: externalId }) });
+    const [latest] = (await request(sandbox.app).get('/_sandbox/journal?limit=1')).body;
+    expect(latest.request.body).toEqual({ ExternalId: externalId });
+  });
+});
+
 describe('a hosted sandbox', () => {
   it("its log redacts a signature each partner's sandbox has seen, alone in a later path", async () => {
     const redactor = new Redactor([ALPHA.key]);

@@ -2,7 +2,7 @@
 import type { JournalEntry } from './journal-entry.js';
 import { scrubRecord, scrubText, scrubValue } from './redaction.js';
 import { looksLikeJson } from './secret-spans.js';
-import { splitTokenSignatures } from './split-secrets.js';
+import { headSignatures, splitTokenSignatures } from './split-secrets.js';
 
 /** Signatures remembered; the oldest is forgotten first. A token lives an hour, so this covers a busy hour. */
 export const REMEMBERED_SIGNATURES = 10_000;
@@ -65,7 +65,7 @@ export class Redactor {
     return this.added;
   }
 
-  /** Remembers the signatures of the tokens a body carries whole, so one sent alone before (a path, a location) is redacted when read after. */
+  /** Remembers the signatures of the tokens a body carries, whole or as header and claims, so one sent alone elsewhere (a path, a location, a field name) is redacted. */
   rememberTokensIn(body: string | undefined): void {
     // A token's claims start `.ey` or `.ew` in base64 (`{"`, `{ `, `{` and a line break): most bodies have neither.
     if (body === undefined || (!body.includes('.ey') && !body.includes('.ew'))) return;
@@ -73,10 +73,12 @@ export class Redactor {
     for (const [run] of body.matchAll(DOTTED_RUN)) {
       if (!run.includes('.ey') && !run.includes('.ew')) continue;
       const parts = run.split('.');
-      for (let at = 0; at + 2 < parts.length; at++) {
-        const [header, claims, signature] = [parts[at]!, parts[at + 1]!, parts[at + 2]!];
-        if (!/^e[wy]/.test(claims) || signature.length < 16 || !looksLikeJson(header) || !looksLikeJson(claims)) continue;
-        this.add(signature);
+      for (let at = 0; at + 1 < parts.length; at++) {
+        const [header, claims, signature] = [parts[at]!, parts[at + 1]!, parts[at + 2]];
+        if (!/^e[wy]/.test(claims) || !looksLikeJson(header) || !looksLikeJson(claims)) continue;
+        // A head alone (its signature in a field name, a header, further on) is known by the signature the key gives it.
+        if (signature !== undefined && signature.length >= 16) this.add(signature);
+        else for (const worked of headSignatures([`${header}.${claims}`], this.secrets).signatures) this.add(worked);
         if (++found === TOKENS_PER_BODY) return;
       }
     }

@@ -117,12 +117,10 @@ function crossingSpans(pieces: readonly Piece[], secrets: readonly string[], mar
   }
 }
 
-/** The signatures of tokens cut across `values` (headers, query values, path segments; a header sent twice is cut at its commas), for the redactor to remember: worked out with `keys`, or, for a token signed with another key, a piece of a signature's length beside its head. */
+/** The signatures `keys` give the heads of tokens cut across `values` (headers, query values, path segments; a header sent twice is cut at its commas), for the redactor to remember. */
 export function splitTokenSignatures(values: readonly string[], keys: readonly string[]): string[] {
   if (!values.some((value) => value.length >= 32)) return [];
   const pieces = values.flatMap((value) => (value.includes(',') ? value.split(',').map((piece) => piece.trim()) : [value.trim()]));
-  const { heads, signatures } = headSignatures(pieces, keys);
-  if (heads === 0) return [];
-  const tails = pieces.filter((piece) => TOKEN_TAIL.test(piece)).map((piece) => piece.replace(/^\./, '').replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'));
-  return [...new Set([...signatures, ...tails])];
+  // Only worked-out signatures are remembered: a value of a signature's length beside a head may be the POS's own id, and a remembered one would go from every output.
+  return headSignatures(pieces, keys).signatures;
 }
