@@ -24,6 +24,14 @@ function base32(bytes: Buffer): string {
   return chars.padEnd(Math.ceil(chars.length / 8) * 8, '=');
 }
 
+/** The key gzipped, in standard base64 with at least one slash, each slash percent-encoded as a path carries it. */
+function slashedGzip(): string {
+  for (let pad = 0; ; pad++) {
+    const blob = gzipSync(`note${' '.repeat(pad)}: ${KEY}`).toString('base64');
+    if (blob.includes('/')) return blob.replaceAll('/', '%2F');
+  }
+}
+
 /** Does the text still hold the key or the signature, in any letter case, or the core of either? */
 const leaks = (text: string) => [KEY, signature, KEY.slice(8, 30), signature.slice(5, 30)].some((secret) => text.toLowerCase().includes(secret.toLowerCase()));
 
@@ -62,6 +70,7 @@ describe('a secret in a text, in every encoding', () => {
     ['the seen signature in a zlib stream, then hex', `h=${deflateSync(`sig ${signature}`).toString('hex')}`, `h=${REDACTED}`],
     ['a token inside a base32 blob', `b32=${base32(Buffer.from(`auth: Bearer ${token}`))}`, `b32=${REDACTED}`],
     ['a gzip blob as base64url, a segment of a path', `/v2/order/refund/${gzipSync(`note: ${KEY}`).toString('base64url')}`, `/v2/order/refund/${REDACTED}`],
+    ['a gzip blob in standard base64 as a path segment, its slashes sent as %2F', `/v2/order/refund/${slashedGzip()}`, `/v2/order/refund/${REDACTED}`],
     ['the key as base32, a segment of a path', `/v2/order/${base32(Buffer.from(KEY))}/refund`, `/v2/order/${REDACTED}/refund`],
     ['a token in base32, lower case and unpadded', `{"n":"${base32(Buffer.from(token)).replace(/=+$/, '').toLowerCase()}"}`, `{"n":"${REDACTED}"}`],
     ['the key gzipped twice, then base64', `z=${gzipSync(gzipSync(`note: ${KEY}`)).toString('base64')}`, `z=${REDACTED}`],

@@ -176,6 +176,11 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
 function blobSegments(text: string, run: string, at: number, secrets: Secrets, spans: Array<[number, number]>): void {
   let start = 0;
   for (const segment of run.split('/')) {
+    // A compressed blob in standard base64 has slashes of its own (sent as %2F in a path): from its first bytes on, the rest of the run is that blob.
+    if (start > 0 && COMPRESSED.test(Buffer.from(segment.slice(0, 4), 'base64').toString('hex')) && holdsSecret(run.slice(start), secrets, 'base64')) {
+      spans.push([at + start, at + run.length]);
+      return;
+    }
     if (segment.length >= 20 && holdsSecret(segment, secrets, 'base64')) {
       // With all its padding, which base32 has more of than a run takes in.
       const end = at + start + segment.length;
