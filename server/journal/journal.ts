@@ -15,6 +15,9 @@ interface Kept {
   redactedAt: number;
 }
 
+/** An entry this small is searched again whole after a new signature is learnt; a larger one only when a piece of it may be there. */
+const SEARCHED_AGAIN_WHOLE = 4096;
+
 export interface JournalFilter {
   /** Entries whose path contains this text (`/order/refund` matches every mount). */
   path?: string;
@@ -181,9 +184,12 @@ export class Journal extends EventEmitter<{ added: [JournalSummary] }> {
   /** `kept` with its summary, and its entry if rendered, redacted again if a signature was learnt since. */
   private current(kept: Kept): Kept {
     if (kept.redactedAt === this.redactor.learnt) return kept;
+    const since = kept.redactedAt;
     kept.redactedAt = this.redactor.learnt;
     kept.summary = scrubSummary(kept.summary, this.scrub, this.scrubRecurring);
-    if (kept.entry !== undefined && kept.build === undefined) kept.entry = this.redactor.entry(kept.entry);
+    // A large entry is searched again only if a piece of a new signature is in it: a body full of heads takes far longer to redact than to look through.
+    const entry = kept.build === undefined ? kept.entry : undefined;
+    if (entry !== undefined && (kept.bytes <= SEARCHED_AGAIN_WHOLE || this.redactor.couldHoldLearnt(JSON.stringify(entry), since))) kept.entry = this.redactor.entry(entry);
     return kept;
   }
 

@@ -102,6 +102,30 @@ describe('a signature sent before its token', () => {
   });
 });
 
+describe('a signature sent before its token, in an entry too large to search again whole', () => {
+  it('is redacted when read after the token comes, as hex in a long body', async () => {
+    const sandbox = await sandboxWithLog();
+    const later = posToken({ jti: 'jti-large' });
+    const hex = Buffer.from(later.split('.')[2]!, 'base64url').toString('hex');
+    const filler = 'x'.repeat(8 * 1024);
+    await postRefund(sandbox.app, { body: JSON.stringify({ ExternalId: 'POS-STD-1001', filler, sig: `hex ${hex}` }) });
+    expect(await outputs(sandbox)).toContain(hex);
+    await postRefund(sandbox.app, { headers: cleanHeaders(later) });
+    expect(await outputs(sandbox)).not.toContain(hex);
+  });
+
+  it('is not searched again when no piece of a new signature is in it', () => {
+    const redactor = new Redactor(PARTNER.nonProdKey);
+    const before = redactor.learnt;
+    const token = posToken({ jti: 'jti-absent' });
+    redactor.remember(`Bearer ${token}`);
+    const signature = token.split('.')[2]!;
+    expect(redactor.couldHoldLearnt('{"a":"nothing of it here"}', before)).toBe(false);
+    expect(redactor.couldHoldLearnt(`{"a":"${signature.slice(10, 30)}"}`, before)).toBe(true);
+    expect(redactor.couldHoldLearnt(`{"a":"${Buffer.from(signature, 'base64url').toString('hex').toUpperCase()}"}`, before)).toBe(true);
+  });
+});
+
 describe('a signature sent before its token, the token then only inside a body', () => {
   it('is redacted in what the journal shows after', async () => {
     const sandbox = await sandboxWithLog();

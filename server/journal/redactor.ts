@@ -1,6 +1,7 @@
 /** The one redaction of every output (journal, HAR, reports, events, logs): it knows the partner's key and remembers the signatures seen or minted. */
 import type { JournalEntry } from './journal-entry.js';
 import { scrubRecord, scrubText, scrubValue } from './redaction.js';
+import { base32Text } from './base32.js';
 import { looksLikeJson } from './secret-spans.js';
 import { headSignatures, splitTokenSignatures } from './split-secrets.js';
 
@@ -31,6 +32,9 @@ export class Redactor {
   /** Recurring texts found clean since a signature was last added (recurringText). */
   private readonly clean = new Set<string>();
   private added = 0;
+  /** The signatures in the order they were learnt, the first being number `learntBase`: what was learnt since a text was redacted. */
+  private learntInOrder: string[] = [];
+  private learntBase = 0;
 
   /** One partner's key; a hosted sandbox's log knows every partner's, and learns each signature its partners' redactors learn (`teaches`). */
   constructor(
@@ -65,6 +69,19 @@ export class Redactor {
     return this.added;
   }
 
+  /** Could `text`, redacted when `learnt` was `since`, hold a signature learnt after? A piece of 8 characters of one, as base64, hex or base32, must be in it; past 32 new signatures, it is taken to. */
+  couldHoldLearnt(text: string, since: number): boolean {
+    if (since < this.learntBase || this.added - since > 32) return true;
+    const lower = text.toLowerCase();
+    for (const signature of this.learntInOrder.slice(since - this.learntBase)) {
+      const bytes = Buffer.from(signature, 'base64url');
+      for (const form of [signature, bytes.toString('base64'), bytes.toString('hex'), base32Text(bytes)]) {
+        for (let at = 0; at + 8 <= form.length; at += 8) if (lower.includes(form.slice(at, at + 8).toLowerCase())) return true;
+      }
+    }
+    return false;
+  }
+
   /** Remembers the signatures of the tokens a body carries, whole or as header and claims, so one sent alone elsewhere (a path, a location, a field name) is redacted. */
   rememberTokensIn(body: string | undefined): void {
     // A token's claims start `.ey` or `.ew` in base64 (`{"`, `{ `, `{` and a line break): most bodies have neither.
@@ -90,6 +107,12 @@ export class Redactor {
     if (!this.signatures.delete(signature)) {
       this.clean.clear();
       this.added += 1;
+      this.learntInOrder.push(signature);
+      if (this.learntInOrder.length > REMEMBERED_SIGNATURES) {
+        const dropped = this.learntInOrder.length / 2;
+        this.learntInOrder = this.learntInOrder.slice(dropped);
+        this.learntBase += dropped;
+      }
       this.teaches?.add(signature);
     }
     this.signatures.add(signature);
