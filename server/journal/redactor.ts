@@ -13,6 +13,11 @@ const DOTTED_RUN = /[A-Za-z0-9_.-]+/g;
 /** A body names a few tokens at most: more are not remembered from it, so one body cannot push out every signature remembered. */
 const TOKENS_PER_BODY = 16;
 
+/** A piece of a signature this long, at every such step of it, is what a text that holds it in pieces of twice this length must hold. */
+const PIECE = 8;
+/** The new signatures looked for one by one in a large text; past them, the text is searched again whole. */
+const LOOKED_FOR = 32;
+
 /** Bounded, so a client sending a new path each call costs about 10 KB a partner. */
 const RECURRING_TEXTS = 64;
 const RECURRING_TEXT_LENGTH = 128;
@@ -69,14 +74,14 @@ export class Redactor {
     return this.added;
   }
 
-  /** Could `text`, redacted when `learnt` was `since`, hold a signature learnt after? A piece of 8 characters of one, as base64, hex or base32, must be in it; past 32 new signatures, it is taken to. */
+  /** Could `text`, redacted when `learnt` was `since`, hold a signature learnt after? A piece of one (`PIECE` characters, as base64, hex or base32) must be in it; past `LOOKED_FOR` new signatures, it is taken to. */
   couldHoldLearnt(text: string, since: number): boolean {
-    if (since < this.learntBase || this.added - since > 32) return true;
+    if (since < this.learntBase || this.added - since > LOOKED_FOR) return true;
     const lower = text.toLowerCase();
     for (const signature of this.learntInOrder.slice(since - this.learntBase)) {
       const bytes = Buffer.from(signature, 'base64url');
       for (const form of [signature, bytes.toString('base64'), bytes.toString('hex'), base32Text(bytes)]) {
-        for (let at = 0; at + 8 <= form.length; at += 8) if (lower.includes(form.slice(at, at + 8).toLowerCase())) return true;
+        for (let at = 0; at + PIECE <= form.length; at += PIECE) if (lower.includes(form.slice(at, at + PIECE).toLowerCase())) return true;
       }
     }
     return false;
