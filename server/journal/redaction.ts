@@ -1,7 +1,7 @@
 /** Pure: secrets taken out of text and JSON values, searched as sent and decoded, and replaced in the text as it was sent. */
 import { compactView, decodedView, identityView, joinedView, originalSpans, type View } from './normalized-view.js';
 import { MIN_SECRET_LENGTH, secretSpans, SHORTEST_SIGNATURE, type Secrets } from './secret-spans.js';
-import { headSignatures, markSplitSecrets, SHORTEST_FRAGMENT, type Piece } from './split-secrets.js';
+import { fragmentTest, headSignatures, markSplitSecrets, SHORTEST_FRAGMENT, type Piece } from './split-secrets.js';
 
 export { MIN_SECRET_LENGTH } from './secret-spans.js';
 
@@ -39,12 +39,9 @@ const WORD = /[^\s/?&=,;:"'<>()[\]{}]{16,}/g;
 
 /** Adds each word of `text` that is a piece of the key (16 characters or more): a key cut up and sent in any order. */
 function keyFragments(text: string, keys: readonly string[], found: Array<[number, number]>): void {
-  const lower = keys.filter((key) => key.length > SHORTEST_FRAGMENT).map((key) => key.toLowerCase());
-  if (lower.length === 0) return;
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0].toLowerCase();
-    if (lower.some((key) => key.includes(word))) found.push([match.index, match.index + word.length]);
-  }
+  if (!keys.some((key) => key.length > SHORTEST_FRAGMENT)) return;
+  const isFragment = fragmentTest(keys);
+  for (const match of text.matchAll(WORD)) if (isFragment(match[0])) found.push([match.index, match.index + match[0].length]);
 }
 
 /** An identity view, made only for text that has query separators to join across. */

@@ -174,34 +174,40 @@ function encodedRunSpans(text: string, secrets: Secrets, blobs: boolean, spans: 
 }
 
 function blobSegments(text: string, run: string, at: number, secrets: Secrets, spans: Array<[number, number]>): void {
-  let start = 0;
-  for (const segment of run.split('/')) {
+  for (const [segment, start] of segmentsOf(run, at)) {
     // A compressed blob in standard base64 has slashes of its own (sent as %2F in a path): from its first bytes on, the rest of the run is that blob.
-    if (start > 0 && COMPRESSED.test(Buffer.from(segment.slice(0, 4), 'base64').toString('hex')) && holdsSecret(run.slice(start), secrets, 'base64')) {
-      spans.push([at + start, at + run.length]);
+    if (start > at && COMPRESSED.test(Buffer.from(segment.slice(0, 4), 'base64').toString('hex')) && holdsSecret(run.slice(start - at), secrets, 'base64')) {
+      spans.push([start, at + run.length]);
       return;
     }
     if (segment.length >= 20 && holdsSecret(segment, secrets, 'base64')) {
       // With all its padding, which base32 has more of than a run takes in.
-      const end = at + start + segment.length;
-      spans.push([at + start, end + (/^=*/.exec(text.slice(end, end + 6))?.[0].length ?? 0)]);
+      const end = start + segment.length;
+      spans.push([start, end + (/^=*/.exec(text.slice(end, end + 6))?.[0].length ?? 0)]);
     }
-    start += segment.length + 1;
   }
 }
 
 /** Adds the span of each `/`-separated segment of `run` (at `at`) that is a seen signature; answers whether there was one. */
 function seenSegments(run: string, at: number, signatures: ReadonlySet<string>, spans: Array<[number, number]>): boolean {
   let found = false;
-  let start = 0;
-  for (const segment of run.split('/')) {
+  for (const [segment, start] of segmentsOf(run, at)) {
     if (segment.length >= SHORTEST_SIGNATURE && signatures.has(segment.replace(/=+$/, ''))) {
-      spans.push([at + start, at + start + segment.length]);
+      spans.push([start, start + segment.length]);
       found = true;
     }
-    start += segment.length + 1;
   }
   return found;
+}
+
+/** The `/`-separated segments of `run`, each with where it starts in the text (`run` starts at `at`). */
+function segmentsOf(run: string, at: number): Array<[segment: string, start: number]> {
+  let start = at;
+  return run.split('/').map((segment) => {
+    const here = start;
+    start += segment.length + 1;
+    return [segment, here];
+  });
 }
 
 /** A blob is decoded only when it can hold a secret: the key's markers at some alignment, or room for a JWT. */

@@ -82,13 +82,18 @@ function algOf(input: string): string {
 /** Marks what is cut across the pieces: `secrets` laid end to end, fragments of them alone, and, beside a head, a piece that is a signature alone. */
 export function markSplitSecrets(pieces: readonly Piece[], secrets: readonly string[], heads: number, mark: Mark): void {
   crossingSpans(pieces, secrets, mark);
-  const fragmentsOf = secrets.filter((secret) => secret.length > SHORTEST_FRAGMENT).map((secret) => secret.toLowerCase());
+  const isFragment = fragmentTest(secrets);
   for (const piece of pieces) {
-    const core = piece.text.replace(/^\./, '').replace(/=+$/, '');
-    const fragment = core.length >= SHORTEST_FRAGMENT && fragmentsOf.some((secret) => secret.includes(core.toLowerCase()));
+    const fragment = isFragment(piece.text.replace(/^\./, '').replace(/=+$/, ''));
     // A token signed with a key the sandbox does not know: a signature's length is all there is to go by.
     if (fragment || (heads > 0 && TOKEN_TAIL.test(piece.text))) mark(piece, piece.text.startsWith('.') ? 1 : 0, piece.text.length);
   }
+}
+
+/** A test of whether a text is a piece (16 characters or more, any letter case) of one of `secrets`. */
+export function fragmentTest(secrets: readonly string[]): (text: string) => boolean {
+  const lower = secrets.filter((secret) => secret.length > SHORTEST_FRAGMENT).map((secret) => secret.toLowerCase());
+  return (text) => text.length >= SHORTEST_FRAGMENT && lower.some((secret) => secret.includes(text.toLowerCase()));
 }
 
 /** The secrets found across the pieces laid end to end, each span cut back into the pieces it covers; one inside a piece was found in its value. */
