@@ -161,6 +161,8 @@ suite('the dashboard, in Chromium', () => {
     await expect(page.locator('#stress-counts').textContent()).resolves.toBe('60 of 60 orders sent, 60 passed');
     await expect(page.locator('#stress-verdict').textContent()).resolves.toBe('NOTHING FOUND: the POS took all 60 orders as it should.');
     await expect(page.locator('#stress-recent tbody tr').count()).resolves.toBe(50);
+    // The list of runs is fetched apart from the run itself: its row may say done a moment after the run does.
+    await page.locator(`#stress-runs tr[data-id="${id}"] td`, { hasText: /^done$/ }).waitFor({ timeout: 10_000 });
     await expect(page.locator(`#stress-runs tr[data-id="${id}"] td`).allTextContents()).resolves.toEqual([id, expect.any(String), 'hunt', '5', 'done', '60 of 60', '0']);
     expect(problemsOf(page)).toEqual([]);
     await page.close();
